@@ -1,0 +1,240 @@
+//! The config's sections, each read with its defaults (seed 002 §4.2) and its aliases.
+
+use super::error::Issues;
+use super::reader::{number_in, string_list, Obj};
+use crate::policy::builtins::{BuiltinsConfig, NightMode};
+use crate::policy::conditions::parse_zone;
+use crate::policy::conditions::time::{hhmm, parse_days, TimeWindow};
+use crate::policy::model::Fallback;
+use crate::policy::pattern;
+use crate::trust::TrustConfig;
+use regex::Regex;
+use serde_json::Value;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuditLevel {
+    Minimal,
+    Standard,
+    Verbose,
+}
+
+#[derive(Debug, Clone)]
+pub struct AuditConfig {
+    pub enabled: bool,
+    pub backend: &'static str,
+    pub retention_days: u64,
+    pub verify_on_startup: bool,
+    pub redact_patterns: Vec<Regex>,
+    pub level: AuditLevel,
+    pub flush_interval_ms: u64,
+    /// A block's record is on disk (fsync) before the hook returns.
+    pub sync_on_block: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct ApprovalConfig {
+    pub enabled: bool,
+    pub timeout_seconds: u64,
+    pub default_fallback: Fallback,
+    pub max_pending_per_agent: u64,
+    pub channel: &'static str,
+    pub target: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct LlmConfig {
+    pub enabled: bool,
+    pub endpoint: String,
+    pub model: String,
+    /// Held in memory only; never logged, audited or returned by status.
+    pub api_key: String,
+    pub timeout_ms: u64,
+    pub escalation_threshold: f64,
+    pub min_risk_for_escalation: f64,
+    pub max_concurrent: u64,
+    pub cache_results: bool,
+    pub cache_ttl_seconds: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct PerformanceConfig {
+    pub max_eval_us: u64,
+    pub max_context_messages: usize,
+    pub frequency_buffer_size: usize,
+}
+
+pub fn time_windows(o: &Obj, issues: &mut Issues) -> HashMap<String, TimeWindow> {
+    let mut out = HashMap::new();
+    for (name, v) in o.entries() {
+        let w = Obj::new(Some(v), o.path_of(name), issues);
+        w.check_keys(&["name", "start", "end", "days", "timezone"], issues);
+        for key in ["start", "end"] {
+            if w.get(key).is_none() {
+                issues.push(&w.path_of(key), "required: HH:MM");
+            }
+        }
+        let (start, end) = (hhmm(&w, "start", issues), hhmm(&w, "end", issues));
+        let days = w.get("days").and_then(|_| parse_days(&w, "days", issues));
+        let tz = w.get("timezone").and_then(|_| parse_zone(&w, "timezone", issues));
+        w.string("name", issues);
+        if let (Some(start), Some(end)) = (start, end) {
+            out.insert(name.clone(), TimeWindow { start, end, days, tz });
+        }
+    }
+    out
+}
+
+/// `true`/`false` or an object with `enabled` (default true when the object is given).
+fn switch<'a>(o: &Obj<'a>, key: &str, allowed: &[&str], issues: &mut Issues) -> Option<Obj<'a>> {
+    match o.get(key) {
+        None | Some(Value::Bool(false)) => None,
+        Some(Value::Bool(true)) => Some(Obj::new(None, o.path_of(key), issues)),
+        Some(_) => {
+            let child = o.child(key, issues);
+            child.check_keys(allowed, issues);
+            child.bool("enabled", true, issues).then_some(child)
+        }
+    }
+}
+
+pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
+    o.check_keys(&["nightMode", "credentialGuard", "productionSafeguard", "rateLimiter"], issues);
+    let night = switch(o, "nightMode", &["enabled", "after", "before", "start", "end", "timezone"], issues);
+    let night_mode = night.map(|n| {
+        // `start`/`end` are the TypeScript plugin's names for `after`/`before`.
+        let start = time_alias(&n, "after", "start", issues).unwrap_or(23 * 60);
+        let end = time_alias(&n, "before", "end", issues).unwrap_or(8 * 60);
+        let timezone = parse_zone(&n, "timezone", issues).map(|tz| tz.name().to_string());
+        NightMode { start, end, timezone }
+    });
+    let rate = switch(o, "rateLimiter", &["enabled", "maxPerMinute"], issues);
+    BuiltinsConfig {
+        night_mode,
+        credential_guard: switch(o, "credentialGuard", &["enabled"], issues).is_some(),
+        production_safeguard: switch(o, "productionSafeguard", &["enabled"], issues).is_some(),
+        rate_limiter: rate.map(|r| r.int("maxPerMinute", 15, 1, 100_000, issues)),
+    }
+}
+
+fn time_alias(o: &Obj, key: &str, alias: &str, issues: &mut Issues) -> Option<u16> {
+    if o.get(key).is_some() && o.get(alias).is_some() {
+        issues.push(&o.path_of(alias), format!("give either {key} or its alias {alias}, not both"));
+    }
+    hhmm(o, key, issues).or_else(|| hhmm(o, alias, issues))
+}
+
+pub fn scores(o: &Obj, issues: &mut Issues) -> HashMap<String, f64> {
+    o.entries()
+        .filter_map(|(k, v)| Some((k.clone(), number_in(v, &o.path_of(k), 0.0, 100.0, issues)?)))
+        .collect()
+}
+
+pub fn trust(o: &Obj, issues: &mut Issues) -> TrustConfig {
+    o.check_keys(&["enabled", "defaults", "persistIntervalSeconds", "decay", "weights", "maxHistoryPerAgent"], issues);
+    let decay = o.child("decay", issues);
+    decay.check_keys(&["enabled", "inactivityDays", "rate"], issues);
+    let weights = o.child("weights", issues);
+    weights.check_keys(&WEIGHT_KEYS, issues);
+    for (k, _) in weights.entries() {
+        weights.num(k, 0.0, -1000.0, 1000.0, issues);
+    }
+    let given = o.child("defaults", issues);
+    let defaults = if given.is_present() {
+        scores(&given, issues)
+    } else {
+        HashMap::from([("main".to_string(), 60.0), ("*".to_string(), 10.0)])
+    };
+    TrustConfig {
+        enabled: o.bool("enabled", true, issues),
+        defaults,
+        persist_interval_seconds: o.int("persistIntervalSeconds", 60, 1, 86_400, issues),
+        decay_enabled: decay.bool("enabled", true, issues),
+        decay_inactivity_days: decay.int("inactivityDays", 30, 1, 3650, issues),
+        decay_rate: decay.num("rate", 0.99, 0.0, 1.0, issues),
+        max_history_per_agent: o.int("maxHistoryPerAgent", 100, 0, 100_000, issues),
+    }
+}
+
+const WEIGHT_KEYS: [&str; 9] = [
+    "agePerDay",
+    "ageMax",
+    "successPerAction",
+    "successMax",
+    "violationPenalty",
+    "approvedEscalationBonus",
+    "deniedEscalationPenalty",
+    "cleanStreakPerDay",
+    "cleanStreakMax",
+];
+
+pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
+    o.check_keys(
+        &["enabled", "backend", "retentionDays", "verifyOnStartup", "redactPatterns", "level", "flushIntervalMs", "syncOnBlock"],
+        issues,
+    );
+    let path = o.path_of("redactPatterns");
+    let redact_patterns = string_list(o.get("redactPatterns"), &path, issues)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| pattern::compile(p, &format!("{path}[{i}]"), false, issues))
+        .collect();
+    AuditConfig {
+        enabled: o.bool("enabled", true, issues),
+        backend: o.choice("backend", "local", &["local", "nats", "both"], issues),
+        retention_days: o.int("retentionDays", 90, 1, 36_500, issues),
+        verify_on_startup: o.bool("verifyOnStartup", true, issues),
+        redact_patterns,
+        level: match o.choice("level", "standard", &["minimal", "standard", "verbose"], issues) {
+            "minimal" => AuditLevel::Minimal,
+            "verbose" => AuditLevel::Verbose,
+            _ => AuditLevel::Standard,
+        },
+        flush_interval_ms: o.int("flushIntervalMs", 1000, 1, 60_000, issues),
+        sync_on_block: o.bool("syncOnBlock", true, issues),
+    }
+}
+
+pub fn approval(o: &Obj, issues: &mut Issues) -> ApprovalConfig {
+    o.check_keys(&["enabled", "timeoutSeconds", "defaultFallback", "maxPendingPerAgent", "channel", "target"], issues);
+    ApprovalConfig {
+        enabled: o.bool("enabled", true, issues),
+        timeout_seconds: o.int("timeoutSeconds", 300, 1, 86_400, issues),
+        default_fallback: match o.choice("defaultFallback", "deny", &["allow", "deny"], issues) {
+            "allow" => Fallback::Allow,
+            _ => Fallback::Deny,
+        },
+        max_pending_per_agent: o.int("maxPendingPerAgent", 3, 1, 1000, issues),
+        channel: o.choice("channel", "system_event", &["system_event", "direct_message"], issues),
+        target: o.string("target", issues),
+    }
+}
+
+pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
+    o.check_keys(
+        &["enabled", "endpoint", "model", "apiKey", "timeoutMs", "escalationThreshold", "minRiskForEscalation", "maxConcurrent", "cacheResults", "cacheTtlSeconds"],
+        issues,
+    );
+    LlmConfig {
+        enabled: o.bool("enabled", false, issues),
+        endpoint: o.string("endpoint", issues).unwrap_or_else(|| "http://localhost:11434/v1".into()),
+        model: o.string("model", issues).unwrap_or_else(|| "mistral:7b".into()),
+        api_key: o.string("apiKey", issues).unwrap_or_default(),
+        timeout_ms: o.int("timeoutMs", 5000, 100, 600_000, issues),
+        escalation_threshold: o.num("escalationThreshold", 50.0, 0.0, 100.0, issues),
+        min_risk_for_escalation: o.num("minRiskForEscalation", 20.0, 0.0, 100.0, issues),
+        max_concurrent: o.int("maxConcurrent", 2, 1, 64, issues),
+        cache_results: o.bool("cacheResults", true, issues),
+        cache_ttl_seconds: o.int("cacheTtlSeconds", 300, 0, 86_400, issues),
+    }
+}
+
+pub fn performance(o: &Obj, issues: &mut Issues) -> PerformanceConfig {
+    o.check_keys(&["maxEvalUs", "maxContextMessages", "frequencyBufferSize"], issues);
+    PerformanceConfig {
+        max_eval_us: o.int("maxEvalUs", 5000, 1, 10_000_000, issues),
+        max_context_messages: o.int("maxContextMessages", 10, 0, 1000, issues) as usize,
+        frequency_buffer_size: o.int("frequencyBufferSize", 1000, 1, 1_000_000, issues) as usize,
+    }
+}

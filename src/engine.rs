@@ -1,0 +1,567 @@
+//! `GovernanceEngine`: owns the compiled config and every subsystem; one call per hook.
+//!
+//! evaluate(request):
+//!   facts (agent, local time, trust, frequency) → risk → indexed deny-wins evaluation
+//!   → unknown-tool rule → verdict → audit record (durable before return for blocks)
+
+use crate::audit::{self, AuditContext, AuditRecord, AuditVerdict, AuditWriter, RiskSummary, WriterOptions};
+use crate::config::{ConfigError, FailMode, GovernanceConfig, UnknownToolAction};
+use crate::context::{agent_from_session_key, Facts, Hook, Request};
+use crate::conversation::Conversations;
+use crate::frequency::{FrequencyScope, FrequencyTracker};
+use crate::policy::evaluator::{self, Decision};
+use crate::policy::index::PolicyIndex;
+use crate::policy::model::{Action, Effect, Fallback};
+use crate::risk::{RiskAssessment, RiskAssessor, RiskInput};
+use crate::time::{now_ms, LocalTime};
+use crate::trust::{Outcome, TrustManager, TrustSnapshot};
+use crate::verdict::{LogLine, MatchSummary, Verdict};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+mod approval;
+mod prompt;
+mod status;
+
+pub use status::Status;
+
+#[derive(Debug, Clone, Default)]
+pub struct EngineOptions {
+    /// Where `governance/` lives unless the config names a `workspace`.
+    pub state_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error("audit writer: {0}")]
+    Audit(String),
+}
+
+/// The compiled, ready state. Built once per config.
+struct Core {
+    config: GovernanceConfig,
+    index: PolicyIndex,
+    risk: RiskAssessor,
+    trust: TrustManager,
+    frequency: FrequencyTracker,
+    conversations: Conversations,
+}
+
+enum Mode {
+    Ready(Box<Core>),
+    /// The config did not resolve: every call follows `fail_mode` and names the error.
+    Invalid { error: ConfigError, fail_mode: FailMode },
+}
+
+#[derive(Default)]
+struct Counters {
+    evaluations: AtomicU64,
+    allowed: AtomicU64,
+    denied: AtomicU64,
+    escalated: AtomicU64,
+    fallbacks: AtomicU64,
+}
+
+pub struct GovernanceEngine {
+    mode: Mode,
+    audit: Option<AuditWriter>,
+    sync_on_block: bool,
+    counters: Counters,
+    logs: Mutex<Vec<LogLine>>,
+    intent_skipped: AtomicBool,
+    intent_warned: AtomicBool,
+    started_ms: i64,
+}
+
+impl GovernanceEngine {
+    /// Strict construction: a bad config is an error.
+    pub fn try_new(raw: &Value, opts: &EngineOptions) -> Result<GovernanceEngine, EngineError> {
+        let config = GovernanceConfig::resolve(raw)?;
+        let audit = start_audit(&config, opts).map_err(EngineError::Audit)?;
+        Ok(GovernanceEngine::ready(config, audit))
+    }
+
+    /// Tolerant construction for the host: a bad config yields an engine that follows
+    /// `failMode` on every call instead of throwing inside `register`.
+    pub fn new(raw: &Value, opts: &EngineOptions) -> GovernanceEngine {
+        match GovernanceConfig::resolve(raw) {
+            Ok(config) => match start_audit(&config, opts) {
+                Ok(audit) => GovernanceEngine::ready(config, audit),
+                Err(e) => {
+                    let engine = GovernanceEngine::ready(config, None);
+                    engine.log("error", format!("audit disabled: cannot start the writer: {e}"));
+                    engine
+                }
+            },
+            Err(error) => GovernanceEngine::invalid(raw, opts, error),
+        }
+    }
+
+    fn ready(config: GovernanceConfig, audit: Option<AuditWriter>) -> GovernanceEngine {
+        let per_key = config.performance.frequency_buffer_size.max(config.max_frequency_limit() as usize + 1);
+        let core = Core {
+            index: PolicyIndex::build(config.policies.clone()),
+            risk: RiskAssessor::new(&config.tool_risk_overrides),
+            trust: TrustManager::new(config.trust.clone()),
+            frequency: FrequencyTracker::new(per_key, 10_000),
+            conversations: Conversations::new(config.performance.max_context_messages),
+            config,
+        };
+        let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit);
+        if let Mode::Ready(core) = &engine.mode {
+            if core.config.output_validation_present {
+                engine.log("warn", "outputValidation is accepted but not enforced in this version".into());
+            }
+        }
+        engine
+    }
+
+    fn invalid(raw: &Value, opts: &EngineOptions, error: ConfigError) -> GovernanceEngine {
+        // A failMode we cannot read is treated as closed: a broken config must not allow silently.
+        let fail_mode = match raw.get("failMode").and_then(Value::as_str) {
+            Some("open") | None => FailMode::Open,
+            _ => FailMode::Closed,
+        };
+        let fallback = GovernanceConfig::resolve(&serde_json::json!({})).ok();
+        let audit = fallback.and_then(|mut c| {
+            c.workspace = raw.get("workspace").and_then(Value::as_str).map(str::to_string);
+            start_audit(&c, opts).ok().flatten()
+        });
+        let engine = GovernanceEngine::assemble(Mode::Invalid { error: error.clone(), fail_mode }, audit);
+        engine.log("error", format!("governance config rejected, failMode={fail_mode:?}: {error}"));
+        engine
+    }
+
+    fn assemble(mode: Mode, audit: Option<AuditWriter>) -> GovernanceEngine {
+        // Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
+        let sync = match &mode {
+            Mode::Ready(core) => core.config.audit.sync_on_block,
+            Mode::Invalid { .. } => true,
+        };
+        GovernanceEngine {
+            mode,
+            audit,
+            sync_on_block: sync,
+            counters: Counters::default(),
+            logs: Mutex::new(Vec::new()),
+            intent_skipped: AtomicBool::new(false),
+            intent_warned: AtomicBool::new(false),
+            started_ms: now_ms(),
+        }
+    }
+
+    pub fn config(&self) -> Option<&GovernanceConfig> {
+        match &self.mode {
+            Mode::Ready(core) => Some(&core.config),
+            Mode::Invalid { .. } => None,
+        }
+    }
+
+    pub fn config_error(&self) -> Option<&ConfigError> {
+        match &self.mode {
+            Mode::Invalid { error, .. } => Some(error),
+            Mode::Ready(_) => None,
+        }
+    }
+
+    /// Judges one action before it happens.
+    pub fn evaluate(&self, req: &Request) -> Verdict {
+        let started = Instant::now();
+        self.counters.evaluations.fetch_add(1, Ordering::Relaxed);
+        let mut verdict = match &self.mode {
+            Mode::Ready(core) if !core.config.enabled => self.disabled_verdict(core, req),
+            Mode::Ready(core) => match Hook::parse(&req.hook) {
+                Some(hook) => self.judge(core, hook, req, started),
+                None => self.fallback(req, core.config.fail_mode, format!("unknown hook \"{}\"", req.hook), started),
+            },
+            Mode::Invalid { error, fail_mode } => self.fallback(req, *fail_mode, error.to_string(), started),
+        };
+        self.count(&verdict);
+        verdict.logs = self.take_logs();
+        verdict
+    }
+
+    fn judge(&self, core: &Core, hook: Hook, req: &Request, started: Instant) -> Verdict {
+        let agent_id = resolve_agent(req);
+        let session_key = req.session_key.as_deref().unwrap_or("");
+        let now = req.timestamp.map_or_else(now_ms, |t| t as i64);
+        let local = LocalTime::at(now, core.config.timezone);
+        let trust = core.trust.snapshot(agent_id);
+        let risk = core.risk.assess(&RiskInput {
+            tool: req.tool_name.as_deref(),
+            params: req.params.as_ref(),
+            message_to: req.message_to.as_deref(),
+            trust_score: trust.score,
+            local,
+            recent_calls: core.frequency.count(FrequencyScope::Agent, agent_id, session_key, 60_000, now),
+        });
+        let decision = core.conversations.with(session_key, |conversation| {
+            let facts = Facts {
+                req,
+                hook,
+                agent_id,
+                session_key,
+                now_ms: now,
+                local,
+                trust,
+                risk: &risk,
+                frequency: &core.frequency,
+                conversation,
+                intent_skipped: &self.intent_skipped,
+            };
+            evaluator::evaluate(&core.index, hook, &facts)
+        });
+        self.warn_intent_once();
+        let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
+        verdict.evaluation_us = elapsed_us(started);
+        if hook == Hook::BeforeToolCall && verdict.action != Action::Deny {
+            core.frequency.record(agent_id, session_key, now);
+        }
+        if verdict.is_block() {
+            core.trust.record(agent_id, Outcome::Blocked);
+        }
+        self.audit(req, agent_id, &verdict, now);
+        verdict
+    }
+
+    #[allow(clippy::too_many_arguments)] // one call site; each argument is a distinct fact of the decision
+    fn decide(
+        &self,
+        core: &Core,
+        hook: Hook,
+        req: &Request,
+        agent_id: &str,
+        decision: Decision,
+        risk: RiskAssessment,
+        trust: TrustSnapshot,
+    ) -> Verdict {
+        let matched = decision
+            .matched
+            .iter()
+            .map(|m| MatchSummary {
+                policy_id: m.policy.id.clone(),
+                rule_id: m.rule.id.clone(),
+                effect: m.rule.effect.action().as_str(),
+            })
+            .collect();
+        let mut v = Verdict {
+            action: Action::Allow,
+            reason: "No policy matched".into(),
+            policy_id: None,
+            rule_id: None,
+            risk,
+            trust,
+            matched,
+            evaluation_us: 0.0,
+            llm_escalated: false,
+            approval: None,
+            error: None,
+            logs: Vec::new(),
+        };
+        match decision.decisive {
+            Some(m) => {
+                v.policy_id = Some(m.policy.id.clone());
+                v.rule_id = Some(m.rule.id.clone());
+                self.apply_effect(core, &mut v, &m.rule.effect, &m.policy.id, &m.rule.id, req, agent_id);
+            }
+            None if hook == Hook::BeforeToolCall => self.unknown_tool(core, &mut v, req, agent_id),
+            None => {}
+        }
+        v
+    }
+
+    #[allow(clippy::too_many_arguments)] // the effect needs the rule's identity and the request
+    fn apply_effect(
+        &self,
+        core: &Core,
+        v: &mut Verdict,
+        effect: &Effect,
+        policy_id: &str,
+        rule_id: &str,
+        req: &Request,
+        agent_id: &str,
+    ) {
+        match effect {
+            Effect::Allow => v.reason = format!("Allowed by {policy_id}/{rule_id}"),
+            Effect::Audit => v.reason = format!("Allowed and audited by {policy_id}/{rule_id}"),
+            Effect::Deny { reason } => {
+                v.action = Action::Deny;
+                v.reason = reason.clone();
+            }
+            Effect::Escalate { reason, timeout_seconds, fallback, severity } => {
+                let reason = reason.clone().unwrap_or_else(|| format!("{policy_id}/{rule_id} requires approval"));
+                let spec = approval::Spec { reason, timeout_seconds: *timeout_seconds, fallback: *fallback, severity: *severity };
+                approval::escalate(&core.config.approval, v, spec, req, agent_id);
+            }
+        }
+    }
+
+    /// Seed 003's fail-closed default, configurable: tools no policy names and no risk profile knows.
+    fn unknown_tool(&self, core: &Core, v: &mut Verdict, req: &Request, agent_id: &str) {
+        let Some(tool) = req.tool_name.as_deref() else { return };
+        if core.index.names_tool(tool) || core.risk.profile(tool).is_some() {
+            return;
+        }
+        let reason = format!("Unknown tool \"{tool}\": no policy names it and it has no risk profile");
+        v.rule_id = Some("unknown-tool".into());
+        match core.config.unknown_tool_action {
+            UnknownToolAction::Allow => {}
+            UnknownToolAction::Deny => {
+                v.action = Action::Deny;
+                v.reason = format!("{reason} (unknownToolAction: deny)");
+            }
+            UnknownToolAction::Escalate => {
+                let spec = approval::Spec { reason, timeout_seconds: None, fallback: None, severity: None };
+                approval::escalate(&core.config.approval, v, spec, req, agent_id);
+            }
+        }
+    }
+
+    /// An internal failure (bad input from the host, a panic caught at the boundary) follows failMode.
+    pub fn fail(&self, req: &Request, error: String) -> Verdict {
+        let mode = match &self.mode {
+            Mode::Ready(core) => core.config.fail_mode,
+            Mode::Invalid { fail_mode, .. } => *fail_mode,
+        };
+        self.counters.evaluations.fetch_add(1, Ordering::Relaxed);
+        let mut v = self.fallback(req, mode, error, Instant::now());
+        self.count(&v);
+        v.logs = self.take_logs();
+        v
+    }
+
+    fn disabled_verdict(&self, core: &Core, req: &Request) -> Verdict {
+        let trust = core.trust.snapshot(resolve_agent(req));
+        let mut v = blank_verdict(trust);
+        v.reason = "Governance disabled by config (enabled: false)".into();
+        v
+    }
+
+    /// failMode in action: closed blocks naming the error, open allows; both audit `error_fallback`.
+    fn fallback(&self, req: &Request, mode: FailMode, error: String, started: Instant) -> Verdict {
+        let mut v = blank_verdict(TrustSnapshot::of(crate::trust::UNKNOWN_AGENT_SCORE));
+        v.error = Some(error.clone());
+        v.rule_id = Some("fail-mode".into());
+        if mode == FailMode::Closed && Hook::parse(&req.hook) != Some(Hook::BeforeAgentStart) {
+            v.action = Action::Deny;
+            v.reason = format!("Governance failed closed: {error}");
+        } else {
+            v.reason = format!("Governance failed open: {error}");
+        }
+        v.evaluation_us = elapsed_us(started);
+        self.audit(req, resolve_agent(req), &v, req.timestamp.map_or_else(now_ms, |t| t as i64));
+        v
+    }
+
+    fn audit(&self, req: &Request, agent_id: &str, v: &Verdict, now: i64) {
+        let Some(writer) = &self.audit else { return };
+        let verdict = if v.error.is_some() {
+            AuditVerdict::ErrorFallback
+        } else {
+            match v.action {
+                Action::Deny => AuditVerdict::Deny,
+                Action::Escalate => AuditVerdict::Escalate,
+                Action::Allow | Action::Audit => AuditVerdict::Allow,
+            }
+        };
+        let record = audit_record(req, agent_id, v, verdict, now);
+        let durable = v.is_block() && self.sync_on_block;
+        if let Err(e) = writer.write(record, durable) {
+            self.log("error", format!("audit record not written: {e}"));
+        }
+    }
+
+    fn count(&self, v: &Verdict) {
+        let c = &self.counters;
+        let counter = match (v.error.is_some(), v.action) {
+            (true, _) => &c.fallbacks,
+            (_, Action::Deny) => &c.denied,
+            (_, Action::Escalate) => &c.escalated,
+            _ => &c.allowed,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn warn_intent_once(&self) {
+        if self.intent_skipped.load(Ordering::Relaxed) && !self.intent_warned.swap(true, Ordering::Relaxed) {
+            self.log("warn", "intent conditions evaluate to false until the LLM client is configured and implemented".into());
+        }
+    }
+
+    pub fn log(&self, level: &'static str, message: String) {
+        if let Ok(mut logs) = self.logs.lock() {
+            logs.push(LogLine { level, message });
+        }
+    }
+
+    pub fn take_logs(&self) -> Vec<LogLine> {
+        self.logs.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default()
+    }
+
+    /// The host reports what happened to a governed call (after_tool_call, approval resolution).
+    pub fn record_outcome(&self, agent_id: &str, outcome: Outcome, req: Option<&Request>) {
+        let Mode::Ready(core) = &self.mode else { return };
+        // Blocks were counted when the verdict was given; the host's echo must not count twice.
+        if outcome != Outcome::Blocked {
+            core.trust.record(agent_id, outcome);
+        }
+        let verdict = match outcome {
+            Outcome::EscalationApproved => AuditVerdict::EscalateApproved,
+            Outcome::EscalationDenied => AuditVerdict::EscalateDenied,
+            _ => return,
+        };
+        if let (Some(writer), Some(req)) = (&self.audit, req) {
+            let mut v = blank_verdict(core.trust.snapshot(agent_id));
+            v.reason = format!("approval resolved: {verdict:?}");
+            let _ = writer.write(audit_record(req, agent_id, &v, verdict, now_ms()), false);
+        }
+    }
+
+    /// Records the host's approval timeout (the host then denies).
+    pub fn record_approval_timeout(&self, agent_id: &str, req: &Request) {
+        let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else { return };
+        let mut v = blank_verdict(core.trust.snapshot(agent_id));
+        v.reason = "approval timed out".into();
+        let _ = writer.write(audit_record(req, agent_id, &v, AuditVerdict::EscalateTimeout, now_ms()), false);
+    }
+
+    pub fn observe_message(&self, session_key: &str, text: &str) {
+        if let Mode::Ready(core) = &self.mode {
+            core.conversations.observe(session_key, text);
+        }
+    }
+
+    pub fn end_session(&self, session_key: &str) {
+        if let Mode::Ready(core) = &self.mode {
+            core.conversations.forget(session_key);
+        }
+    }
+
+    pub fn trust_of(&self, agent_id: &str) -> Option<(TrustSnapshot, crate::trust::TrustSignals)> {
+        let Mode::Ready(core) = &self.mode else { return None };
+        Some((core.trust.snapshot(agent_id), core.trust.signals(agent_id)))
+    }
+
+    pub fn known_agents(&self) -> Vec<String> {
+        match &self.mode {
+            Mode::Ready(core) => core.trust.known_agents(),
+            Mode::Invalid { .. } => Vec::new(),
+        }
+    }
+
+    pub fn flush(&self) -> Result<(), String> {
+        self.audit.as_ref().map_or(Ok(()), |w| w.flush())
+    }
+
+    pub fn close(&mut self) -> Result<(), String> {
+        self.audit.as_mut().map_or(Ok(()), |w| w.close())
+    }
+}
+
+fn resolve_agent(req: &Request) -> &str {
+    req.agent_id
+        .as_deref()
+        .filter(|a| !a.is_empty())
+        .or_else(|| req.session_key.as_deref().and_then(agent_from_session_key))
+        .unwrap_or("unknown")
+}
+
+fn blank_verdict(trust: TrustSnapshot) -> Verdict {
+    Verdict {
+        action: Action::Allow,
+        reason: String::new(),
+        policy_id: None,
+        rule_id: None,
+        risk: RiskAssessment { level: crate::risk::RiskLevel::Low, score: 0.0, factors: Vec::new() },
+        trust,
+        matched: Vec::new(),
+        evaluation_us: 0.0,
+        llm_escalated: false,
+        approval: None,
+        error: None,
+        logs: Vec::new(),
+    }
+}
+
+fn elapsed_us(started: Instant) -> f64 {
+    (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0
+}
+
+fn audit_record(req: &Request, agent_id: &str, v: &Verdict, verdict: AuditVerdict, now: i64) -> AuditRecord {
+    let hook = if Hook::parse(&req.hook).is_some() { req.hook.clone() } else { format!("unknown:{}", req.hook) };
+    let blocked = v.is_block();
+    AuditRecord {
+        id: uuid::Uuid::new_v4().to_string(),
+        seq: 0,
+        prev_hash: String::new(),
+        hash: String::new(),
+        timestamp: now,
+        timestamp_iso: audit::iso_millis(now),
+        controls: audit::controls_for(&hook, verdict),
+        verdict,
+        context: AuditContext {
+            hook,
+            agent_id: agent_id.to_string(),
+            session_key: req.session_key.clone().unwrap_or_default(),
+            channel: req.channel.clone(),
+            tool_name: req.tool_name.clone(),
+            tool_params: req.params.clone(),
+            message_content: req.message_content.clone(),
+            message_to: req.message_to.clone(),
+        },
+        trust: v.trust,
+        risk: RiskSummary { level: v.risk.level, score: v.risk.score },
+        matched_policies: v
+            .matched
+            .iter()
+            .map(|m| audit::MatchedPolicy { policy_id: m.policy_id.clone(), rule_id: m.rule_id.clone(), effect: m.effect })
+            .collect(),
+        evaluation_us: v.evaluation_us,
+        llm_escalated: v.llm_escalated,
+        execution_prevented: blocked.then_some(true),
+        block_reason: blocked.then(|| v.reason.clone()),
+        rule_id: v.rule_id.clone(),
+        policy_id: v.policy_id.clone(),
+        error: v.error.clone(),
+    }
+}
+
+fn start_audit(config: &GovernanceConfig, opts: &EngineOptions) -> Result<Option<AuditWriter>, String> {
+    if !config.audit.enabled {
+        return Ok(None);
+    }
+    let base = config.workspace.as_ref().map(PathBuf::from).or_else(|| opts.state_dir.clone());
+    let Some(base) = base else { return Ok(None) };
+    AuditWriter::start(WriterOptions {
+        dir: base.join("governance").join("audit"),
+        tz: config.timezone,
+        level: config.audit.level,
+        flush_interval: std::time::Duration::from_millis(config.audit.flush_interval_ms),
+        redactor: audit::redact::Redactor::new(config.audit.redact_patterns.clone()),
+    })
+    .map(Some)
+    .map_err(|e| e.to_string())
+}
+
+impl Drop for GovernanceEngine {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+impl Fallback {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Fallback::Allow => "allow",
+            Fallback::Deny => "deny",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,117 @@
+//! `getStatus()` / `governance.status`: what is loaded and what the engine has done.
+//! Never includes secrets (the LLM apiKey) or evaluation contexts.
+
+use super::{GovernanceEngine, Mode};
+use crate::config::ConfigIssue;
+use serde::Serialize;
+use std::sync::atomic::Ordering;
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicySummary {
+    pub id: String,
+    pub name: String,
+    pub builtin: bool,
+    pub priority: i64,
+    pub rules: usize,
+    pub hooks: Vec<&'static str>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub version: &'static str,
+    pub enabled: bool,
+    pub config_valid: bool,
+    pub config_errors: Vec<ConfigIssue>,
+    pub fail_mode: String,
+    pub unknown_tool_action: String,
+    pub timezone: String,
+    pub policies: Vec<PolicySummary>,
+    pub evaluations: u64,
+    pub allowed: u64,
+    pub denied: u64,
+    pub escalated: u64,
+    pub error_fallbacks: u64,
+    pub audit: AuditStatus,
+    pub uptime_ms: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditStatus {
+    pub enabled: bool,
+    pub dir: Option<String>,
+    pub written: u64,
+    pub failed: u64,
+    pub last_error: Option<String>,
+}
+
+impl GovernanceEngine {
+    pub fn status(&self) -> Status {
+        let c = &self.counters;
+        let (enabled, fail_mode, unknown, tz, policies, errors) = match &self.mode {
+            Mode::Ready(core) => (
+                core.config.enabled,
+                format!("{:?}", core.config.fail_mode).to_lowercase(),
+                format!("{:?}", core.config.unknown_tool_action).to_lowercase(),
+                core.config.timezone_name.clone(),
+                core.index.policies().iter().map(summary).collect(),
+                Vec::new(),
+            ),
+            Mode::Invalid { error, fail_mode } => (
+                true,
+                format!("{fail_mode:?}").to_lowercase(),
+                "n/a".into(),
+                "n/a".into(),
+                Vec::new(),
+                error.issues.clone(),
+            ),
+        };
+        Status {
+            version: env!("CARGO_PKG_VERSION"),
+            enabled,
+            config_valid: errors.is_empty(),
+            config_errors: errors,
+            fail_mode,
+            unknown_tool_action: unknown,
+            timezone: tz,
+            policies,
+            evaluations: c.evaluations.load(Ordering::Relaxed),
+            allowed: c.allowed.load(Ordering::Relaxed),
+            denied: c.denied.load(Ordering::Relaxed),
+            escalated: c.escalated.load(Ordering::Relaxed),
+            error_fallbacks: c.fallbacks.load(Ordering::Relaxed),
+            audit: self.audit_status(),
+            uptime_ms: crate::time::now_ms() - self.started_ms,
+        }
+    }
+
+    fn audit_status(&self) -> AuditStatus {
+        match &self.audit {
+            None => AuditStatus { enabled: false, dir: None, written: 0, failed: 0, last_error: None },
+            Some(w) => AuditStatus {
+                enabled: true,
+                dir: Some(w.dir.display().to_string()),
+                written: w.stats.written.load(Ordering::Relaxed),
+                failed: w.stats.failed.load(Ordering::Relaxed),
+                last_error: w.stats.last_error.lock().ok().and_then(|e| e.clone()),
+            },
+        }
+    }
+}
+
+fn summary(p: &crate::policy::model::Policy) -> PolicySummary {
+    PolicySummary {
+        id: p.id.clone(),
+        name: p.name.clone(),
+        builtin: p.builtin,
+        priority: p.priority,
+        rules: p.rules.len(),
+        hooks: if p.scope.hooks.is_empty() {
+            vec!["*"]
+        } else {
+            p.scope.hooks.iter().map(|h| h.as_str()).collect()
+        },
+    }
+}

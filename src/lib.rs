@@ -1,0 +1,35 @@
+//! Governance for AI agents in the OpenClaw gateway.
+//!
+//! Data flow of one tool call (`before_tool_call`):
+//!
+//! ```text
+//! shim (plugin.js) ──JSON──▶ napi::GovernanceEngine ──▶ engine::GovernanceEngine::evaluate
+//!   context   facts of the request (agent, session, params, local time)
+//!   trust     score and tier of the agent
+//!   risk      five-factor score
+//!   policy    index (by hook and agent, pre-sorted) → deny-wins evaluator → conditions
+//!   verdict   allow | deny | escalate (+ the host's requireApproval fields)
+//!   audit     redacted, hash-linked JSONL record, written by a background thread
+//! ```
+//!
+//! Everything but [`napi`] is plain Rust and tested with `cargo test`.
+
+pub mod audit;
+pub mod config;
+pub mod context;
+pub mod conversation;
+pub mod engine;
+pub mod frequency;
+pub mod policy;
+pub mod risk;
+pub mod time;
+pub mod trust;
+pub mod verdict;
+
+#[cfg(feature = "node")]
+mod napi;
+
+pub use config::{ConfigError, ConfigIssue, GovernanceConfig};
+pub use context::Request;
+pub use engine::{EngineError, EngineOptions, GovernanceEngine};
+pub use verdict::Verdict;

@@ -1,0 +1,159 @@
+//! The only code that knows Node: `#[napi] GovernanceEngine`, JS ⇄ Rust conversion and the
+//! mapping of core errors to JS errors. Each method converts, calls one core method, converts back.
+//!
+//! Evaluation crosses the boundary as one JSON string each way (DESIGN.md: ~2 µs, the cheapest
+//! shape measured); the JS wrapper in `index.js` wraps the sync result in a settled Promise.
+
+use crate::context::Request;
+use crate::engine::{EngineError, EngineOptions, GovernanceEngine as Core};
+use crate::trust::Outcome;
+use crate::verdict::Verdict;
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+use serde_json::{json, Value};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+
+/// JS error code for a rejected config; `index.js` attaches `details` from `validateConfig`.
+pub struct ErrorCode(&'static str);
+
+impl AsRef<str> for ErrorCode {
+    fn as_ref(&self) -> &str {
+        self.0
+    }
+}
+
+fn map_error(e: EngineError) -> Error<ErrorCode> {
+    match e {
+        EngineError::Config(c) => Error::new(ErrorCode(crate::ConfigError::CODE), c.to_string()),
+        EngineError::Audit(msg) => Error::new(ErrorCode("GOVERNANCE_AUDIT_UNAVAILABLE"), msg),
+    }
+}
+
+#[napi(object)]
+pub struct EngineOptionsJs {
+    /// Base directory for `governance/` (audit, trust) unless the config sets `workspace`.
+    pub state_dir: Option<String>,
+    /// Throw on a bad config (default). With `false`, the engine follows `failMode` instead.
+    pub strict: Option<bool>,
+}
+
+#[napi]
+pub struct GovernanceEngine {
+    core: Core,
+}
+
+#[napi]
+impl GovernanceEngine {
+    #[napi(constructor)]
+    pub fn new(config: Option<Value>, options: Option<EngineOptionsJs>) -> Result<Self, ErrorCode> {
+        let config = config.unwrap_or_else(|| json!({}));
+        let strict = options.as_ref().and_then(|o| o.strict).unwrap_or(true);
+        let opts = EngineOptions { state_dir: options.and_then(|o| o.state_dir).map(PathBuf::from) };
+        let built = catch_unwind(|| {
+            if strict {
+                Core::try_new(&config, &opts)
+            } else {
+                Ok(Core::new(&config, &opts))
+            }
+        });
+        match built {
+            Ok(Ok(core)) => Ok(GovernanceEngine { core }),
+            Ok(Err(e)) => Err(map_error(e)),
+            Err(_) => Err(Error::new(ErrorCode("GOVERNANCE_INTERNAL"), "engine construction panicked".to_string())),
+        }
+    }
+
+    /// Every problem in a config as `[{path, message}]`; empty when it is valid.
+    #[napi]
+    pub fn validate_config(config: Value) -> Value {
+        match crate::GovernanceConfig::resolve(&config) {
+            Ok(_) => json!([]),
+            Err(e) => serde_json::to_value(e.issues).unwrap_or_else(|_| json!([])),
+        }
+    }
+
+    /// One evaluation, JSON in and out. Never throws: bad input and internal failures become
+    /// the fail-mode verdict (closed: deny naming the error; open: allow, audited).
+    #[napi]
+    pub fn evaluate_json(&self, request: String) -> String {
+        let verdict = match serde_json::from_str::<Request>(&request) {
+            Ok(req) => catch_unwind(AssertUnwindSafe(|| self.core.evaluate(&req)))
+                .unwrap_or_else(|_| self.core.fail(&req, "internal error during evaluation".into())),
+            Err(e) => self.core.fail(&Request::default(), format!("unreadable evaluation request: {e}")),
+        };
+        to_json(&verdict)
+    }
+
+    /// `outcome`: success | error | blocked | approved | denied | timeout.
+    #[napi]
+    pub fn record_outcome(&self, request: String, outcome: String) {
+        let req: Request = serde_json::from_str(&request).unwrap_or_default();
+        let agent = req.agent_id.clone().unwrap_or_else(|| "unknown".into());
+        let outcome = match outcome.as_str() {
+            "success" => Outcome::Success,
+            "blocked" => Outcome::Blocked,
+            "approved" => Outcome::EscalationApproved,
+            "denied" => Outcome::EscalationDenied,
+            "timeout" => return self.core.record_approval_timeout(&agent, &req),
+            _ => Outcome::ToolError,
+        };
+        let _ = catch_unwind(AssertUnwindSafe(|| self.core.record_outcome(&agent, outcome, Some(&req))));
+    }
+
+    #[napi]
+    pub fn observe_message(&self, session_key: String, text: String) {
+        self.core.observe_message(&session_key, &text);
+    }
+
+    #[napi]
+    pub fn end_session(&self, session_key: String) {
+        self.core.end_session(&session_key);
+    }
+
+    #[napi]
+    pub fn prompt_context(&self, agent_id: String) -> String {
+        self.core.prompt_context(&agent_id, crate::time::now_ms())
+    }
+
+    #[napi]
+    pub fn get_status(&self) -> Value {
+        serde_json::to_value(self.core.status()).unwrap_or(Value::Null)
+    }
+
+    /// One agent's trust, or every known agent's when `agentId` is omitted.
+    #[napi]
+    pub fn get_trust(&self, agent_id: Option<String>) -> Value {
+        let one = |id: &str| {
+            self.core.trust_of(id).map(|(snap, signals)| {
+                json!({ "agentId": id, "score": snap.score, "tier": snap.tier, "signals": signals })
+            })
+        };
+        match agent_id {
+            Some(id) => one(&id).unwrap_or(Value::Null),
+            None => json!({ "agents": self.core.known_agents().iter().filter_map(|id| one(id)).collect::<Vec<_>>() }),
+        }
+    }
+
+    #[napi]
+    pub fn take_logs(&self) -> Value {
+        serde_json::to_value(self.core.take_logs()).unwrap_or(Value::Null)
+    }
+
+    /// Waits until every queued audit record is on disk.
+    #[napi]
+    pub fn flush(&self) -> Result<()> {
+        self.core.flush().map_err(Error::from_reason)
+    }
+
+    #[napi]
+    pub fn close(&mut self) -> Result<()> {
+        self.core.close().map_err(Error::from_reason)
+    }
+}
+
+fn to_json(v: &Verdict) -> String {
+    serde_json::to_string(v).unwrap_or_else(|e| {
+        json!({ "action": "deny", "reason": format!("governance could not encode its verdict: {e}"), "error": "encode" }).to_string()
+    })
+}

@@ -1,0 +1,156 @@
+//! Condition types of seed 002 §3.3. Each is parsed (and its regexes compiled) once at load;
+//! evaluation only reads the prepared form.
+
+pub mod agent;
+pub mod context;
+pub mod frequency;
+pub mod risk;
+pub mod time;
+pub mod tool;
+
+use crate::config::error::{index, Issues};
+use crate::config::reader::{array, Obj};
+use crate::context::Facts;
+use chrono_tz::Tz;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+
+#[derive(Debug, Clone)]
+pub enum Condition {
+    Tool(tool::ToolCondition),
+    Time(time::TimeCondition),
+    Agent(agent::AgentCondition),
+    Context(context::ContextCondition),
+    Risk(risk::RiskCondition),
+    Frequency(frequency::FrequencyCondition),
+    /// LLM intent: accepted now, evaluated once the LLM client exists (false until then).
+    Intent { description: String, confidence: f64 },
+    Any(Vec<Condition>),
+    Not(Box<Condition>),
+}
+
+/// What parsing needs besides the condition itself.
+pub struct ParseEnv<'a> {
+    pub windows: &'a HashMap<String, time::TimeWindow>,
+}
+
+pub const TYPES: [&str; 9] = [
+    "tool", "time", "agent", "context", "risk", "frequency", "intent", "any", "not",
+];
+
+impl Condition {
+    pub fn parse(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Option<Condition> {
+        let o = Obj::new(Some(v), path.to_string(), issues);
+        if !o.is_present() {
+            return None;
+        }
+        let ty = o.string("type", issues);
+        Some(match ty.as_deref() {
+            Some("tool") => Condition::Tool(tool::ToolCondition::parse(&o, issues)?),
+            Some("time") => Condition::Time(time::TimeCondition::parse(&o, env, issues)?),
+            Some("agent") => Condition::Agent(agent::AgentCondition::parse(&o, issues)?),
+            Some("context") => Condition::Context(context::ContextCondition::parse(&o, issues)?),
+            Some("risk") => Condition::Risk(risk::RiskCondition::parse(&o, issues)?),
+            Some("frequency") => Condition::Frequency(frequency::FrequencyCondition::parse(&o, issues)?),
+            Some("intent") => parse_intent(&o, issues)?,
+            Some("any") => {
+                o.check_keys(&["type", "conditions"], issues);
+                let list = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
+                if list.is_empty() {
+                    issues.push(&o.path_of("conditions"), "an `any` condition needs at least one condition");
+                }
+                Condition::Any(list)
+            }
+            Some("not") => {
+                o.check_keys(&["type", "condition"], issues);
+                match o.get("condition") {
+                    Some(inner) => Condition::Not(Box::new(Condition::parse(inner, &o.path_of("condition"), env, issues)?)),
+                    None => {
+                        issues.push(&o.path_of("condition"), "a `not` condition needs `condition`");
+                        return None;
+                    }
+                }
+            }
+            Some(other) => {
+                issues.push(&o.path_of("type"), format!("unknown condition type \"{other}\" (known: {})", TYPES.join(", ")));
+                return None;
+            }
+            None => {
+                if o.get("type").is_none() {
+                    issues.push(&o.path_of("type"), "missing condition type");
+                }
+                return None;
+            }
+        })
+    }
+
+    pub fn eval(&self, f: &Facts) -> bool {
+        match self {
+            Condition::Tool(c) => c.eval(f),
+            Condition::Time(c) => c.eval(f),
+            Condition::Agent(c) => c.eval(f),
+            Condition::Context(c) => c.eval(f),
+            Condition::Risk(c) => c.eval(f),
+            Condition::Frequency(c) => c.eval(f),
+            Condition::Intent { .. } => {
+                f.intent_skipped.store(true, Ordering::Relaxed);
+                false
+            }
+            Condition::Any(list) => list.iter().any(|c| c.eval(f)),
+            Condition::Not(c) => !c.eval(f),
+        }
+    }
+
+    /// Tool names this condition positively names (for the unknown-tool check).
+    pub fn named_tools<'a>(&'a self, out: &mut Vec<&'a crate::policy::glob::Glob>) {
+        match self {
+            Condition::Tool(c) => out.extend(c.names.iter()),
+            Condition::Any(list) => list.iter().for_each(|c| c.named_tools(out)),
+            _ => {}
+        }
+    }
+
+    /// Largest frequency limit inside, so the tracker keeps enough history to see it exceeded.
+    pub fn max_frequency_limit(&self) -> u64 {
+        match self {
+            Condition::Frequency(c) => c.max_count,
+            Condition::Any(list) => list.iter().map(|c| c.max_frequency_limit()).max().unwrap_or(0),
+            Condition::Not(c) => c.max_frequency_limit(),
+            _ => 0,
+        }
+    }
+}
+
+pub fn parse_list(v: Option<&Value>, path: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Condition> {
+    array(v, path, issues)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| Condition::parse(c, &index(path, i), env, issues))
+        .collect()
+}
+
+fn parse_intent(o: &Obj, issues: &mut Issues) -> Option<Condition> {
+    o.check_keys(&["type", "description", "confidence"], issues);
+    let description = o.string("description", issues);
+    if description.as_deref().is_none_or(str::is_empty) {
+        issues.push(&o.path_of("description"), "an intent condition needs a description");
+    }
+    let confidence = o.num("confidence", 0.7, 0.0, 1.0, issues);
+    Some(Condition::Intent {
+        description: description?,
+        confidence,
+    })
+}
+
+/// An IANA zone name, or an issue naming the key.
+pub fn parse_zone(o: &Obj, key: &str, issues: &mut Issues) -> Option<Tz> {
+    let name = o.string(key, issues)?;
+    match crate::time::parse_tz(&name) {
+        Some(tz) => Some(tz),
+        None => {
+            issues.push(&o.path_of(key), format!("unknown timezone \"{name}\" (use an IANA name such as Europe/Berlin)"));
+            None
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! What the engine answers: plain data the shim turns into a hook result (STYLE.md: verdicts are
+//! values). `approval` is filled for escalations and maps onto the host's `requireApproval`.
+
+use crate::policy::model::{Action, Fallback, Severity};
+use crate::risk::RiskAssessment;
+use crate::trust::TrustSnapshot;
+use serde::Serialize;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchSummary {
+    pub policy_id: String,
+    pub rule_id: String,
+    pub effect: &'static str,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ApprovalRequest {
+    pub title: String,
+    pub description: String,
+    pub severity: Severity,
+    pub timeout_ms: u64,
+    pub fallback: Fallback,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LogLine {
+    pub level: &'static str,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    /// allow | deny | escalate. An `audit` effect allows (and is listed in `matched`).
+    pub action: Action,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_id: Option<String>,
+    pub risk: RiskAssessment,
+    pub trust: TrustSnapshot,
+    pub matched: Vec<MatchSummary>,
+    pub evaluation_us: f64,
+    pub llm_escalated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approval: Option<ApprovalRequest>,
+    /// Set when the verdict is a fail-mode fallback (bad config or an internal error).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Log lines the host logger should print (one-time warnings); usually empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub logs: Vec<LogLine>,
+}
+
+impl Verdict {
+    pub fn is_block(&self) -> bool {
+        self.action == Action::Deny
+    }
+}

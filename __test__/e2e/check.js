@@ -1,0 +1,154 @@
+"use strict";
+// Assertions over the artifacts of one e2e run. Prints PASS/FAIL per check and writes "<passed> <failed>"
+// to <run-dir>/check-counts.  Usage: node check.js <run-dir> <repo-dir> <plugin-id>
+const fs = require("node:fs");
+const path = require("node:path");
+
+const [runDir, repoDir, pluginId] = process.argv.slice(2);
+const stateDir = path.join(runDir, "state");
+const victimDir = path.join(runDir, "victim");
+const FINAL_TEXT = "OCG-E2E-DONE";
+const BLOCK_TEXT = /rm -rf\)? is not allowed|Destructive shell command/;
+
+let passed = 0;
+let failed = 0;
+function check(name, ok, detail) {
+  console.log(`${ok ? "PASS" : "FAIL"} ${name}`);
+  if (detail && (!ok || process.env.OCG_E2E_VERBOSE)) {
+    for (const line of String(detail).split("\n")) console.log(`       ${line}`);
+  }
+  ok ? passed++ : failed++;
+}
+function readText(file) {
+  try { return fs.readFileSync(file, "utf8"); } catch { return null; }
+}
+function readJson(file) {
+  const text = readText(file);
+  if (text == null) return { missing: true };
+  try { return { value: JSON.parse(text) }; } catch (err) {
+    // some CLI commands print banner lines before the JSON document
+    const start = text.indexOf("{");
+    if (start > 0) { try { return { value: JSON.parse(text.slice(start)) }; } catch { /* fall through */ } }
+    return { error: String(err), text };
+  }
+}
+function readJsonl(file) {
+  const rows = [];
+  let bad = 0;
+  for (const line of (readText(file) || "").split("\n")) {
+    if (!line.trim()) continue;
+    try { rows.push(JSON.parse(line)); } catch { bad++; }
+  }
+  return { rows, bad };
+}
+function rc(name) {
+  const text = readText(path.join(runDir, "rc", name));
+  return text == null ? null : Number(text.trim());
+}
+function real(p) {
+  try { return fs.realpathSync(p); } catch { return path.resolve(p); }
+}
+function within(child, parent) {
+  const rel = path.relative(real(parent), real(child));
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+function contentText(content) {
+  if (typeof content === "string") return content;
+  return JSON.stringify(content ?? "");
+}
+const short = (s, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+// 1. install ----------------------------------------------------------------------------------------------
+check("plugin installed with `openclaw plugins install npm-pack:<tgz>`", rc("install") === 0,
+  `exit code ${rc("install")}; see ${path.join(runDir, "logs", "install.log")}`);
+
+// 2./3. what the host loaded --------------------------------------------------------------------------------
+{
+  const r = readJson(path.join(runDir, "inspect.json"));
+  const p = r.value && r.value.plugin;
+  const root = p && (p.rootDir || (p.source && path.dirname(p.source)));
+  const fromInstall = !!root && within(root, stateDir) && !within(root, repoDir);
+  const loaded = !!p && p.enabled === true && p.status === "loaded" && p.imported !== false;
+  check("host loads the plugin from the installed copy, not the checkout", fromInstall && loaded,
+    p ? `rootDir=${root}\nenabled=${p.enabled} status=${p.status} imported=${p.imported} activated=${p.activated}\n` +
+        `install=${JSON.stringify(r.value.install || null)}`
+      : `no plugin in ${path.join(runDir, "inspect.json")} (${r.error || (r.missing ? "missing" : "unexpected shape")})`);
+  if (p && root) console.log(`       installed at ${root}`);
+  const hooks = ((r.value && r.value.typedHooks) || []).map((h) => h.name || h);
+  const methods = (r.value && r.value.gatewayMethods) || [];
+  const diags = (r.value && r.value.diagnostics) || [];
+  const errors = diags.filter((d) => /error/i.test(d.level || d.severity || ""));
+  check("runtime registered the before_tool_call hook and the governance.status method, no error diagnostics",
+    hooks.includes("before_tool_call") && methods.includes("governance.status") && errors.length === 0,
+    `typedHooks=${JSON.stringify(hooks)}\ngatewayMethods=${JSON.stringify(methods)}\ndiagnostics=${JSON.stringify(diags)}`);
+  if (diags.length && !errors.length) console.log(`       note: ${diags.length} diagnostic(s): ${short(JSON.stringify(diags), 600)}`);
+}
+
+// 4. the local agent turn -----------------------------------------------------------------------------------
+const requests = readJsonl(path.join(runDir, "model-requests.jsonl")).rows;
+{
+  const out = readText(path.join(runDir, "agent-local.json")) || "";
+  check("`openclaw agent --local` turn completed with the model's final text", rc("agent-local") === 0 && out.includes(FINAL_TEXT),
+    `exit code ${rc("agent-local")}; stdout: ${short(out.trim() || "<empty>", 500)}`);
+}
+
+// 5.-7. the blocked tool call ----------------------------------------------------------------------------------
+const callIdx = requests.findIndex((r) => r.mode === "tool_call");
+check("the fake model asked for `exec rm -rf <victim>`", callIdx >= 0,
+  `${requests.length} request(s) logged; modes ${JSON.stringify(requests.map((r) => r.mode))}`);
+check("exec never ran: the victim directory and its canary file still exist",
+  fs.existsSync(path.join(victimDir, "canary")), `missing: ${path.join(victimDir, "canary")}`);
+{
+  const toolMsgs = requests.slice(callIdx + 1).flatMap((r) => (r.messages || []).filter((m) => m && m.role === "tool"));
+  const hit = toolMsgs.find((m) => BLOCK_TEXT.test(contentText(m.content)));
+  check("the block reason reached the model as the tool result", callIdx >= 0 && !!hit,
+    toolMsgs.length ? `tool messages seen: ${toolMsgs.map((m) => short(contentText(m.content))).join(" | ")}`
+      : "no role:\"tool\" message in any later request");
+  if (hit) console.log(`       tool result: ${short(contentText(hit.content), 200)}`);
+}
+
+// 8. audit trail ----------------------------------------------------------------------------------------------
+{
+  const expectedDir = path.join(stateDir, "plugins", pluginId, "governance", "audit");
+  const found = [];
+  const walk = (dir) => {
+    let entries;
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) { if (e.name !== "node_modules") walk(full); } else if (e.name.endsWith(".jsonl") && /governance[\\/]audit[\\/]/.test(full)) found.push(full);
+    }
+  };
+  walk(expectedDir);
+  let where = "expected location";
+  if (!found.length) { walk(runDir); where = "elsewhere in the run dir"; }
+  let bad = 0;
+  const records = [];
+  for (const f of found) { const r = readJsonl(f); bad += r.bad; records.push(...r.rows); }
+  const hit = records.find((r) => r && r.executionPrevented === true && r.verdict === "deny" && r.ruleId === "rm-rf" &&
+    r.context && r.context.toolName === "exec");
+  const dayName = found.every((f) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(path.basename(f)));
+  check("audit trail holds the denied exec (executionPrevented, verdict deny, ruleId rm-rf)", !!hit,
+    found.length ? `${records.length} record(s) in ${found.join(", ")} (${where})\n` +
+      records.slice(-5).map((r) => short(JSON.stringify(r), 600)).join("\n")
+      : `no *.jsonl under ${expectedDir} nor any governance/audit/ dir in ${runDir}`);
+  if (found.length) console.log(`       audit files (${where}): ${found.map((f) => path.relative(runDir, f)).join(", ")}`);
+  if (bad) console.log(`       note: ${bad} audit line(s) were not valid JSON`);
+  if (found.length && !dayName) console.log("       note: audit file names are not YYYY-MM-DD.jsonl");
+}
+
+// 9. governance.status over the gateway --------------------------------------------------------------------------
+{
+  const r = readJson(path.join(runDir, "governance-status.json"));
+  let s = r.value;
+  for (const k of ["payload", "result", "data"]) if (s && typeof s === "object" && !("configValid" in s) && s[k]) s = s[k];
+  const ids = ((s && s.policies) || []).map((p) => (typeof p === "string" ? p : p && (p.id || p.policyId)));
+  check("governance.status answered over the gateway: configValid, policies include no-destructive-shell and builtin-credential-guard",
+    rc("gateway-status") === 0 && !!s && s.configValid === true && ids.includes("no-destructive-shell") && ids.includes("builtin-credential-guard"),
+    `exit code ${rc("gateway-status")}; answer: ${short(r.value ? JSON.stringify(r.value) : (r.text || r.error || "missing"), 1500)}`);
+}
+
+// 10. gateway shutdown ----------------------------------------------------------------------------------------------
+check("gateway exited after SIGTERM", rc("gateway-stop") === 0, `gateway stop status: ${rc("gateway-stop")} (0 = exited in time)`);
+
+fs.writeFileSync(path.join(runDir, "check-counts"), `${passed} ${failed}\n`);

@@ -1,0 +1,59 @@
+"use strict";
+// Writes and edits the host config (openclaw.json) for the e2e run.
+//   node config.js base   <config-path> <run-dir> <fake-model-port> <gateway-port> <gateway-token>
+//   node config.js plugin <config-path> <plugin-id> <plugin-config.json>
+// `base` writes a fresh file with everything except the plugin; `plugin` merges the plugin's config into
+// whatever the host wrote during `openclaw plugins install` (entries, install records, meta) without
+// replacing the rest.
+const fs = require("node:fs");
+const path = require("node:path");
+
+const [mode, configPath, ...rest] = process.argv.slice(2);
+
+function readJson(file) {
+  return JSON.parse(fs.readFileSync(file, "utf8"));
+}
+function writeJson(file, value) {
+  const tmp = `${file}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
+  fs.renameSync(tmp, file);
+}
+
+if (mode === "base") {
+  const [runDir, modelPort, gatewayPort, token] = rest;
+  const config = {
+    logging: { file: path.join(runDir, "logs", "openclaw.log") },
+    gateway: { mode: "local", bind: "loopback", port: Number(gatewayPort), auth: { mode: "token", token } },
+    discovery: { mdns: { mode: "off" } },
+    update: { checkOnStart: false },
+    models: {
+      providers: {
+        fake: {
+          baseUrl: `http://127.0.0.1:${modelPort}/v1`,
+          apiKey: "fake-key",
+          api: "openai-completions",
+          models: [{
+            id: "fake-model", name: "Fake model", reasoning: false, input: ["text"],
+            cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
+            contextWindow: 128000, maxTokens: 4096,
+          }],
+        },
+      },
+    },
+    agents: { defaults: { model: "fake/fake-model", workspace: path.join(runDir, "workspace") } },
+  };
+  fs.mkdirSync(path.dirname(configPath), { recursive: true });
+  writeJson(configPath, config);
+} else if (mode === "plugin") {
+  const [pluginId, pluginConfigFile] = rest;
+  const config = readJson(configPath);
+  config.plugins ??= {};
+  config.plugins.entries ??= {};
+  const entry = (config.plugins.entries[pluginId] ??= {});
+  entry.config = readJson(pluginConfigFile);
+  writeJson(configPath, config);
+  console.log(JSON.stringify({ entry: { ...entry, config: "<" + path.basename(pluginConfigFile) + ">" } }));
+} else {
+  console.error("usage: config.js base|plugin ...");
+  process.exit(2);
+}

@@ -1,0 +1,84 @@
+"use strict";
+// Minimal OpenAI-compatible chat-completions server for the e2e test, bound to 127.0.0.1 only.
+//   node fake-model.js <port-file> <request-log.jsonl> <shell command the "model" asks to exec>
+// Turn logic: while the conversation holds no tool result and the request offers an `exec` tool, answer with
+// one `exec` tool call; once any role:"tool" message exists, answer with plain text (OpenClaw adds an internal
+// user message after a tool result, so "last message is a tool result" would never hold).
+const http = require("node:http");
+const fs = require("node:fs");
+
+const [portFile, requestLog, command] = process.argv.slice(2);
+if (!portFile || !requestLog || !command) {
+  console.error("usage: fake-model.js <port-file> <request-log> <command>");
+  process.exit(2);
+}
+const FINAL_TEXT = "OCG-E2E-DONE: the cleanup was refused by policy.";
+let seq = 0;
+
+function send(res, status, type, body) {
+  res.writeHead(status, { "content-type": type, "cache-control": "no-cache" });
+  res.end(body);
+}
+
+const server = http.createServer((req, res) => {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const url = req.url || "";
+    if (req.method === "GET" && /\/models\/?$/.test(url)) {
+      return send(res, 200, "application/json",
+        JSON.stringify({ object: "list", data: [{ id: "fake-model", object: "model", owned_by: "e2e" }] }));
+    }
+    if (req.method !== "POST" || !/\/chat\/completions\/?$/.test(url)) {
+      return send(res, 404, "application/json", JSON.stringify({ error: { message: `no route ${req.method} ${url}` } }));
+    }
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}");
+    } catch (err) {
+      return send(res, 400, "application/json", JSON.stringify({ error: { message: String(err) } }));
+    }
+    const messages = Array.isArray(body.messages) ? body.messages : [];
+    const toolNames = (body.tools || []).map((t) => t && t.function && t.function.name).filter(Boolean);
+    const sawToolResult = messages.some((m) => m && m.role === "tool");
+    const mode = !sawToolResult && toolNames.includes("exec") ? "tool_call" : "text";
+    const n = ++seq;
+    fs.appendFileSync(requestLog, JSON.stringify({
+      n, at: new Date().toISOString(), mode, stream: !!body.stream, model: body.model, toolNames, messages,
+    }) + "\n");
+
+    const created = Math.floor(Date.now() / 1000);
+    const id = `chatcmpl-e2e-${n}`;
+    const call = { id: `call_e2e_${n}`, type: "function", function: { name: "exec", arguments: JSON.stringify({ command }) } };
+    const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
+    const finish = mode === "tool_call" ? "tool_calls" : "stop";
+
+    if (!body.stream) {
+      const message = mode === "tool_call"
+        ? { role: "assistant", content: null, tool_calls: [call] }
+        : { role: "assistant", content: FINAL_TEXT };
+      return send(res, 200, "application/json", JSON.stringify({
+        id, object: "chat.completion", created, model: body.model,
+        choices: [{ index: 0, message, finish_reason: finish }], usage,
+      }));
+    }
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    const chunk = (choices, extra) => res.write(`data: ${JSON.stringify({
+      id, object: "chat.completion.chunk", created, model: body.model, choices, ...extra,
+    })}\n\n`);
+    const delta = mode === "tool_call"
+      ? { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }
+      : { role: "assistant", content: FINAL_TEXT };
+    chunk([{ index: 0, delta, finish_reason: null }]);
+    chunk([{ index: 0, delta: {}, finish_reason: finish }]);
+    chunk([], { usage });
+    res.end("data: [DONE]\n\n");
+  });
+});
+
+server.listen(0, "127.0.0.1", () => {
+  const { port } = server.address();
+  fs.writeFileSync(portFile, String(port));
+  console.log(`fake model listening on http://127.0.0.1:${port}/v1`);
+});
+for (const sig of ["SIGTERM", "SIGINT"]) process.on(sig, () => server.close(() => process.exit(0)));

@@ -1,0 +1,136 @@
+#!/usr/bin/env node
+'use strict';
+// openclaw-governance check: replays a recorded agent session (JSONL lines of
+// {at, hook, event, ctx}, the shapes the host's hooks deliver) through the same translation the
+// plugin uses, and prints what governance decided for each action.
+
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { GovernanceEngine } = require('../index.js');
+const { translate } = require('../plugin.js');
+
+const PKG = path.join(__dirname, '..');
+const USAGE = `Usage:
+  openclaw-governance check [session.jsonl] [--config governance.json] [--state-dir DIR] [--json]
+
+Without arguments it replays the bundled example session against the bundled example config.
+Session lines: {"at": ISO time, "hook": "before_tool_call" | "message_sending" | "before_message_write",
+                "event": {...}, "ctx": {...}} (the host's hook event and context).`;
+
+function parseArgs(argv) {
+  const opts = { session: null, config: null, stateDir: null, json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--config') opts.config = argv[++i];
+    else if (a === '--state-dir') opts.stateDir = argv[++i];
+    else if (a === '--json') opts.json = true;
+    else if (a === '-h' || a === '--help') opts.help = true;
+    else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
+    else opts.session = a;
+  }
+  return opts;
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file}: ${err.message}`);
+  }
+}
+
+function readSession(file) {
+  return fs.readFileSync(file, 'utf8').split('\n').map((line, i) => [line.trim(), i + 1])
+    .filter(([line]) => line && !line.startsWith('//'))
+    .map(([line, n]) => {
+      try { return JSON.parse(line); } catch (err) { throw new Error(`${file}:${n}: ${err.message}`); }
+    });
+}
+
+function describe(req) {
+  if (req.hook === 'message_sending') return `message → ${req.messageTo}: ${req.messageContent}`;
+  const p = req.params || {};
+  const detail = p.command ?? p.path ?? p.file_path ?? JSON.stringify(p);
+  return `${req.toolName} ${detail}`;
+}
+
+function replay(engine, entries) {
+  const rows = [];
+  for (const e of entries) {
+    const ctx = e.ctx || {};
+    const event = e.event || {};
+    if (e.hook === 'before_message_write') {
+      const text = translate.textOf(event.message?.content);
+      if (ctx.sessionKey && text) engine.observeMessage(ctx.sessionKey, text);
+      continue;
+    }
+    const req = e.hook === 'message_sending' ? translate.messageRequest(event, ctx) : translate.toolRequest(event, ctx);
+    if (e.at) req.timestamp = Date.parse(e.at);
+    const v = engine.evaluateSync(req);
+    rows.push({ at: e.at || '', agent: req.agentId || (req.sessionKey || '').split(':')[1] || '?', action: describe(req), verdict: v });
+  }
+  return rows;
+}
+
+const clip = (s, n) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+
+function table(rows) {
+  const head = ['#', 'time', 'agent', 'action', 'verdict', 'rule', 'reason', 'risk', 'µs'];
+  const body = rows.map((r, i) => [
+    String(i + 1),
+    r.at.replace(/^\d{4}-\d\d-\d\dT/, '').replace(/(\.\d+)?([+-]\d\d:\d\d|Z)$/, ''),
+    r.agent,
+    clip(r.action, 34),
+    r.verdict.action.toUpperCase(),
+    r.verdict.policyId ? `${r.verdict.policyId}/${r.verdict.ruleId}` : r.verdict.ruleId || '-',
+    clip(r.verdict.reason, 60),
+    `${r.verdict.risk.level} ${Math.round(r.verdict.risk.score)}`,
+    r.verdict.evaluationUs.toFixed(1),
+  ]);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((row) => row[c].length)));
+  const line = (cells) => cells.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+function check(opts) {
+  const configFile = opts.config || path.join(PKG, 'examples', 'governance.json');
+  const sessionFile = opts.session || path.join(PKG, 'examples', 'session.jsonl');
+  const stateDir = opts.stateDir || fs.mkdtempSync(path.join(os.tmpdir(), 'openclaw-governance-check-'));
+  const engine = new GovernanceEngine(readJson(configFile), { stateDir, strict: true });
+  try {
+    const rows = replay(engine, readSession(sessionFile));
+    engine.flush();
+    if (opts.json) {
+      process.stdout.write(`${JSON.stringify(rows.map((r) => ({ at: r.at, agent: r.agent, action: r.action, ...r.verdict })), null, 2)}\n`);
+      return;
+    }
+    const count = (a) => rows.filter((r) => r.verdict.action === a).length;
+    console.log(`config:  ${configFile}\nsession: ${sessionFile}\n`);
+    console.log(table(rows));
+    console.log(`\n${rows.length} actions: ${count('allow') + count('audit')} allowed, ${count('deny')} denied, ${count('escalate')} need approval`);
+    console.log(`audit trail: ${engine.getStatus().audit.dir}`);
+  } finally {
+    engine.close();
+  }
+}
+
+function main(argv) {
+  const [command, ...rest] = argv;
+  const opts = parseArgs(rest);
+  if (!command || command === 'help' || command === '--help' || command === '-h' || opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command !== 'check') throw new Error(`unknown command "${command}"\n\n${USAGE}`);
+  check(opts);
+  return 0;
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (err) {
+  console.error(`openclaw-governance: ${err.message}`);
+  if (Array.isArray(err.details)) for (const d of err.details) console.error(`  ${d.path}: ${d.message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,264 @@
+'use strict';
+// The OpenClaw shim: translates host events into engine calls and verdicts into hook results.
+// Nothing else lives here; every decision is made by the native engine.
+//
+// Host facts this file relies on (see README "Where the real host differs from the seeds"):
+// - register(api) runs several times per process, each time from a fresh copy of the package,
+//   and agent-loop hooks go to the last registration: so hooks are registered in every mode,
+//   and one native module + one engine per process live on a global symbol.
+// - before_tool_call is fail-closed in the host; we still never throw from it.
+// - before_message_write is synchronous: its handler never returns a Promise.
+
+const path = require('node:path');
+
+const PLUGIN_ID = 'openclaw-governance';
+const SHARED = Symbol.for('@vainplex/openclaw-governance');
+
+function shared() {
+  if (!globalThis[SHARED]) globalThis[SHARED] = { module: null, engines: new Map() };
+  return globalThis[SHARED];
+}
+
+function stateDirOf(api, config) {
+  if (typeof config.workspace === 'string' && config.workspace) return config.workspace;
+  const base = api.runtime?.state?.resolveStateDir?.(process.env) ||
+    process.env.OPENCLAW_STATE_DIR || path.join(require('node:os').homedir(), '.openclaw');
+  return path.join(base, 'plugins', PLUGIN_ID);
+}
+
+/** The process-wide engine for this state dir and config; a changed config replaces it. */
+function engineFor(api, config, log) {
+  const s = shared();
+  if (!s.module) s.module = require('./index.js');
+  const stateDir = stateDirOf(api, config);
+  const key = JSON.stringify(config);
+  const current = s.engines.get(stateDir);
+  if (current && current.key === key) return current.engine;
+  if (current) {
+    try { current.engine.close(); } catch (err) { log('error', `closing the previous engine: ${err.message}`); }
+  }
+  const engine = new s.module.GovernanceEngine(config, { stateDir, strict: false });
+  s.engines.set(stateDir, { key, engine });
+  forwardLogs(engine.takeLogs(), log);
+  return engine;
+}
+
+function forwardLogs(lines, log) {
+  if (Array.isArray(lines)) for (const l of lines) log(l.level, l.message);
+}
+
+function textOf(content) {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n');
+}
+
+// ---- translation: host event → engine request ------------------------------------------------
+
+function toolRequest(event, ctx) {
+  return {
+    hook: 'before_tool_call',
+    agentId: ctx.agentId,
+    sessionKey: ctx.sessionKey,
+    channel: ctx.channelId,
+    toolName: event.toolName || ctx.toolName,
+    params: event.params && typeof event.params === 'object' ? event.params : {},
+  };
+}
+
+function messageRequest(event, ctx) {
+  return {
+    hook: 'message_sending',
+    sessionKey: ctx.sessionKey,
+    channel: ctx.channelId,
+    messageContent: typeof event.content === 'string' ? event.content : textOf(event.content),
+    messageTo: event.to,
+    metadata: event.metadata && typeof event.metadata === 'object' ? event.metadata : undefined,
+  };
+}
+
+function outcomeOf(event) {
+  if (event.result?.details?.status === 'blocked') return 'blocked';
+  return event.error ? 'error' : 'success';
+}
+
+// ---- translation: verdict → hook result -------------------------------------------------------
+
+function blockReasonOf(v) {
+  const rule = v.policyId ? `${v.policyId}/${v.ruleId}` : v.ruleId || 'governance';
+  return `${v.reason} [openclaw-governance: ${rule}]`;
+}
+
+function toolResult(verdict, engine, request) {
+  if (verdict.action === 'deny') return { block: true, blockReason: blockReasonOf(verdict) };
+  if (verdict.action !== 'escalate' || !verdict.approval) return undefined;
+  const a = verdict.approval;
+  return {
+    requireApproval: {
+      title: a.title,
+      description: a.description,
+      severity: a.severity,
+      timeoutMs: a.timeoutMs,
+      // The host ignores this since 2026.x (unresolved approvals always deny); kept for older hosts.
+      timeoutBehavior: a.fallback,
+      timeoutReason: `${verdict.reason}: no decision within ${Math.round(a.timeoutMs / 1000)}s`,
+      allowedDecisions: ['allow-once', 'deny'],
+      pluginId: PLUGIN_ID,
+      onResolution: (decision) => {
+        const outcome = decision === 'allow-once' || decision === 'allow-always' ? 'approved'
+          : decision === 'timeout' ? 'timeout' : 'denied';
+        engine.recordOutcome(request, outcome);
+      },
+    },
+  };
+}
+
+function messageResult(verdict) {
+  if (verdict.action === 'allow' || verdict.action === 'audit') return undefined;
+  // A message cannot wait for the host's approval flow, so an escalation cancels it.
+  const suffix = verdict.action === 'escalate' ? ' (needs approval; messages cannot wait for it)' : '';
+  return { cancel: true, cancelReason: blockReasonOf(verdict) + suffix };
+}
+
+// ---- registration ----------------------------------------------------------------------------
+
+function register(api) {
+  const config = api.pluginConfig || {};
+  const logger = api.logger || console;
+  const log = (level, msg) => (logger[level] || logger.info || console.log).call(logger, `[governance] ${msg}`);
+  const failClosed = config.failMode === 'closed';
+  let engine;
+  try {
+    engine = engineFor(api, config, log);
+  } catch (err) {
+    log('error', `engine unavailable: ${err.message}`);
+  }
+
+  const evaluate = (request) => {
+    const verdict = JSON.parse(engine.evaluateJson(JSON.stringify(request)));
+    if (verdict.logs) forwardLogs(verdict.logs, log);
+    return verdict;
+  };
+  // Anything that goes wrong here follows failMode; nothing throws into the host.
+  const guarded = (what, fn, onError) => (...args) => {
+    try {
+      if (!engine) throw new Error('engine unavailable');
+      return fn(...args);
+    } catch (err) {
+      log('error', `${what}: ${err && err.message}`);
+      return onError ? onError(err) : undefined;
+    }
+  };
+  const failModeBlock = (err) => (failClosed
+    ? { block: true, blockReason: `Governance failed closed: ${err && err.message} [openclaw-governance]` }
+    : undefined);
+
+  api.on('before_tool_call', guarded('before_tool_call', (event, ctx = {}) => {
+    const request = toolRequest(event, ctx);
+    return toolResult(evaluate(request), engine, request);
+  }, failModeBlock), { priority: 1000 });
+
+  api.on('after_tool_call', guarded('after_tool_call', (event, ctx = {}) => {
+    engine.recordOutcome(toolRequest(event, ctx), outcomeOf(event));
+  }), { priority: 900 });
+
+  api.on('message_sending', guarded('message_sending', (event, ctx = {}) => messageResult(evaluate(messageRequest(event, ctx))),
+    (err) => (failClosed ? { cancel: true, cancelReason: `Governance failed closed: ${err && err.message}` } : undefined)),
+  { priority: 1000 });
+
+  // Synchronous in the host: observe the conversation for context conditions, return nothing.
+  api.on('before_message_write', guarded('before_message_write', (event, ctx = {}) => {
+    const m = event.message;
+    if (ctx.sessionKey && m && (m.role === 'user' || m.role === 'assistant')) {
+      const text = textOf(m.content);
+      if (text) engine.observeMessage(ctx.sessionKey, text);
+    }
+  }), { priority: 1 });
+
+  api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
+    const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';
+    const text = engine.promptContext(agentId);
+    return text ? { appendSystemContext: text } : undefined;
+  }), { priority: 5 });
+
+  const forget = (key) => key && engine.endSession(key);
+  api.on('session_end', guarded('session_end', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
+  api.on('subagent_ended', guarded('subagent_ended', (event, ctx = {}) => forget(event.targetSessionKey || ctx.childSessionKey)), { priority: 1 });
+  api.on('gateway_stop', guarded('gateway_stop', () => engine.flush()), { priority: 999 });
+
+  api.registerService?.({
+    id: 'governance-engine',
+    start: () => {},
+    stop: guarded('service stop', () => engine.flush()),
+  });
+
+  registerCommands(api, () => engine);
+  registerGatewayMethods(api, () => engine);
+}
+
+function statusText(status) {
+  if (!status.configValid) {
+    return `Governance: config INVALID (failMode ${status.failMode})\n` +
+      status.configErrors.map((e) => `- ${e.path}: ${e.message}`).join('\n');
+  }
+  const builtins = status.policies.filter((p) => p.builtin).map((p) => p.id.replace('builtin-', ''));
+  return [
+    `Governance ${status.version}: ${status.enabled ? 'enabled' : 'DISABLED'}, failMode ${status.failMode}, unknown tools: ${status.unknownToolAction}, timezone ${status.timezone}`,
+    `Policies: ${status.policies.length} (builtins: ${builtins.join(', ') || 'none'})`,
+    `Evaluations: ${status.evaluations} (allowed ${status.allowed}, denied ${status.denied}, escalated ${status.escalated}, fallbacks ${status.errorFallbacks})`,
+    `Audit: ${status.audit.enabled ? `${status.audit.written} records in ${status.audit.dir}` : 'off'}${status.audit.lastError ? ` (last error: ${status.audit.lastError})` : ''}`,
+  ].join('\n');
+}
+
+function registerCommands(api, engine) {
+  api.registerCommand?.({
+    name: 'governance',
+    description: 'Governance status; "/governance policies" lists the loaded policies',
+    acceptsArgs: true,
+    requireAuth: true,
+    handler: (ctx = {}) => {
+      const status = engine().getStatus();
+      if (String(ctx.args || '').trim() === 'policies') {
+        return { text: status.policies.map((p) => `${p.id} (${p.rules} rules, priority ${p.priority}, hooks ${p.hooks.join(',')})`).join('\n') || 'No policies' };
+      }
+      return { text: statusText(status) };
+    },
+  });
+  api.registerCommand?.({
+    name: 'trust',
+    description: 'Trust scores and tiers: /trust [agent] (read-only)',
+    acceptsArgs: true,
+    requireAuth: true,
+    handler: (ctx = {}) => {
+      const id = String(ctx.args || '').trim().split(/\s+/)[0];
+      const view = (t) => `${t.agentId}: ${t.tier} (${Math.round(t.score)})`;
+      if (id) {
+        const t = engine().getTrust(id);
+        return { text: t ? view(t) : `No trust data for ${id}` };
+      }
+      const all = engine().getTrust();
+      return { text: all.agents.map(view).join('\n') || 'No agents known yet' };
+    },
+  });
+}
+
+function registerGatewayMethods(api, engine) {
+  const method = (name, fn) => api.registerGatewayMethod?.(name, ({ params, respond }) => {
+    try {
+      respond(true, fn(params || {}));
+    } catch (err) {
+      respond(false, undefined, { code: 'GOVERNANCE_ERROR', message: String(err && err.message) });
+    }
+  }, { scope: 'operator.read' });
+  method('governance.status', () => engine().getStatus());
+  method('governance.trust', (p) => (p.agentId ? engine().getTrust(String(p.agentId)) : engine().getTrust()));
+}
+
+module.exports = {
+  id: PLUGIN_ID,
+  name: 'OpenClaw Governance',
+  description: 'Contextual tool-call policies judged before execution, trust tiers, audit trail',
+  register,
+  // For the replay CLI and tests: the same translation the hooks use.
+  translate: { toolRequest, messageRequest, toolResult, messageResult, blockReasonOf, textOf },
+};

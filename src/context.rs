@@ -127,7 +127,10 @@ mod tests {
     #[test]
     fn agent_ids_come_from_session_keys() {
         assert_eq!(agent_from_session_key("agent:main:main"), Some("main"));
-        assert_eq!(agent_from_session_key("agent:forge:subagent:x"), Some("forge"));
+        assert_eq!(
+            agent_from_session_key("agent:forge:subagent:x"),
+            Some("forge")
+        );
         assert_eq!(agent_from_session_key("webchat:1"), None);
         assert_eq!(agent_from_session_key("agent::x"), None);
     }

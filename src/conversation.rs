@@ -16,7 +16,11 @@ pub struct Conversations {
 
 impl Conversations {
     pub fn new(per_session: usize) -> Conversations {
-        Conversations { per_session, inner: Mutex::new(HashMap::new()), tick: Default::default() }
+        Conversations {
+            per_session,
+            inner: Mutex::new(HashMap::new()),
+            tick: Default::default(),
+        }
     }
 
     pub fn observe(&self, session: &str, text: &str) {
@@ -25,7 +29,9 @@ impl Conversations {
         }
         let text: String = text.chars().take(MAX_CHARS).collect();
         let tick = self.tick.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let Ok(mut map) = self.inner.lock() else { return };
+        let Ok(mut map) = self.inner.lock() else {
+            return;
+        };
         let entry = map.entry(session.to_string()).or_default();
         // The host may deliver the same message twice (HOST.md): keep one copy.
         if entry.1.back() != Some(&text) {
@@ -36,7 +42,11 @@ impl Conversations {
             entry.1.pop_front();
         }
         if map.len() > MAX_SESSIONS {
-            if let Some(oldest) = map.iter().min_by_key(|(_, (t, _))| *t).map(|(k, _)| k.clone()) {
+            if let Some(oldest) = map
+                .iter()
+                .min_by_key(|(_, (t, _))| *t)
+                .map(|(k, _)| k.clone())
+            {
                 map.remove(&oldest);
             }
         }
@@ -44,7 +54,9 @@ impl Conversations {
 
     /// Runs `f` over the session's recent messages, oldest first.
     pub fn with<R>(&self, session: &str, f: impl FnOnce(&[String]) -> R) -> R {
-        let Ok(mut map) = self.inner.lock() else { return f(&[]) };
+        let Ok(mut map) = self.inner.lock() else {
+            return f(&[]);
+        };
         match map.get_mut(session) {
             Some((_, q)) => f(q.make_contiguous()),
             None => f(&[]),

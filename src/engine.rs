@@ -4,7 +4,9 @@
 //!   facts (agent, local time, trust, frequency) → risk → indexed deny-wins evaluation
 //!   → unknown-tool rule → verdict → audit record (durable before return for blocks)
 
-use crate::audit::{self, AuditContext, AuditRecord, AuditVerdict, AuditWriter, RiskSummary, WriterOptions};
+use crate::audit::{
+    self, AuditContext, AuditRecord, AuditVerdict, AuditWriter, RiskSummary, WriterOptions,
+};
 use crate::config::{ConfigError, FailMode, GovernanceConfig, UnknownToolAction};
 use crate::context::{agent_from_session_key, Facts, Hook, Request};
 use crate::conversation::Conversations;
@@ -55,7 +57,10 @@ struct Core {
 enum Mode {
     Ready(Box<Core>),
     /// The config did not resolve: every call follows `fail_mode` and names the error.
-    Invalid { error: ConfigError, fail_mode: FailMode },
+    Invalid {
+        error: ConfigError,
+        fail_mode: FailMode,
+    },
 }
 
 #[derive(Default)]
@@ -94,7 +99,10 @@ impl GovernanceEngine {
                 Ok(audit) => GovernanceEngine::ready(config, audit),
                 Err(e) => {
                     let engine = GovernanceEngine::ready(config, None);
-                    engine.log("error", format!("audit disabled: cannot start the writer: {e}"));
+                    engine.log(
+                        "error",
+                        format!("audit disabled: cannot start the writer: {e}"),
+                    );
                     engine
                 }
             },
@@ -103,7 +111,10 @@ impl GovernanceEngine {
     }
 
     fn ready(config: GovernanceConfig, audit: Option<AuditWriter>) -> GovernanceEngine {
-        let per_key = config.performance.frequency_buffer_size.max(config.max_frequency_limit() as usize + 1);
+        let per_key = config
+            .performance
+            .frequency_buffer_size
+            .max(config.max_frequency_limit() as usize + 1);
         let core = Core {
             index: PolicyIndex::build(config.policies.clone()),
             risk: RiskAssessor::new(&config.tool_risk_overrides),
@@ -115,7 +126,10 @@ impl GovernanceEngine {
         let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit);
         if let Mode::Ready(core) = &engine.mode {
             if core.config.output_validation_present {
-                engine.log("warn", "outputValidation is accepted but not enforced in this version".into());
+                engine.log(
+                    "warn",
+                    "outputValidation is accepted but not enforced in this version".into(),
+                );
             }
         }
         engine
@@ -129,11 +143,23 @@ impl GovernanceEngine {
         };
         let fallback = GovernanceConfig::resolve(&serde_json::json!({})).ok();
         let audit = fallback.and_then(|mut c| {
-            c.workspace = raw.get("workspace").and_then(Value::as_str).map(str::to_string);
+            c.workspace = raw
+                .get("workspace")
+                .and_then(Value::as_str)
+                .map(str::to_string);
             start_audit(&c, opts).ok().flatten()
         });
-        let engine = GovernanceEngine::assemble(Mode::Invalid { error: error.clone(), fail_mode }, audit);
-        engine.log("error", format!("governance config rejected, failMode={fail_mode:?}: {error}"));
+        let engine = GovernanceEngine::assemble(
+            Mode::Invalid {
+                error: error.clone(),
+                fail_mode,
+            },
+            audit,
+        );
+        engine.log(
+            "error",
+            format!("governance config rejected, failMode={fail_mode:?}: {error}"),
+        );
         engine
     }
 
@@ -177,9 +203,16 @@ impl GovernanceEngine {
             Mode::Ready(core) if !core.config.enabled => self.disabled_verdict(core, req),
             Mode::Ready(core) => match Hook::parse(&req.hook) {
                 Some(hook) => self.judge(core, hook, req, started),
-                None => self.fallback(req, core.config.fail_mode, format!("unknown hook \"{}\"", req.hook), started),
+                None => self.fallback(
+                    req,
+                    core.config.fail_mode,
+                    format!("unknown hook \"{}\"", req.hook),
+                    started,
+                ),
             },
-            Mode::Invalid { error, fail_mode } => self.fallback(req, *fail_mode, error.to_string(), started),
+            Mode::Invalid { error, fail_mode } => {
+                self.fallback(req, *fail_mode, error.to_string(), started)
+            }
         };
         self.count(&verdict);
         verdict.logs = self.take_logs();
@@ -198,7 +231,13 @@ impl GovernanceEngine {
             message_to: req.message_to.as_deref(),
             trust_score: trust.score,
             local,
-            recent_calls: core.frequency.count(FrequencyScope::Agent, agent_id, session_key, 60_000, now),
+            recent_calls: core.frequency.count(
+                FrequencyScope::Agent,
+                agent_id,
+                session_key,
+                60_000,
+                now,
+            ),
         });
         let decision = core.conversations.with(session_key, |conversation| {
             let facts = Facts {
@@ -267,7 +306,15 @@ impl GovernanceEngine {
             Some(m) => {
                 v.policy_id = Some(m.policy.id.clone());
                 v.rule_id = Some(m.rule.id.clone());
-                self.apply_effect(core, &mut v, &m.rule.effect, &m.policy.id, &m.rule.id, req, agent_id);
+                self.apply_effect(
+                    core,
+                    &mut v,
+                    &m.rule.effect,
+                    &m.policy.id,
+                    &m.rule.id,
+                    req,
+                    agent_id,
+                );
             }
             None if hook == Hook::BeforeToolCall => self.unknown_tool(core, &mut v, req, agent_id),
             None => {}
@@ -293,9 +340,21 @@ impl GovernanceEngine {
                 v.action = Action::Deny;
                 v.reason = reason.clone();
             }
-            Effect::Escalate { reason, timeout_seconds, fallback, severity } => {
-                let reason = reason.clone().unwrap_or_else(|| format!("{policy_id}/{rule_id} requires approval"));
-                let spec = approval::Spec { reason, timeout_seconds: *timeout_seconds, fallback: *fallback, severity: *severity };
+            Effect::Escalate {
+                reason,
+                timeout_seconds,
+                fallback,
+                severity,
+            } => {
+                let reason = reason
+                    .clone()
+                    .unwrap_or_else(|| format!("{policy_id}/{rule_id} requires approval"));
+                let spec = approval::Spec {
+                    reason,
+                    timeout_seconds: *timeout_seconds,
+                    fallback: *fallback,
+                    severity: *severity,
+                };
                 approval::escalate(&core.config.approval, v, spec, req, agent_id);
             }
         }
@@ -303,11 +362,14 @@ impl GovernanceEngine {
 
     /// Seed 003's fail-closed default, configurable: tools no policy names and no risk profile knows.
     fn unknown_tool(&self, core: &Core, v: &mut Verdict, req: &Request, agent_id: &str) {
-        let Some(tool) = req.tool_name.as_deref() else { return };
+        let Some(tool) = req.tool_name.as_deref() else {
+            return;
+        };
         if core.index.names_tool(tool) || core.risk.profile(tool).is_some() {
             return;
         }
-        let reason = format!("Unknown tool \"{tool}\": no policy names it and it has no risk profile");
+        let reason =
+            format!("Unknown tool \"{tool}\": no policy names it and it has no risk profile");
         v.rule_id = Some("unknown-tool".into());
         match core.config.unknown_tool_action {
             UnknownToolAction::Allow => {}
@@ -316,7 +378,12 @@ impl GovernanceEngine {
                 v.reason = format!("{reason} (unknownToolAction: deny)");
             }
             UnknownToolAction::Escalate => {
-                let spec = approval::Spec { reason, timeout_seconds: None, fallback: None, severity: None };
+                let spec = approval::Spec {
+                    reason,
+                    timeout_seconds: None,
+                    fallback: None,
+                    severity: None,
+                };
                 approval::escalate(&core.config.approval, v, spec, req, agent_id);
             }
         }
@@ -354,7 +421,12 @@ impl GovernanceEngine {
             v.reason = format!("Governance failed open: {error}");
         }
         v.evaluation_us = elapsed_us(started);
-        self.audit(req, resolve_agent(req), &v, req.timestamp.map_or_else(now_ms, |t| t as i64));
+        self.audit(
+            req,
+            resolve_agent(req),
+            &v,
+            req.timestamp.map_or_else(now_ms, |t| t as i64),
+        );
         v
     }
 
@@ -388,7 +460,9 @@ impl GovernanceEngine {
     }
 
     fn warn_intent_once(&self) {
-        if self.intent_skipped.load(Ordering::Relaxed) && !self.intent_warned.swap(true, Ordering::Relaxed) {
+        if self.intent_skipped.load(Ordering::Relaxed)
+            && !self.intent_warned.swap(true, Ordering::Relaxed)
+        {
             self.log("warn", "intent conditions evaluate to false until the LLM client is configured and implemented".into());
         }
     }
@@ -400,12 +474,17 @@ impl GovernanceEngine {
     }
 
     pub fn take_logs(&self) -> Vec<LogLine> {
-        self.logs.lock().map(|mut l| std::mem::take(&mut *l)).unwrap_or_default()
+        self.logs
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default()
     }
 
     /// The host reports what happened to a governed call (after_tool_call, approval resolution).
     pub fn record_outcome(&self, agent_id: &str, outcome: Outcome, req: Option<&Request>) {
-        let Mode::Ready(core) = &self.mode else { return };
+        let Mode::Ready(core) = &self.mode else {
+            return;
+        };
         // Blocks were counted when the verdict was given; the host's echo must not count twice.
         if outcome != Outcome::Blocked {
             core.trust.record(agent_id, outcome);
@@ -424,10 +503,15 @@ impl GovernanceEngine {
 
     /// Records the host's approval timeout (the host then denies).
     pub fn record_approval_timeout(&self, agent_id: &str, req: &Request) {
-        let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else { return };
+        let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else {
+            return;
+        };
         let mut v = blank_verdict(core.trust.snapshot(agent_id));
         v.reason = "approval timed out".into();
-        let _ = writer.write(audit_record(req, agent_id, &v, AuditVerdict::EscalateTimeout, now_ms()), false);
+        let _ = writer.write(
+            audit_record(req, agent_id, &v, AuditVerdict::EscalateTimeout, now_ms()),
+            false,
+        );
     }
 
     pub fn observe_message(&self, session_key: &str, text: &str) {
@@ -443,7 +527,9 @@ impl GovernanceEngine {
     }
 
     pub fn trust_of(&self, agent_id: &str) -> Option<(TrustSnapshot, crate::trust::TrustSignals)> {
-        let Mode::Ready(core) = &self.mode else { return None };
+        let Mode::Ready(core) = &self.mode else {
+            return None;
+        };
         Some((core.trust.snapshot(agent_id), core.trust.signals(agent_id)))
     }
 
@@ -477,7 +563,11 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         reason: String::new(),
         policy_id: None,
         rule_id: None,
-        risk: RiskAssessment { level: crate::risk::RiskLevel::Low, score: 0.0, factors: Vec::new() },
+        risk: RiskAssessment {
+            level: crate::risk::RiskLevel::Low,
+            score: 0.0,
+            factors: Vec::new(),
+        },
         trust,
         matched: Vec::new(),
         evaluation_us: 0.0,
@@ -492,8 +582,18 @@ fn elapsed_us(started: Instant) -> f64 {
     (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0
 }
 
-fn audit_record(req: &Request, agent_id: &str, v: &Verdict, verdict: AuditVerdict, now: i64) -> AuditRecord {
-    let hook = if Hook::parse(&req.hook).is_some() { req.hook.clone() } else { format!("unknown:{}", req.hook) };
+fn audit_record(
+    req: &Request,
+    agent_id: &str,
+    v: &Verdict,
+    verdict: AuditVerdict,
+    now: i64,
+) -> AuditRecord {
+    let hook = if Hook::parse(&req.hook).is_some() {
+        req.hook.clone()
+    } else {
+        format!("unknown:{}", req.hook)
+    };
     let blocked = v.is_block();
     AuditRecord {
         id: uuid::Uuid::new_v4().to_string(),
@@ -515,11 +615,18 @@ fn audit_record(req: &Request, agent_id: &str, v: &Verdict, verdict: AuditVerdic
             message_to: req.message_to.clone(),
         },
         trust: v.trust,
-        risk: RiskSummary { level: v.risk.level, score: v.risk.score },
+        risk: RiskSummary {
+            level: v.risk.level,
+            score: v.risk.score,
+        },
         matched_policies: v
             .matched
             .iter()
-            .map(|m| audit::MatchedPolicy { policy_id: m.policy_id.clone(), rule_id: m.rule_id.clone(), effect: m.effect })
+            .map(|m| audit::MatchedPolicy {
+                policy_id: m.policy_id.clone(),
+                rule_id: m.rule_id.clone(),
+                effect: m.effect,
+            })
             .collect(),
         evaluation_us: v.evaluation_us,
         llm_escalated: v.llm_escalated,
@@ -531,11 +638,18 @@ fn audit_record(req: &Request, agent_id: &str, v: &Verdict, verdict: AuditVerdic
     }
 }
 
-fn start_audit(config: &GovernanceConfig, opts: &EngineOptions) -> Result<Option<AuditWriter>, String> {
+fn start_audit(
+    config: &GovernanceConfig,
+    opts: &EngineOptions,
+) -> Result<Option<AuditWriter>, String> {
     if !config.audit.enabled {
         return Ok(None);
     }
-    let base = config.workspace.as_ref().map(PathBuf::from).or_else(|| opts.state_dir.clone());
+    let base = config
+        .workspace
+        .as_ref()
+        .map(PathBuf::from)
+        .or_else(|| opts.state_dir.clone());
     let Some(base) = base else { return Ok(None) };
     AuditWriter::start(WriterOptions {
         dir: base.join("governance").join("audit"),

@@ -36,21 +36,38 @@ impl FrequencyTracker {
     }
 
     /// Calls recorded in `(now - window_ms, now]` for the scope's key.
-    pub fn count(&self, scope: FrequencyScope, agent: &str, session: &str, window_ms: i64, now: i64) -> usize {
-        let Ok(inner) = self.inner.lock() else { return 0 };
+    pub fn count(
+        &self,
+        scope: FrequencyScope,
+        agent: &str,
+        session: &str,
+        window_ms: i64,
+        now: i64,
+    ) -> usize {
+        let Ok(inner) = self.inner.lock() else {
+            return 0;
+        };
         let q = match scope {
             FrequencyScope::Agent => inner.agents.get(agent),
             FrequencyScope::Session => inner.sessions.get(session),
             FrequencyScope::Global => Some(&inner.global),
         };
-        q.map_or(0, |q| q.len() - q.partition_point(|t| *t <= now - window_ms))
+        q.map_or(0, |q| {
+            q.len() - q.partition_point(|t| *t <= now - window_ms)
+        })
     }
 
     pub fn record(&self, agent: &str, session: &str, now: i64) {
-        let Ok(mut inner) = self.inner.lock() else { return };
+        let Ok(mut inner) = self.inner.lock() else {
+            return;
+        };
         let (cap, max_keys) = (self.per_key_cap, self.max_keys);
         push(inner.agents.entry(agent.to_string()).or_default(), now, cap);
-        push(inner.sessions.entry(session.to_string()).or_default(), now, cap);
+        push(
+            inner.sessions.entry(session.to_string()).or_default(),
+            now,
+            cap,
+        );
         push(&mut inner.global, now, cap);
         evict(&mut inner.agents, max_keys);
         evict(&mut inner.sessions, max_keys);
@@ -99,9 +116,15 @@ mod tests {
         f.record("b", "s2", 3_500);
         assert_eq!(f.count(FrequencyScope::Agent, "a", "x", 60_000, 4_000), 3);
         assert_eq!(f.count(FrequencyScope::Agent, "a", "x", 2_500, 4_000), 2);
-        assert_eq!(f.count(FrequencyScope::Session, "x", "s2", 60_000, 4_000), 1);
+        assert_eq!(
+            f.count(FrequencyScope::Session, "x", "s2", 60_000, 4_000),
+            1
+        );
         assert_eq!(f.count(FrequencyScope::Global, "x", "x", 60_000, 4_000), 4);
-        assert_eq!(f.count(FrequencyScope::Agent, "nobody", "x", 60_000, 4_000), 0);
+        assert_eq!(
+            f.count(FrequencyScope::Agent, "nobody", "x", 60_000, 4_000),
+            0
+        );
     }
 
     #[test]

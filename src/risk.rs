@@ -112,8 +112,10 @@ static URL_HOST: Lazy<Regex> =
 
 impl RiskAssessor {
     pub fn new(overrides: &HashMap<String, f64>) -> RiskAssessor {
-        let mut profiles: HashMap<String, f64> =
-            BUILTIN_TOOL_RISK.iter().map(|(k, v)| (k.to_string(), *v)).collect();
+        let mut profiles: HashMap<String, f64> = BUILTIN_TOOL_RISK
+            .iter()
+            .map(|(k, v)| (k.to_string(), *v))
+            .collect();
         profiles.extend(overrides.iter().map(|(k, v)| (k.clone(), *v)));
         RiskAssessor { profiles }
     }
@@ -132,11 +134,23 @@ impl RiskAssessor {
         let factors = vec![
             factor("toolSensitivity", 30.0, sensitivity / 100.0),
             factor("timeOfDay", 15.0, if off_hours { 1.0 } else { 0.0 }),
-            factor("trustDeficit", 20.0, (100.0 - input.trust_score).clamp(0.0, 100.0) / 100.0),
-            factor("frequency", 15.0, (input.recent_calls as f64 / 20.0).min(1.0)),
+            factor(
+                "trustDeficit",
+                20.0,
+                (100.0 - input.trust_score).clamp(0.0, 100.0) / 100.0,
+            ),
+            factor(
+                "frequency",
+                15.0,
+                (input.recent_calls as f64 / 20.0).min(1.0),
+            ),
             factor("targetScope", 20.0, if external { 1.0 } else { 0.0 }),
         ];
-        let score = factors.iter().map(|f| f.value).sum::<f64>().clamp(0.0, 100.0);
+        let score = factors
+            .iter()
+            .map(|f| f.value)
+            .sum::<f64>()
+            .clamp(0.0, 100.0);
         let score = (score * 10.0).round() / 10.0;
         RiskAssessment {
             level: RiskLevel::from_score(score),
@@ -160,7 +174,9 @@ fn is_off_hours(t: LocalTime) -> bool {
 }
 
 fn targets_production(params: &Map<String, Value>) -> bool {
-    params.values().any(|v| visit_strings(v, 0, &mut |s| mentions_production(s)))
+    params
+        .values()
+        .any(|v| visit_strings(v, 0, &mut |s| mentions_production(s)))
 }
 
 fn mentions_production(s: &str) -> bool {
@@ -191,13 +207,21 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn input<'a>(tool: &'a str, params: &'a Map<String, Value>, trust: f64, hour: u16) -> RiskInput<'a> {
+    fn input<'a>(
+        tool: &'a str,
+        params: &'a Map<String, Value>,
+        trust: f64,
+        hour: u16,
+    ) -> RiskInput<'a> {
         RiskInput {
             tool: Some(tool),
             params: Some(params),
             message_to: None,
             trust_score: trust,
-            local: LocalTime { minute_of_day: hour * 60, weekday: 3 },
+            local: LocalTime {
+                minute_of_day: hour * 60,
+                weekday: 3,
+            },
             recent_calls: 0,
         }
     }

@@ -90,7 +90,10 @@ mod tests {
     #[test]
     fn local_time_uses_the_zone() {
         // 2026-01-05 (a Monday) 23:30 UTC is Tuesday 00:30 in Berlin.
-        let ms = chrono::Utc.with_ymd_and_hms(2026, 1, 5, 23, 30, 0).unwrap().timestamp_millis();
+        let ms = chrono::Utc
+            .with_ymd_and_hms(2026, 1, 5, 23, 30, 0)
+            .unwrap()
+            .timestamp_millis();
         let utc = LocalTime::at(ms, chrono_tz::UTC);
         assert_eq!((utc.minute_of_day, utc.weekday), (23 * 60 + 30, 1));
         let berlin = LocalTime::at(ms, parse_tz("Europe/Berlin").unwrap());

@@ -148,7 +148,27 @@ check("exec never ran: the victim directory and its canary file still exist",
     `exit code ${rc("gateway-status")}; answer: ${short(r.value ? JSON.stringify(r.value) : (r.text || r.error || "missing"), 1500)}`);
 }
 
-// 10. gateway shutdown ----------------------------------------------------------------------------------------------
+// 10. sockets ------------------------------------------------------------------------------------------------------
+{
+  const text = readText(path.join(runDir, "listening.txt"));
+  if (text == null) {
+    console.log("SKIP loopback-only sockets (`ss` not available)");
+  } else {
+    const loopback = (addr) => /^(127\.\d+\.\d+\.\d+|\[?::1\]?|\[?::ffff:127\.\d+\.\d+\.\d+\]?|localhost)(%\S+)?$/i.test(addr);
+    const rows = text.split("\n").filter((l) => l.trim()).map((l) => {
+      const cols = l.trim().split(/\s+/);
+      const local = cols[4] || "";
+      const cut = local.lastIndexOf(":");
+      return { proto: cols[0], addr: local.slice(0, cut), port: local.slice(cut + 1), line: l };
+    });
+    const bad = rows.filter((r) => (r.proto === "tcp" && !loopback(r.addr)) || (r.proto === "udp" && r.port === "5353"));
+    check("gateway and fake model listen on loopback only", rows.length > 0 && bad.length === 0,
+      rows.length ? bad.map((r) => r.line).join("\n") : "no listening socket seen for the gateway / fake model");
+    if (rows.length) console.log(`       listening: ${[...new Set(rows.map((r) => `${r.proto} ${r.addr}:${r.port}`))].join(", ")}`);
+  }
+}
+
+// 11. gateway shutdown ----------------------------------------------------------------------------------------------
 check("gateway exited after SIGTERM", rc("gateway-stop") === 0, `gateway stop status: ${rc("gateway-stop")} (0 = exited in time)`);
 
 fs.writeFileSync(path.join(runDir, "check-counts"), `${passed} ${failed}\n`);

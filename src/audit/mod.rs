@@ -5,5 +5,7 @@ pub mod record;
 pub mod redact;
 pub mod writer;
 
-pub use record::{controls_for, iso_millis, AuditContext, AuditRecord, AuditVerdict, MatchedPolicy, RiskSummary};
+pub use record::{
+    controls_for, iso_millis, AuditContext, AuditRecord, AuditVerdict, MatchedPolicy, RiskSummary,
+};
 pub use writer::{AuditWriter, WriterOptions};

@@ -58,11 +58,17 @@ impl Redactor {
     fn value(&self, v: &Value, depth: usize) -> Value {
         match v {
             Value::String(s) => Value::String(self.text(s)),
-            Value::Array(items) if depth < 8 => Value::Array(items.iter().map(|i| self.value(i, depth + 1)).collect()),
+            Value::Array(items) if depth < 8 => {
+                Value::Array(items.iter().map(|i| self.value(i, depth + 1)).collect())
+            }
             Value::Object(m) if depth < 8 => Value::Object(
                 m.iter()
                     .map(|(k, v)| {
-                        let v = if SENSITIVE_KEY.is_match(k) { Value::String(REDACTED.into()) } else { self.value(v, depth + 1) };
+                        let v = if SENSITIVE_KEY.is_match(k) {
+                            Value::String(REDACTED.into())
+                        } else {
+                            self.value(v, depth + 1)
+                        };
                         (k.clone(), v)
                     })
                     .collect(),
@@ -108,7 +114,14 @@ mod tests {
         });
         let out = Value::Object(r.params(p.as_object().unwrap()));
         let text = out.to_string();
-        for secret in ["abc\"", "hunter2", "abcdefghijklmnopqrstuvwxyz", "ghp_", "sk-abc", "internal-42"] {
+        for secret in [
+            "abc\"",
+            "hunter2",
+            "abcdefghijklmnopqrstuvwxyz",
+            "ghp_",
+            "sk-abc",
+            "internal-42",
+        ] {
             assert!(!text.contains(secret), "{secret} leaked: {text}");
         }
         assert_eq!(out["path"], "/home/u/.env", "paths are kept");

@@ -69,27 +69,41 @@ impl AuditWriter {
         let thread = std::thread::Builder::new()
             .name("governance-audit".into())
             .spawn(move || Chain::new(opts, state, thread_stats).run(rx))?;
-        Ok(AuditWriter { tx: Some(tx), thread: Some(thread), stats, dir })
+        Ok(AuditWriter {
+            tx: Some(tx),
+            thread: Some(thread),
+            stats,
+            dir,
+        })
     }
 
     /// Queues a record; with `durable`, waits until it is fsynced (or failed).
     pub fn write(&self, record: AuditRecord, durable: bool) -> Result<(), String> {
-        let Some(tx) = &self.tx else { return Err("audit writer is closed".into()) };
+        let Some(tx) = &self.tx else {
+            return Err("audit writer is closed".into());
+        };
         if !durable {
-            return tx.send(Message::Record(Box::new(record), None)).map_err(|_| "audit writer stopped".to_string());
+            return tx
+                .send(Message::Record(Box::new(record), None))
+                .map_err(|_| "audit writer stopped".to_string());
         }
         let (ack_tx, ack_rx) = mpsc::sync_channel(1);
         tx.send(Message::Record(Box::new(record), Some(ack_tx)))
             .map_err(|_| "audit writer stopped".to_string())?;
-        ack_rx.recv().map_err(|_| "audit writer stopped".to_string())?
+        ack_rx
+            .recv()
+            .map_err(|_| "audit writer stopped".to_string())?
     }
 
     /// Everything queued so far is on disk when this returns.
     pub fn flush(&self) -> Result<(), String> {
         let Some(tx) = &self.tx else { return Ok(()) };
         let (ack_tx, ack_rx) = mpsc::sync_channel(1);
-        tx.send(Message::Flush(ack_tx)).map_err(|_| "audit writer stopped".to_string())?;
-        ack_rx.recv().map_err(|_| "audit writer stopped".to_string())?
+        tx.send(Message::Flush(ack_tx))
+            .map_err(|_| "audit writer stopped".to_string())?;
+        ack_rx
+            .recv()
+            .map_err(|_| "audit writer stopped".to_string())?
     }
 
     pub fn close(&mut self) -> Result<(), String> {
@@ -112,7 +126,12 @@ fn read_chain_state(dir: &Path) -> ChainState {
     fs::read(dir.join("chain-state.json"))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or(ChainState { seq: 0, last_hash: GENESIS.into(), last_timestamp: 0, record_count: 0 })
+        .unwrap_or(ChainState {
+            seq: 0,
+            last_hash: GENESIS.into(),
+            last_timestamp: 0,
+            record_count: 0,
+        })
 }
 
 /// The writer thread's state.
@@ -127,7 +146,14 @@ struct Chain {
 
 impl Chain {
     fn new(opts: WriterOptions, state: ChainState, stats: Arc<WriterStats>) -> Chain {
-        Chain { opts, state, stats, file: None, dirty: false, pending_acks: Vec::new() }
+        Chain {
+            opts,
+            state,
+            stats,
+            file: None,
+            dirty: false,
+            pending_acks: Vec::new(),
+        }
     }
 
     fn run(mut self, rx: Receiver<Message>) {
@@ -185,7 +211,9 @@ impl Chain {
         let mut line = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
         line.push(b'\n');
         let day = self.day_of(record.timestamp);
-        self.file_for(&day)?.write_all(&line).map_err(|e| e.to_string())?;
+        self.file_for(&day)?
+            .write_all(&line)
+            .map_err(|e| e.to_string())?;
         self.dirty = true;
         self.state = ChainState {
             seq: record.seq + 1,
@@ -219,10 +247,17 @@ impl Chain {
         if self.file.as_ref().is_none_or(|(d, _)| d != day) {
             self.sync();
             let path = self.opts.dir.join(format!("{day}.jsonl"));
-            let f = OpenOptions::new().create(true).append(true).open(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let f = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             self.file = Some((day.to_string(), BufWriter::new(f)));
         }
-        self.file.as_mut().map(|(_, f)| f).ok_or_else(|| "no audit file".to_string())
+        self.file
+            .as_mut()
+            .map(|(_, f)| f)
+            .ok_or_else(|| "no audit file".to_string())
     }
 
     /// Flush, fsync, persist the chain head, then release everyone waiting for durability.
@@ -230,7 +265,10 @@ impl Chain {
         let mut result = Ok(());
         if self.dirty {
             if let Some((_, f)) = self.file.as_mut() {
-                result = f.flush().and_then(|_| f.get_ref().sync_data()).map_err(|e| e.to_string());
+                result = f
+                    .flush()
+                    .and_then(|_| f.get_ref().sync_data())
+                    .map_err(|e| e.to_string());
             }
             if result.is_ok() {
                 result = self.write_chain_state();
@@ -284,8 +322,17 @@ fn apply_level(v: &mut Value, level: AuditLevel) {
     }
     let Some(m) = v.as_object_mut() else { return };
     const KEEP: [&str; 11] = [
-        "id", "seq", "prevHash", "hash", "timestamp", "timestampIso", "verdict", "context", "evaluationUs",
-        "executionPrevented", "ruleId",
+        "id",
+        "seq",
+        "prevHash",
+        "hash",
+        "timestamp",
+        "timestampIso",
+        "verdict",
+        "context",
+        "evaluationUs",
+        "executionPrevented",
+        "ruleId",
     ];
     m.retain(|k, _| KEEP.contains(&k.as_str()));
     if let Some(ctx) = m.get_mut("context").and_then(Value::as_object_mut) {

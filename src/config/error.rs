@@ -23,7 +23,11 @@ impl ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid governance config ({} problem", self.issues.len())?;
+        write!(
+            f,
+            "invalid governance config ({} problem",
+            self.issues.len()
+        )?;
         if self.issues.len() != 1 {
             write!(f, "s")?;
         }

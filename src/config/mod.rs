@@ -82,14 +82,24 @@ impl GovernanceConfig {
         let mut issues = Issues::default();
         let root = Obj::new(Some(raw), String::new(), &mut issues);
         root.check_keys(&TOP_LEVEL_KEYS, &mut issues);
-        let timezone_name = root.string("timezone", &mut issues).unwrap_or_else(|| "UTC".into());
+        let timezone_name = root
+            .string("timezone", &mut issues)
+            .unwrap_or_else(|| "UTC".into());
         let timezone = crate::time::parse_tz(&timezone_name).unwrap_or_else(|| {
-            issues.push("timezone", format!("unknown timezone \"{timezone_name}\" (use an IANA name such as Europe/Berlin)"));
+            issues.push(
+                "timezone",
+                format!(
+                    "unknown timezone \"{timezone_name}\" (use an IANA name such as Europe/Berlin)"
+                ),
+            );
             chrono_tz::UTC
         });
-        let time_windows = sections::time_windows(&root.child("timeWindows", &mut issues), &mut issues);
+        let time_windows =
+            sections::time_windows(&root.child("timeWindows", &mut issues), &mut issues);
         let builtins = sections::builtins(&root.child("builtinPolicies", &mut issues), &mut issues);
-        let env = ParseEnv { windows: &time_windows };
+        let env = ParseEnv {
+            windows: &time_windows,
+        };
         let mut policies = load_policies(root.get("policies"), "policies", &env, &mut issues);
         policies.extend(builtin_policies(&builtins, &mut issues));
         let config = GovernanceConfig {
@@ -98,7 +108,12 @@ impl GovernanceConfig {
                 "closed" => FailMode::Closed,
                 _ => FailMode::Open,
             },
-            unknown_tool_action: match root.choice("unknownToolAction", "allow", &["allow", "deny", "escalate"], &mut issues) {
+            unknown_tool_action: match root.choice(
+                "unknownToolAction",
+                "allow",
+                &["allow", "deny", "escalate"],
+                &mut issues,
+            ) {
                 "deny" => UnknownToolAction::Deny,
                 "escalate" => UnknownToolAction::Escalate,
                 _ => UnknownToolAction::Allow,
@@ -108,8 +123,14 @@ impl GovernanceConfig {
             audit: sections::audit(&root.child("audit", &mut issues), &mut issues),
             approval: sections::approval(&root.child("approval", &mut issues), &mut issues),
             llm: sections::llm(&root.child("llm", &mut issues), &mut issues),
-            tool_risk_overrides: sections::scores(&root.child("toolRiskOverrides", &mut issues), &mut issues),
-            performance: sections::performance(&root.child("performance", &mut issues), &mut issues),
+            tool_risk_overrides: sections::scores(
+                &root.child("toolRiskOverrides", &mut issues),
+                &mut issues,
+            ),
+            performance: sections::performance(
+                &root.child("performance", &mut issues),
+                &mut issues,
+            ),
             output_validation_present: root.child("outputValidation", &mut issues).is_present(),
             timezone_name,
             timezone,

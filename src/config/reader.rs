@@ -58,7 +58,10 @@ impl<'a> Obj<'a> {
             None => default,
             Some(Value::Bool(b)) => *b,
             Some(v) => {
-                issues.push(&self.path_of(key), format!("must be a boolean, got {}", kind(v)));
+                issues.push(
+                    &self.path_of(key),
+                    format!("must be a boolean, got {}", kind(v)),
+                );
                 default
             }
         }
@@ -87,7 +90,10 @@ impl<'a> Obj<'a> {
             None => None,
             Some(Value::String(s)) => Some(s.clone()),
             Some(v) => {
-                issues.push(&self.path_of(key), format!("must be a string, got {}", kind(v)));
+                issues.push(
+                    &self.path_of(key),
+                    format!("must be a string, got {}", kind(v)),
+                );
                 None
             }
         }
@@ -146,13 +152,19 @@ pub fn string_list(v: Option<&Value>, path: &str, issues: &mut Issues) -> Vec<St
             .filter_map(|(i, item)| match item {
                 Value::String(s) => Some(s.clone()),
                 other => {
-                    issues.push(&index(path, i), format!("must be a string, got {}", kind(other)));
+                    issues.push(
+                        &index(path, i),
+                        format!("must be a string, got {}", kind(other)),
+                    );
                     None
                 }
             })
             .collect(),
         Some(other) => {
-            issues.push(path, format!("must be a string or a list of strings, got {}", kind(other)));
+            issues.push(
+                path,
+                format!("must be a string or a list of strings, got {}", kind(other)),
+            );
             Vec::new()
         }
     }

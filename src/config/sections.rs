@@ -77,10 +77,20 @@ pub fn time_windows(o: &Obj, issues: &mut Issues) -> HashMap<String, TimeWindow>
         }
         let (start, end) = (hhmm(&w, "start", issues), hhmm(&w, "end", issues));
         let days = w.get("days").and_then(|_| parse_days(&w, "days", issues));
-        let tz = w.get("timezone").and_then(|_| parse_zone(&w, "timezone", issues));
+        let tz = w
+            .get("timezone")
+            .and_then(|_| parse_zone(&w, "timezone", issues));
         w.string("name", issues);
         if let (Some(start), Some(end)) = (start, end) {
-            out.insert(name.clone(), TimeWindow { start, end, days, tz });
+            out.insert(
+                name.clone(),
+                TimeWindow {
+                    start,
+                    end,
+                    days,
+                    tz,
+                },
+            );
         }
     }
     out
@@ -100,14 +110,31 @@ fn switch<'a>(o: &Obj<'a>, key: &str, allowed: &[&str], issues: &mut Issues) -> 
 }
 
 pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
-    o.check_keys(&["nightMode", "credentialGuard", "productionSafeguard", "rateLimiter"], issues);
-    let night = switch(o, "nightMode", &["enabled", "after", "before", "start", "end", "timezone"], issues);
+    o.check_keys(
+        &[
+            "nightMode",
+            "credentialGuard",
+            "productionSafeguard",
+            "rateLimiter",
+        ],
+        issues,
+    );
+    let night = switch(
+        o,
+        "nightMode",
+        &["enabled", "after", "before", "start", "end", "timezone"],
+        issues,
+    );
     let night_mode = night.map(|n| {
         // `start`/`end` are the TypeScript plugin's names for `after`/`before`.
         let start = time_alias(&n, "after", "start", issues).unwrap_or(23 * 60);
         let end = time_alias(&n, "before", "end", issues).unwrap_or(8 * 60);
         let timezone = parse_zone(&n, "timezone", issues).map(|tz| tz.name().to_string());
-        NightMode { start, end, timezone }
+        NightMode {
+            start,
+            end,
+            timezone,
+        }
     });
     let rate = switch(o, "rateLimiter", &["enabled", "maxPerMinute"], issues);
     BuiltinsConfig {
@@ -120,7 +147,10 @@ pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
 
 fn time_alias(o: &Obj, key: &str, alias: &str, issues: &mut Issues) -> Option<u16> {
     if o.get(key).is_some() && o.get(alias).is_some() {
-        issues.push(&o.path_of(alias), format!("give either {key} or its alias {alias}, not both"));
+        issues.push(
+            &o.path_of(alias),
+            format!("give either {key} or its alias {alias}, not both"),
+        );
     }
     hhmm(o, key, issues).or_else(|| hhmm(o, alias, issues))
 }
@@ -132,7 +162,17 @@ pub fn scores(o: &Obj, issues: &mut Issues) -> HashMap<String, f64> {
 }
 
 pub fn trust(o: &Obj, issues: &mut Issues) -> TrustConfig {
-    o.check_keys(&["enabled", "defaults", "persistIntervalSeconds", "decay", "weights", "maxHistoryPerAgent"], issues);
+    o.check_keys(
+        &[
+            "enabled",
+            "defaults",
+            "persistIntervalSeconds",
+            "decay",
+            "weights",
+            "maxHistoryPerAgent",
+        ],
+        issues,
+    );
     let decay = o.child("decay", issues);
     decay.check_keys(&["enabled", "inactivityDays", "rate"], issues);
     let weights = o.child("weights", issues);
@@ -171,7 +211,16 @@ const WEIGHT_KEYS: [&str; 9] = [
 
 pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
     o.check_keys(
-        &["enabled", "backend", "retentionDays", "verifyOnStartup", "redactPatterns", "level", "flushIntervalMs", "syncOnBlock"],
+        &[
+            "enabled",
+            "backend",
+            "retentionDays",
+            "verifyOnStartup",
+            "redactPatterns",
+            "level",
+            "flushIntervalMs",
+            "syncOnBlock",
+        ],
         issues,
     );
     let path = o.path_of("redactPatterns");
@@ -186,7 +235,12 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
         retention_days: o.int("retentionDays", 90, 1, 36_500, issues),
         verify_on_startup: o.bool("verifyOnStartup", true, issues),
         redact_patterns,
-        level: match o.choice("level", "standard", &["minimal", "standard", "verbose"], issues) {
+        level: match o.choice(
+            "level",
+            "standard",
+            &["minimal", "standard", "verbose"],
+            issues,
+        ) {
             "minimal" => AuditLevel::Minimal,
             "verbose" => AuditLevel::Verbose,
             _ => AuditLevel::Standard,
@@ -197,7 +251,17 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
 }
 
 pub fn approval(o: &Obj, issues: &mut Issues) -> ApprovalConfig {
-    o.check_keys(&["enabled", "timeoutSeconds", "defaultFallback", "maxPendingPerAgent", "channel", "target"], issues);
+    o.check_keys(
+        &[
+            "enabled",
+            "timeoutSeconds",
+            "defaultFallback",
+            "maxPendingPerAgent",
+            "channel",
+            "target",
+        ],
+        issues,
+    );
     ApprovalConfig {
         enabled: o.bool("enabled", true, issues),
         timeout_seconds: o.int("timeoutSeconds", 300, 1, 86_400, issues),
@@ -206,20 +270,40 @@ pub fn approval(o: &Obj, issues: &mut Issues) -> ApprovalConfig {
             _ => Fallback::Deny,
         },
         max_pending_per_agent: o.int("maxPendingPerAgent", 3, 1, 1000, issues),
-        channel: o.choice("channel", "system_event", &["system_event", "direct_message"], issues),
+        channel: o.choice(
+            "channel",
+            "system_event",
+            &["system_event", "direct_message"],
+            issues,
+        ),
         target: o.string("target", issues),
     }
 }
 
 pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
     o.check_keys(
-        &["enabled", "endpoint", "model", "apiKey", "timeoutMs", "escalationThreshold", "minRiskForEscalation", "maxConcurrent", "cacheResults", "cacheTtlSeconds"],
+        &[
+            "enabled",
+            "endpoint",
+            "model",
+            "apiKey",
+            "timeoutMs",
+            "escalationThreshold",
+            "minRiskForEscalation",
+            "maxConcurrent",
+            "cacheResults",
+            "cacheTtlSeconds",
+        ],
         issues,
     );
     LlmConfig {
         enabled: o.bool("enabled", false, issues),
-        endpoint: o.string("endpoint", issues).unwrap_or_else(|| "http://localhost:11434/v1".into()),
-        model: o.string("model", issues).unwrap_or_else(|| "mistral:7b".into()),
+        endpoint: o
+            .string("endpoint", issues)
+            .unwrap_or_else(|| "http://localhost:11434/v1".into()),
+        model: o
+            .string("model", issues)
+            .unwrap_or_else(|| "mistral:7b".into()),
         api_key: o.string("apiKey", issues).unwrap_or_default(),
         timeout_ms: o.int("timeoutMs", 5000, 100, 600_000, issues),
         escalation_threshold: o.num("escalationThreshold", 50.0, 0.0, 100.0, issues),
@@ -231,7 +315,10 @@ pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
 }
 
 pub fn performance(o: &Obj, issues: &mut Issues) -> PerformanceConfig {
-    o.check_keys(&["maxEvalUs", "maxContextMessages", "frequencyBufferSize"], issues);
+    o.check_keys(
+        &["maxEvalUs", "maxContextMessages", "frequencyBufferSize"],
+        issues,
+    );
     PerformanceConfig {
         max_eval_us: o.int("maxEvalUs", 5000, 1, 10_000_000, issues),
         max_context_messages: o.int("maxContextMessages", 10, 0, 1000, issues) as usize,

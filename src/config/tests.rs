@@ -1,0 +1,201 @@
+use super::*;
+use serde_json::json;
+
+fn issues_of(v: Value) -> Vec<ConfigIssue> {
+    GovernanceConfig::resolve(&v)
+        .expect_err("config should be rejected")
+        .issues
+}
+
+fn paths(v: Value) -> Vec<String> {
+    issues_of(v).into_iter().map(|i| i.path).collect()
+}
+
+#[test]
+fn empty_config_gets_the_seed_defaults() {
+    let c = GovernanceConfig::resolve(&json!({})).unwrap();
+    assert!(c.enabled);
+    assert_eq!(c.timezone_name, "UTC");
+    assert_eq!(c.fail_mode, FailMode::Open);
+    assert_eq!(c.unknown_tool_action, UnknownToolAction::Allow);
+    assert!(c.policies.is_empty());
+    assert_eq!(c.trust.defaults.get("main"), Some(&60.0));
+    assert_eq!(c.trust.defaults.get("*"), Some(&10.0));
+    assert_eq!(c.trust.persist_interval_seconds, 60);
+    assert_eq!(
+        (c.trust.decay_inactivity_days, c.trust.decay_rate),
+        (30, 0.99)
+    );
+    assert_eq!(c.trust.max_history_per_agent, 100);
+    assert!(c.audit.enabled && c.audit.verify_on_startup);
+    assert_eq!(
+        (c.audit.backend, c.audit.retention_days, c.audit.level),
+        ("local", 90, AuditLevel::Standard)
+    );
+    assert_eq!(
+        (c.approval.timeout_seconds, c.approval.default_fallback),
+        (300, Fallback::Deny)
+    );
+    assert_eq!(
+        (c.approval.max_pending_per_agent, c.approval.channel),
+        (3, "system_event")
+    );
+    assert!(!c.llm.enabled);
+    assert_eq!(
+        (c.llm.endpoint.as_str(), c.llm.model.as_str()),
+        ("http://localhost:11434/v1", "mistral:7b")
+    );
+    assert_eq!(
+        (
+            c.llm.timeout_ms,
+            c.llm.escalation_threshold,
+            c.llm.min_risk_for_escalation
+        ),
+        (5000, 50.0, 20.0)
+    );
+    assert_eq!((c.llm.max_concurrent, c.llm.cache_ttl_seconds), (2, 300));
+    assert_eq!(c.performance.max_eval_us, 5000);
+    assert_eq!(c.performance.max_context_messages, 10);
+    assert_eq!(c.performance.frequency_buffer_size, 1000);
+}
+
+#[test]
+fn every_problem_is_reported_with_its_path() {
+    let p = paths(json!({
+        "timezone": "Mars/Olympus",
+        "failmode": "closed",
+        "failMode": "sometimes",
+        "trust": { "defaults": { "main": 150 } },
+        "timeWindows": { "maint": { "start": "25:00", "end": "06:00" } },
+        "policies": [{
+            "id": "p", "rules": [{
+                "id": "r",
+                "conditions": [
+                    { "type": "tool", "params": { "command": { "matches": "(a)\\1" } } },
+                    { "type": "telepathy" },
+                    { "type": "time", "after": "7pm" }
+                ],
+                "effect": { "action": "deny" }
+            }]
+        }]
+    }));
+    for want in [
+        "timezone",
+        "failmode",
+        "failMode",
+        "trust.defaults.main",
+        "timeWindows.maint.start",
+        "policies[0].rules[0].conditions[0].params.command.matches",
+        "policies[0].rules[0].conditions[1].type",
+        "policies[0].rules[0].conditions[2].after",
+    ] {
+        assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
+    }
+}
+
+#[test]
+fn regex_errors_carry_the_crate_message() {
+    let issues = issues_of(json!({ "policies": [{ "id": "p", "rules": [{ "id": "r",
+        "conditions": [{ "type": "tool", "params": { "command": { "matches": "(?<=x)y" } } }],
+        "effect": { "action": "deny" } }] }] }));
+    assert!(issues[0].message.contains("look-around"), "{issues:?}");
+    let long = "a".repeat(501);
+    let issues = issues_of(json!({ "policies": [{ "id": "p", "rules": [{ "id": "r",
+        "conditions": [{ "type": "context", "messageContains": long }], "effect": { "action": "deny" } }] }] }));
+    assert_eq!(
+        issues[0].path,
+        "policies[0].rules[0].conditions[0].messageContains[0]"
+    );
+}
+
+#[test]
+fn structural_mistakes_are_named() {
+    let p = paths(json!({ "policies": [
+        { "rules": [] },
+        { "id": "dup", "rules": [{ "id": "r", "effect": { "action": "explode" } }] },
+        { "id": "dup", "scope": { "hooks": ["before_lunch"] }, "rules": [
+            { "id": "r", "effect": { "action": "allow" }, "minTrust": "demigod" },
+            { "id": "r", "conditions": [{ "type": "tool", "params": { "x": { "equals": 1, "contains": "a" } } }], "effect": { "action": "allow" } }
+        ] }
+    ] }));
+    for want in [
+        "policies[0].id",
+        "policies[1].rules[0].effect.action",
+        "policies[2].id",
+        "policies[2].scope.hooks[0]",
+        "policies[2].rules[0].minTrust[0]",
+        "policies[2].rules[1]",
+        "policies[2].rules[1].conditions[0].params.x",
+    ] {
+        assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
+    }
+}
+
+#[test]
+fn unknown_time_window_and_frequency_without_limit() {
+    let p = paths(json!({ "policies": [{ "id": "p", "rules": [{ "id": "r",
+        "conditions": [{ "type": "time", "window": "nope" }, { "type": "frequency" }],
+        "effect": { "action": "deny" } }] }] }));
+    assert!(p.contains(&"policies[0].rules[0].conditions[0].window".to_string()));
+    assert!(p.contains(&"policies[0].rules[0].conditions[1].maxCount".to_string()));
+}
+
+#[test]
+fn compatibility_aliases_are_accepted() {
+    let c = GovernanceConfig::resolve(&json!({
+        "builtinPolicies": { "nightMode": { "start": "22:30", "end": "06:15" } },
+        "policies": [{ "id": "p", "rules": [{ "id": "r", "minTrust": "elevated", "effect": { "action": "allow" } }] }]
+    }))
+    .unwrap();
+    let night = c.builtins.night_mode.unwrap();
+    assert_eq!((night.start, night.end), (22 * 60 + 30, 6 * 60 + 15));
+    assert_eq!(
+        c.policies[0].rules[0].min_trust,
+        Some(crate::trust::TrustTier::Privileged)
+    );
+    assert!(paths(
+        json!({ "builtinPolicies": { "nightMode": { "after": "22:00", "start": "21:00" } } })
+    )
+    .contains(&"builtinPolicies.nightMode.start".to_string()));
+}
+
+#[test]
+fn builtins_follow_their_switches() {
+    let c = GovernanceConfig::resolve(&json!({ "builtinPolicies": {
+        "nightMode": { "enabled": false }, "credentialGuard": true,
+        "productionSafeguard": false, "rateLimiter": { "maxPerMinute": 5 } } }))
+    .unwrap();
+    let ids: Vec<&str> = c.policies.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["builtin-credential-guard", "builtin-rate-limiter"]);
+    assert_eq!(c.builtins.rate_limiter, Some(5));
+    let c = GovernanceConfig::resolve(
+        &json!({ "builtinPolicies": { "nightMode": true, "rateLimiter": true } }),
+    )
+    .unwrap();
+    let night = c.builtins.night_mode.unwrap();
+    assert_eq!((night.start, night.end), (23 * 60, 8 * 60));
+    assert_eq!(c.builtins.rate_limiter, Some(15));
+}
+
+#[test]
+fn wrong_types_are_named() {
+    let p = paths(
+        json!({ "enabled": "yes", "policies": {}, "audit": [], "performance": { "maxContextMessages": 2.5 } }),
+    );
+    for want in [
+        "enabled",
+        "policies",
+        "audit",
+        "performance.maxContextMessages",
+    ] {
+        assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
+    }
+}
+
+#[test]
+fn error_display_lists_every_issue() {
+    let e = GovernanceConfig::resolve(&json!({ "a": 1, "b": 2 })).unwrap_err();
+    let text = e.to_string();
+    assert!(text.starts_with("invalid governance config (2 problems)"));
+    assert!(text.contains("a: unknown key") && text.contains("b: unknown key"));
+}

@@ -20,8 +20,16 @@ pub fn escalate(cfg: &ApprovalConfig, v: &mut Verdict, spec: Spec, req: &Request
     let fallback = spec.fallback.unwrap_or(cfg.default_fallback);
     if !cfg.enabled {
         // Nobody can approve, so the fallback decides now.
-        v.action = if fallback == Fallback::Deny { Action::Deny } else { Action::Allow };
-        v.reason = format!("{} (approvals disabled; fallback: {})", spec.reason, fallback.as_str());
+        v.action = if fallback == Fallback::Deny {
+            Action::Deny
+        } else {
+            Action::Allow
+        };
+        v.reason = format!(
+            "{} (approvals disabled; fallback: {})",
+            spec.reason,
+            fallback.as_str()
+        );
         return;
     }
     let timeout_s = spec.timeout_seconds.unwrap_or(cfg.timeout_seconds);
@@ -37,6 +45,11 @@ pub fn escalate(cfg: &ApprovalConfig, v: &mut Verdict, spec: Spec, req: &Request
         .map(|p| Value::Object(Redactor::new(Vec::new()).params(p)).to_string())
         .unwrap_or_default();
     let params: String = params.chars().take(300).collect();
+    let rule = format!(
+        "{}/{}",
+        v.policy_id.as_deref().unwrap_or("governance"),
+        v.rule_id.as_deref().unwrap_or("-")
+    );
     let description = format!(
         "{reason}\nAgent: {agent_id} (trust {tier}, {score:.0})\nAction: {tool} {params}\nRisk: {level} ({risk:.0})\nRule: {rule}\nIf nobody decides within {timeout_s}s: {fallback}",
         reason = spec.reason,
@@ -44,7 +57,6 @@ pub fn escalate(cfg: &ApprovalConfig, v: &mut Verdict, spec: Spec, req: &Request
         score = v.trust.score,
         level = v.risk.level.as_str(),
         risk = v.risk.score,
-        rule = format!("{}/{}", v.policy_id.as_deref().unwrap_or("governance"), v.rule_id.as_deref().unwrap_or("-")),
         fallback = fallback.as_str(),
     );
     v.action = Action::Escalate;

@@ -27,8 +27,16 @@ impl GovernanceEngine {
             if policies == 1 { "policy" } else { "policies" },
         )];
         if let Some(night) = &core.config.builtins.night_mode {
-            let tz = night.timezone.as_deref().and_then(parse_tz).unwrap_or(core.config.timezone);
-            if in_window(LocalTime::at(now_ms, tz).minute_of_day, night.start, night.end) {
+            let tz = night
+                .timezone
+                .as_deref()
+                .and_then(parse_tz)
+                .unwrap_or(core.config.timezone);
+            if in_window(
+                LocalTime::at(now_ms, tz).minute_of_day,
+                night.start,
+                night.end,
+            ) {
                 lines.push(format!(
                     "Night mode is active until {}: only {} may be used.",
                     format_hhmm(night.end),
@@ -37,7 +45,9 @@ impl GovernanceEngine {
             }
         }
         if core.config.builtins.credential_guard {
-            lines.push("Credential files (.env, keys, credentials) must not be read or searched.".into());
+            lines.push(
+                "Credential files (.env, keys, credentials) must not be read or searched.".into(),
+            );
         }
         if core.config.builtins.production_safeguard {
             lines.push("Production-impacting commands (deploys, pushes to main, service restarts) need human approval.".into());

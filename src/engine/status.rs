@@ -89,7 +89,13 @@ impl GovernanceEngine {
 
     fn audit_status(&self) -> AuditStatus {
         match &self.audit {
-            None => AuditStatus { enabled: false, dir: None, written: 0, failed: 0, last_error: None },
+            None => AuditStatus {
+                enabled: false,
+                dir: None,
+                written: 0,
+                failed: 0,
+                last_error: None,
+            },
             Some(w) => AuditStatus {
                 enabled: true,
                 dir: Some(w.dir.display().to_string()),

@@ -49,7 +49,9 @@ impl GovernanceEngine {
     pub fn new(config: Option<Value>, options: Option<EngineOptionsJs>) -> Result<Self, ErrorCode> {
         let config = config.unwrap_or_else(|| json!({}));
         let strict = options.as_ref().and_then(|o| o.strict).unwrap_or(true);
-        let opts = EngineOptions { state_dir: options.and_then(|o| o.state_dir).map(PathBuf::from) };
+        let opts = EngineOptions {
+            state_dir: options.and_then(|o| o.state_dir).map(PathBuf::from),
+        };
         let built = catch_unwind(|| {
             if strict {
                 Core::try_new(&config, &opts)
@@ -60,7 +62,10 @@ impl GovernanceEngine {
         match built {
             Ok(Ok(core)) => Ok(GovernanceEngine { core }),
             Ok(Err(e)) => Err(map_error(e)),
-            Err(_) => Err(Error::new(ErrorCode("GOVERNANCE_INTERNAL"), "engine construction panicked".to_string())),
+            Err(_) => Err(Error::new(
+                ErrorCode("GOVERNANCE_INTERNAL"),
+                "engine construction panicked".to_string(),
+            )),
         }
     }
 
@@ -78,9 +83,16 @@ impl GovernanceEngine {
     #[napi]
     pub fn evaluate_json(&self, request: String) -> String {
         let verdict = match serde_json::from_str::<Request>(&request) {
-            Ok(req) => catch_unwind(AssertUnwindSafe(|| self.core.evaluate(&req)))
-                .unwrap_or_else(|_| self.core.fail(&req, "internal error during evaluation".into())),
-            Err(e) => self.core.fail(&Request::default(), format!("unreadable evaluation request: {e}")),
+            Ok(req) => {
+                catch_unwind(AssertUnwindSafe(|| self.core.evaluate(&req))).unwrap_or_else(|_| {
+                    self.core
+                        .fail(&req, "internal error during evaluation".into())
+                })
+            }
+            Err(e) => self.core.fail(
+                &Request::default(),
+                format!("unreadable evaluation request: {e}"),
+            ),
         };
         to_json(&verdict)
     }
@@ -98,7 +110,9 @@ impl GovernanceEngine {
             "timeout" => return self.core.record_approval_timeout(&agent, &req),
             _ => Outcome::ToolError,
         };
-        let _ = catch_unwind(AssertUnwindSafe(|| self.core.record_outcome(&agent, outcome, Some(&req))));
+        let _ = catch_unwind(AssertUnwindSafe(|| {
+            self.core.record_outcome(&agent, outcome, Some(&req))
+        }));
     }
 
     #[napi]
@@ -131,7 +145,9 @@ impl GovernanceEngine {
         };
         match agent_id {
             Some(id) => one(&id).unwrap_or(Value::Null),
-            None => json!({ "agents": self.core.known_agents().iter().filter_map(|id| one(id)).collect::<Vec<_>>() }),
+            None => {
+                json!({ "agents": self.core.known_agents().iter().filter_map(|id| one(id)).collect::<Vec<_>>() })
+            }
         }
     }
 

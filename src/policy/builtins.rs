@@ -53,7 +53,9 @@ pub fn builtin_policies(cfg: &BuiltinsConfig, issues: &mut Issues) -> Vec<Policy
     if let Some(max) = cfg.rate_limiter {
         raw.push(rate_limiter(max));
     }
-    let env = ParseEnv { windows: &HashMap::new() };
+    let env = ParseEnv {
+        windows: &HashMap::new(),
+    };
     let mut policies = load_policies(Some(&Value::Array(raw)), "builtinPolicies", &env, issues);
     for p in &mut policies {
         p.builtin = true;
@@ -75,11 +77,15 @@ fn night_mode(n: &NightMode) -> Value {
         "Night mode ({after}–{before}): only {} are allowed until {before}",
         NIGHT_TOOLS.join(", ")
     );
-    tool_calls_only("builtin-night-mode", "Night Mode", json!([{
-        "id": "night-restrict",
-        "conditions": [time, { "type": "not", "condition": { "type": "tool", "name": NIGHT_TOOLS } }],
-        "effect": { "action": "deny", "reason": reason }
-    }]))
+    tool_calls_only(
+        "builtin-night-mode",
+        "Night Mode",
+        json!([{
+            "id": "night-restrict",
+            "conditions": [time, { "type": "not", "condition": { "type": "tool", "name": NIGHT_TOOLS } }],
+            "effect": { "action": "deny", "reason": reason }
+        }]),
+    )
 }
 
 fn credential_guard() -> Value {
@@ -89,30 +95,42 @@ fn credential_guard() -> Value {
         .iter()
         .map(|k| json!({ "type": "tool", "name": file_tools, "params": { *k: { "matches": CREDENTIAL_FILE } } }))
         .collect();
-    tool_calls_only("builtin-credential-guard", "Credential Guard", json!([
-        { "id": "credential-file-access", "conditions": [{ "type": "any", "conditions": by_path }],
-          "effect": { "action": "deny", "reason": "Credential guard: access to credential files is not allowed" } },
-        { "id": "credential-file-shell", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": CREDENTIAL_FILE } } }],
-          "effect": { "action": "deny", "reason": "Credential guard: shell access to credential files is not allowed" } },
-        { "id": "secret-search", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": SECRET_SEARCH } } }],
-          "effect": { "action": "deny", "reason": "Credential guard: searching for passwords, tokens or keys is not allowed" } }
-    ]))
+    tool_calls_only(
+        "builtin-credential-guard",
+        "Credential Guard",
+        json!([
+            { "id": "credential-file-access", "conditions": [{ "type": "any", "conditions": by_path }],
+              "effect": { "action": "deny", "reason": "Credential guard: access to credential files is not allowed" } },
+            { "id": "credential-file-shell", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": CREDENTIAL_FILE } } }],
+              "effect": { "action": "deny", "reason": "Credential guard: shell access to credential files is not allowed" } },
+            { "id": "secret-search", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": SECRET_SEARCH } } }],
+              "effect": { "action": "deny", "reason": "Credential guard: searching for passwords, tokens or keys is not allowed" } }
+        ]),
+    )
 }
 
 fn production_safeguard() -> Value {
     let escalate = |reason: &str| json!({ "action": "escalate", "to": "human", "reason": reason, "severity": "critical" });
-    tool_calls_only("builtin-production-safeguard", "Production Safeguard", json!([
-        { "id": "gateway-change", "conditions": [{ "type": "tool", "name": "gateway", "params": { "action": { "matches": GATEWAY_CHANGE } } }],
-          "effect": escalate("Production safeguard: changing the gateway needs approval") },
-        { "id": "production-command", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": PRODUCTION_COMMAND } } }],
-          "effect": escalate("Production safeguard: production-impacting command needs approval") }
-    ]))
+    tool_calls_only(
+        "builtin-production-safeguard",
+        "Production Safeguard",
+        json!([
+            { "id": "gateway-change", "conditions": [{ "type": "tool", "name": "gateway", "params": { "action": { "matches": GATEWAY_CHANGE } } }],
+              "effect": escalate("Production safeguard: changing the gateway needs approval") },
+            { "id": "production-command", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": PRODUCTION_COMMAND } } }],
+              "effect": escalate("Production safeguard: production-impacting command needs approval") }
+        ]),
+    )
 }
 
 fn rate_limiter(max_per_minute: u64) -> Value {
-    tool_calls_only("builtin-rate-limiter", "Rate Limiter", json!([{
-        "id": "rate-limit",
-        "conditions": [{ "type": "frequency", "maxCount": max_per_minute, "windowSeconds": 60, "scope": "agent" }],
-        "effect": { "action": "deny", "reason": format!("Rate limit: at most {max_per_minute} tool calls per minute") }
-    }]))
+    tool_calls_only(
+        "builtin-rate-limiter",
+        "Rate Limiter",
+        json!([{
+            "id": "rate-limit",
+            "conditions": [{ "type": "frequency", "maxCount": max_per_minute, "windowSeconds": 60, "scope": "agent" }],
+            "effect": { "action": "deny", "reason": format!("Rate limit: at most {max_per_minute} tool calls per minute") }
+        }]),
+    )
 }

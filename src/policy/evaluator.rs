@@ -32,7 +32,9 @@ pub fn evaluate<'a>(index: &'a PolicyIndex, hook: Hook, f: &Facts) -> Decision<'
         if !policy.scope.covers_channel(f.req.channel.as_deref()) {
             continue;
         }
-        let Some(rule) = policy.decide(f) else { continue };
+        let Some(rule) = policy.decide(f) else {
+            continue;
+        };
         let m = Match { policy, rule };
         decision.matched.push(m);
         let action = rule.effect.action();

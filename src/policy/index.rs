@@ -31,7 +31,10 @@ impl PolicyIndex {
         let mut policies: Vec<Policy> = policies.into_iter().filter(|p| p.enabled).collect();
         // Stable sort keeps load order among equals: user policies in config order, builtins after.
         policies.sort_by_key(|p| (-p.priority, std::cmp::Reverse(p.scope.specificity())));
-        let hooks = Hook::ALL.iter().map(|h| HookIndex::build(&policies, *h)).collect();
+        let hooks = Hook::ALL
+            .iter()
+            .map(|h| HookIndex::build(&policies, *h))
+            .collect();
         let (named_tools, named_tool_globs) = named_tools(&policies);
         PolicyIndex {
             policies,
@@ -69,12 +72,19 @@ impl PolicyIndex {
 impl HookIndex {
     fn build(policies: &[Policy], hook: Hook) -> HookIndex {
         let mut idx = HookIndex::default();
-        for (rank, p) in policies.iter().enumerate().filter(|(_, p)| p.scope.covers_hook(hook)) {
+        for (rank, p) in policies
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.scope.covers_hook(hook))
+        {
             if p.scope.agents.is_empty() {
                 idx.global.push(rank);
             } else if p.scope.agents.iter().all(|g| g.is_exact().is_some()) {
                 for g in &p.scope.agents {
-                    let list = idx.by_agent.entry(g.is_exact().unwrap_or_default().to_string()).or_default();
+                    let list = idx
+                        .by_agent
+                        .entry(g.is_exact().unwrap_or_default().to_string())
+                        .or_default();
                     if list.last() != Some(&rank) {
                         list.push(rank);
                     }
@@ -89,7 +99,11 @@ impl HookIndex {
     fn merge(&self, policies: &[Policy], agent: &str) -> Vec<usize> {
         let mut out: Vec<usize> = self.global.clone();
         out.extend(self.by_agent.get(agent).into_iter().flatten());
-        out.extend(self.patterned.iter().filter(|r| policies[**r].scope.agents.iter().any(|g| g.matches(agent))));
+        out.extend(
+            self.patterned
+                .iter()
+                .filter(|r| policies[**r].scope.agents.iter().any(|g| g.matches(agent))),
+        );
         out.retain(|r| policies[*r].scope.covers_agent(agent));
         out.sort_unstable();
         out.dedup();
@@ -106,7 +120,10 @@ fn named_tools(policies: &[Policy]) -> (HashSet<String>, Vec<Glob>) {
             }
         }
     }
-    let exact = globs.iter().filter_map(|g| g.is_exact().map(str::to_string)).collect();
+    let exact = globs
+        .iter()
+        .filter_map(|g| g.is_exact().map(str::to_string))
+        .collect();
     let patterns = globs
         .into_iter()
         .filter(|g| g.is_exact().is_none() && **g != Glob::Any)

@@ -9,7 +9,12 @@ use crate::context::Hook;
 use serde_json::Value;
 use std::collections::HashSet;
 
-pub fn load_policies(v: Option<&Value>, path: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Policy> {
+pub fn load_policies(
+    v: Option<&Value>,
+    path: &str,
+    env: &ParseEnv,
+    issues: &mut Issues,
+) -> Vec<Policy> {
     let mut seen = HashSet::new();
     array(v, path, issues)
         .iter()
@@ -18,7 +23,10 @@ pub fn load_policies(v: Option<&Value>, path: &str, env: &ParseEnv, issues: &mut
             let ppath = index(path, i);
             let policy = load_policy(p, &ppath, env, issues)?;
             if !seen.insert(policy.id.clone()) {
-                issues.push(&format!("{ppath}.id"), format!("duplicate policy id \"{}\"", policy.id));
+                issues.push(
+                    &format!("{ppath}.id"),
+                    format!("duplicate policy id \"{}\"", policy.id),
+                );
             }
             Some(policy)
         })
@@ -31,7 +39,16 @@ fn load_policy(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Op
         return None;
     }
     o.check_keys(
-        &["id", "name", "version", "description", "scope", "rules", "enabled", "priority"],
+        &[
+            "id",
+            "name",
+            "version",
+            "description",
+            "scope",
+            "rules",
+            "enabled",
+            "priority",
+        ],
         issues,
     );
     let id = required_id(&o, issues);
@@ -44,7 +61,10 @@ fn load_policy(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Op
         .filter_map(|(i, r)| {
             let rule = load_rule(r, &index(&rules_path, i), env, issues)?;
             if !rule_ids.insert(rule.id.clone()) {
-                issues.push(&index(&rules_path, i), format!("duplicate rule id \"{}\"", rule.id));
+                issues.push(
+                    &index(&rules_path, i),
+                    format!("duplicate rule id \"{}\"", rule.id),
+                );
             }
             Some(rule)
         })
@@ -55,7 +75,9 @@ fn load_policy(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Op
     let id = id?;
     Some(Policy {
         name: o.string("name", issues).unwrap_or_else(|| id.clone()),
-        version: o.string("version", issues).unwrap_or_else(|| "1.0.0".into()),
+        version: o
+            .string("version", issues)
+            .unwrap_or_else(|| "1.0.0".into()),
         description: o.string("description", issues),
         enabled: o.bool("enabled", true, issues),
         priority: o.num("priority", 0.0, -1e9, 1e9, issues) as i64,
@@ -79,7 +101,10 @@ fn required_id(o: &Obj, issues: &mut Issues) -> Option<String> {
 fn load_scope(o: &Obj, issues: &mut Issues) -> Scope {
     o.check_keys(&["agents", "excludeAgents", "channels", "hooks"], issues);
     let globs = |key: &str, issues: &mut Issues| -> Vec<Glob> {
-        string_list(o.get(key), &o.path_of(key), issues).iter().map(|s| Glob::new(s)).collect()
+        string_list(o.get(key), &o.path_of(key), issues)
+            .iter()
+            .map(|s| Glob::new(s))
+            .collect()
     };
     let hooks_path = o.path_of("hooks");
     let hooks = string_list(o.get("hooks"), &hooks_path, issues)
@@ -88,7 +113,10 @@ fn load_scope(o: &Obj, issues: &mut Issues) -> Scope {
         .filter_map(|(i, h)| {
             let hook = Hook::parse(h);
             if hook.is_none() {
-                issues.push(&index(&hooks_path, i), format!("unknown hook \"{h}\" (known: {})", Hook::NAMES.join(", ")));
+                issues.push(
+                    &index(&hooks_path, i),
+                    format!("unknown hook \"{h}\" (known: {})", Hook::NAMES.join(", ")),
+                );
             }
             hook
         })
@@ -106,7 +134,17 @@ fn load_rule(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Opti
     if !o.is_present() {
         return None;
     }
-    o.check_keys(&["id", "description", "conditions", "effect", "minTrust", "maxTrust"], issues);
+    o.check_keys(
+        &[
+            "id",
+            "description",
+            "conditions",
+            "effect",
+            "minTrust",
+            "maxTrust",
+        ],
+        issues,
+    );
     let id = required_id(&o, issues);
     let conditions = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
     let effect = load_effect(&o.child("effect", issues), issues);
@@ -124,7 +162,10 @@ fn load_rule(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Opti
 
 fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {
     if !o.is_present() {
-        issues.push(&o.path, "a rule needs an effect {action: allow | deny | escalate | audit}");
+        issues.push(
+            &o.path,
+            "a rule needs an effect {action: allow | deny | escalate | audit}",
+        );
         return None;
     }
     let action = o.string("action", issues);
@@ -135,18 +176,28 @@ fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {
         }
         Some("deny") => {
             o.check_keys(&["action", "reason"], issues);
-            let reason = o.string("reason", issues).unwrap_or_else(|| "Denied by policy".into());
+            let reason = o
+                .string("reason", issues)
+                .unwrap_or_else(|| "Denied by policy".into());
             Effect::Deny { reason }
         }
         Some("escalate") => load_escalate(o, issues),
         Some("audit") => {
             o.check_keys(&["action", "level"], issues);
-            o.choice("level", "standard", &["minimal", "standard", "verbose"], issues);
+            o.choice(
+                "level",
+                "standard",
+                &["minimal", "standard", "verbose"],
+                issues,
+            );
             Effect::Audit
         }
         other => {
             let got = other.map_or("nothing".to_string(), |s| format!("\"{s}\""));
-            issues.push(&o.path_of("action"), format!("must be one of allow | deny | escalate | audit, got {got}"));
+            issues.push(
+                &o.path_of("action"),
+                format!("must be one of allow | deny | escalate | audit, got {got}"),
+            );
             return None;
         }
     };
@@ -154,14 +205,25 @@ fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {
 }
 
 fn load_escalate(o: &Obj, issues: &mut Issues) -> Effect {
-    o.check_keys(&["action", "to", "reason", "timeout", "fallback", "severity"], issues);
+    o.check_keys(
+        &["action", "to", "reason", "timeout", "fallback", "severity"],
+        issues,
+    );
     o.choice("to", "human", &["human"], issues);
-    let fallback = o.get("fallback").map(|_| match o.choice("fallback", "deny", &["allow", "deny"], issues) {
-        "allow" => Fallback::Allow,
-        _ => Fallback::Deny,
-    });
+    let fallback =
+        o.get("fallback").map(
+            |_| match o.choice("fallback", "deny", &["allow", "deny"], issues) {
+                "allow" => Fallback::Allow,
+                _ => Fallback::Deny,
+            },
+        );
     let severity = o.get("severity").map(|_| {
-        match o.choice("severity", "warning", &["info", "warning", "critical"], issues) {
+        match o.choice(
+            "severity",
+            "warning",
+            &["info", "warning", "critical"],
+            issues,
+        ) {
             "info" => Severity::Info,
             "critical" => Severity::Critical,
             _ => Severity::Warning,
@@ -169,7 +231,9 @@ fn load_escalate(o: &Obj, issues: &mut Issues) -> Effect {
     });
     Effect::Escalate {
         reason: o.string("reason", issues),
-        timeout_seconds: o.get("timeout").map(|_| o.int("timeout", 300, 1, 86_400, issues)),
+        timeout_seconds: o
+            .get("timeout")
+            .map(|_| o.int("timeout", 300, 1, 86_400, issues)),
         fallback,
         severity,
     }

@@ -112,7 +112,10 @@ impl Scope {
 
     /// Policies that name agents are more specific than broad ones (NORMATIVE N1 step 2).
     pub fn specificity(&self) -> u8 {
-        match (&self.agents[..], self.agents.iter().all(|g| g.is_exact().is_some())) {
+        match (
+            &self.agents[..],
+            self.agents.iter().all(|g| g.is_exact().is_some()),
+        ) {
             ([], _) => 0,
             (_, true) => 2,
             (_, false) => 1,

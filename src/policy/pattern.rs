@@ -10,7 +10,12 @@ pub const MAX_PATTERN_LEN: usize = 500;
 /// Compiled-program size cap, so a pathological pattern cannot eat memory at load.
 const SIZE_LIMIT: usize = 2 << 20;
 
-pub fn compile(pattern: &str, path: &str, case_insensitive: bool, issues: &mut Issues) -> Option<Regex> {
+pub fn compile(
+    pattern: &str,
+    path: &str,
+    case_insensitive: bool,
+    issues: &mut Issues,
+) -> Option<Regex> {
     if pattern.chars().count() > MAX_PATTERN_LEN {
         issues.push(
             path,

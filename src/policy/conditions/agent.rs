@@ -49,7 +49,13 @@ pub fn parse_tiers(o: &Obj, key: &str, issues: &mut Issues) -> Vec<TrustTier> {
         .filter_map(|(i, name)| {
             let tier = TrustTier::parse(name);
             if tier.is_none() {
-                issues.push(&index(&path, i), format!("unknown trust tier \"{name}\" (known: {})", TrustTier::NAMES.join(", ")));
+                issues.push(
+                    &index(&path, i),
+                    format!(
+                        "unknown trust tier \"{name}\" (known: {})",
+                        TrustTier::NAMES.join(", ")
+                    ),
+                );
             }
             tier
         })

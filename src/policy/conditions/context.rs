@@ -20,7 +20,14 @@ pub struct ContextCondition {
 impl ContextCondition {
     pub fn parse(o: &Obj, issues: &mut Issues) -> Option<ContextCondition> {
         o.check_keys(
-            &["type", "conversationContains", "messageContains", "hasMetadata", "channel", "sessionKey"],
+            &[
+                "type",
+                "conversationContains",
+                "messageContains",
+                "hasMetadata",
+                "channel",
+                "sessionKey",
+            ],
             issues,
         );
         Some(ContextCondition {
@@ -42,12 +49,19 @@ impl ContextCondition {
                 .message_content
                 .as_deref()
                 .is_some_and(|m| self.message_contains.iter().any(|re| re.is_match(m)));
-        let metadata_ok = self.has_metadata.iter().all(|k| {
-            f.req.metadata.as_ref().is_some_and(|m| m.contains_key(k))
-        });
+        let metadata_ok = self
+            .has_metadata
+            .iter()
+            .all(|k| f.req.metadata.as_ref().is_some_and(|m| m.contains_key(k)));
         let channel_ok = self.channels.is_empty()
-            || f.req.channel.as_deref().is_some_and(|c| self.channels.iter().any(|x| x == c));
-        let session_ok = self.session_key.as_ref().is_none_or(|g| g.matches(f.session_key));
+            || f.req
+                .channel
+                .as_deref()
+                .is_some_and(|c| self.channels.iter().any(|x| x == c));
+        let session_ok = self
+            .session_key
+            .as_ref()
+            .is_none_or(|g| g.matches(f.session_key));
         conversation_ok && message_ok && metadata_ok && channel_ok && session_ok
     }
 }

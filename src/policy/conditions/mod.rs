@@ -25,7 +25,10 @@ pub enum Condition {
     Risk(risk::RiskCondition),
     Frequency(frequency::FrequencyCondition),
     /// LLM intent: accepted now, evaluated once the LLM client exists (false until then).
-    Intent { description: String, confidence: f64 },
+    Intent {
+        description: String,
+        confidence: f64,
+    },
     Any(Vec<Condition>),
     Not(Box<Condition>),
 }
@@ -36,7 +39,15 @@ pub struct ParseEnv<'a> {
 }
 
 pub const TYPES: [&str; 9] = [
-    "tool", "time", "agent", "context", "risk", "frequency", "intent", "any", "not",
+    "tool",
+    "time",
+    "agent",
+    "context",
+    "risk",
+    "frequency",
+    "intent",
+    "any",
+    "not",
 ];
 
 impl Condition {
@@ -52,28 +63,47 @@ impl Condition {
             Some("agent") => Condition::Agent(agent::AgentCondition::parse(&o, issues)?),
             Some("context") => Condition::Context(context::ContextCondition::parse(&o, issues)?),
             Some("risk") => Condition::Risk(risk::RiskCondition::parse(&o, issues)?),
-            Some("frequency") => Condition::Frequency(frequency::FrequencyCondition::parse(&o, issues)?),
+            Some("frequency") => {
+                Condition::Frequency(frequency::FrequencyCondition::parse(&o, issues)?)
+            }
             Some("intent") => parse_intent(&o, issues)?,
             Some("any") => {
                 o.check_keys(&["type", "conditions"], issues);
                 let list = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
                 if list.is_empty() {
-                    issues.push(&o.path_of("conditions"), "an `any` condition needs at least one condition");
+                    issues.push(
+                        &o.path_of("conditions"),
+                        "an `any` condition needs at least one condition",
+                    );
                 }
                 Condition::Any(list)
             }
             Some("not") => {
                 o.check_keys(&["type", "condition"], issues);
                 match o.get("condition") {
-                    Some(inner) => Condition::Not(Box::new(Condition::parse(inner, &o.path_of("condition"), env, issues)?)),
+                    Some(inner) => Condition::Not(Box::new(Condition::parse(
+                        inner,
+                        &o.path_of("condition"),
+                        env,
+                        issues,
+                    )?)),
                     None => {
-                        issues.push(&o.path_of("condition"), "a `not` condition needs `condition`");
+                        issues.push(
+                            &o.path_of("condition"),
+                            "a `not` condition needs `condition`",
+                        );
                         return None;
                     }
                 }
             }
             Some(other) => {
-                issues.push(&o.path_of("type"), format!("unknown condition type \"{other}\" (known: {})", TYPES.join(", ")));
+                issues.push(
+                    &o.path_of("type"),
+                    format!(
+                        "unknown condition type \"{other}\" (known: {})",
+                        TYPES.join(", ")
+                    ),
+                );
                 return None;
             }
             None => {
@@ -115,14 +145,23 @@ impl Condition {
     pub fn max_frequency_limit(&self) -> u64 {
         match self {
             Condition::Frequency(c) => c.max_count,
-            Condition::Any(list) => list.iter().map(|c| c.max_frequency_limit()).max().unwrap_or(0),
+            Condition::Any(list) => list
+                .iter()
+                .map(|c| c.max_frequency_limit())
+                .max()
+                .unwrap_or(0),
             Condition::Not(c) => c.max_frequency_limit(),
             _ => 0,
         }
     }
 }
 
-pub fn parse_list(v: Option<&Value>, path: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Condition> {
+pub fn parse_list(
+    v: Option<&Value>,
+    path: &str,
+    env: &ParseEnv,
+    issues: &mut Issues,
+) -> Vec<Condition> {
     array(v, path, issues)
         .iter()
         .enumerate()
@@ -134,7 +173,10 @@ fn parse_intent(o: &Obj, issues: &mut Issues) -> Option<Condition> {
     o.check_keys(&["type", "description", "confidence"], issues);
     let description = o.string("description", issues);
     if description.as_deref().is_none_or(str::is_empty) {
-        issues.push(&o.path_of("description"), "an intent condition needs a description");
+        issues.push(
+            &o.path_of("description"),
+            "an intent condition needs a description",
+        );
     }
     let confidence = o.num("confidence", 0.7, 0.0, 1.0, issues);
     Some(Condition::Intent {
@@ -149,7 +191,10 @@ pub fn parse_zone(o: &Obj, key: &str, issues: &mut Issues) -> Option<Tz> {
     match crate::time::parse_tz(&name) {
         Some(tz) => Some(tz),
         None => {
-            issues.push(&o.path_of(key), format!("unknown timezone \"{name}\" (use an IANA name such as Europe/Berlin)"));
+            issues.push(
+                &o.path_of(key),
+                format!("unknown timezone \"{name}\" (use an IANA name such as Europe/Berlin)"),
+            );
             None
         }
     }

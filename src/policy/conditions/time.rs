@@ -26,8 +26,15 @@ pub struct TimeCondition {
 
 impl TimeCondition {
     pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> Option<TimeCondition> {
-        o.check_keys(&["type", "window", "after", "before", "days", "timezone"], issues);
-        let mut cond = TimeCondition { range: None, days: None, tz: None };
+        o.check_keys(
+            &["type", "window", "after", "before", "days", "timezone"],
+            issues,
+        );
+        let mut cond = TimeCondition {
+            range: None,
+            days: None,
+            tz: None,
+        };
         if let Some(name) = o.string("window", issues) {
             match env.windows.get(&name) {
                 Some(w) => {
@@ -35,7 +42,10 @@ impl TimeCondition {
                     cond.days = w.days;
                     cond.tz = w.tz;
                 }
-                None => issues.push(&o.path_of("window"), format!("unknown time window \"{name}\" (define it under timeWindows)")),
+                None => issues.push(
+                    &o.path_of("window"),
+                    format!("unknown time window \"{name}\" (define it under timeWindows)"),
+                ),
             }
         }
         let after = hhmm(o, "after", issues);
@@ -64,7 +74,9 @@ impl TimeCondition {
         let in_range = self
             .range
             .is_none_or(|(start, end)| in_window(local.minute_of_day, start, end));
-        let on_day = self.days.is_none_or(|mask| mask & (1 << local.weekday) != 0);
+        let on_day = self
+            .days
+            .is_none_or(|mask| mask & (1 << local.weekday) != 0);
         in_range && on_day
     }
 }
@@ -74,7 +86,10 @@ pub fn hhmm(o: &Obj, key: &str, issues: &mut Issues) -> Option<u16> {
     let s = o.string(key, issues)?;
     let parsed = parse_hhmm(&s);
     if parsed.is_none() {
-        issues.push(&o.path_of(key), format!("must be a 24-hour time HH:MM, got \"{s}\""));
+        issues.push(
+            &o.path_of(key),
+            format!("must be a 24-hour time HH:MM, got \"{s}\""),
+        );
     }
     parsed
 }
@@ -85,7 +100,10 @@ pub fn parse_days(o: &Obj, key: &str, issues: &mut Issues) -> Option<u8> {
     for (i, d) in array(o.get(key), &path, issues).iter().enumerate() {
         match d.as_u64() {
             Some(n) if n <= 6 => mask |= 1 << n,
-            _ => issues.push(&index(&path, i), format!("must be a weekday number 0 (Sunday) to 6, got {d}")),
+            _ => issues.push(
+                &index(&path, i),
+                format!("must be a weekday number 0 (Sunday) to 6, got {d}"),
+            ),
         }
     }
     Some(mask)

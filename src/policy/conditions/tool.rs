@@ -62,7 +62,13 @@ impl ParamMatcher {
         let o = Obj::new(Some(v), path.to_string(), issues);
         let keys: Vec<&String> = o.entries().map(|(k, _)| k).collect();
         if keys.len() != 1 || !MATCHERS.contains(&keys[0].as_str()) {
-            issues.push(path, format!("a param matcher needs exactly one of {}", MATCHERS.join(", ")));
+            issues.push(
+                path,
+                format!(
+                    "a param matcher needs exactly one of {}",
+                    MATCHERS.join(", ")
+                ),
+            );
             return None;
         }
         let key = keys[0].as_str();
@@ -72,7 +78,9 @@ impl ParamMatcher {
             "equals" => ParamMatcher::Equals(o.get(key)?.clone()),
             "contains" => ParamMatcher::Contains(text(issues)?),
             "startsWith" => ParamMatcher::StartsWith(text(issues)?),
-            "matches" => ParamMatcher::Matches(pattern::compile(&text(issues)?, &mpath, false, issues)?),
+            "matches" => {
+                ParamMatcher::Matches(pattern::compile(&text(issues)?, &mpath, false, issues)?)
+            }
             _ => ParamMatcher::In(array(o.get(key), &mpath, issues).to_vec()),
         })
     }

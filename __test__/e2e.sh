@@ -9,6 +9,8 @@
 #   OCG_E2E_ROOT     tooling + run dirs (default ~/.cache/ocg-e2e): node24/, oc/, run-<stamp>/
 #   OCG_E2E_KEEP     how many run dirs to keep (default 5)
 #   OCG_E2E_VERBOSE  print details for passing checks too
+#   OCG_E2E_CONVERSATION_ACCESS=1  also grant plugins.entries.<id>.hooks.allowConversationAccess (the plugin's
+#                    prompt/LLM hooks are then registered; without it the host drops them with a warning)
 # Exit code 0 only if every check passed; the last line is "N passed, M failed".
 # Nothing listens beyond 127.0.0.1; mDNS advertising and update checks are switched off.
 set -euo pipefail
@@ -129,7 +131,7 @@ if [ ! -x "$ROOT/oc/node_modules/.bin/openclaw" ]; then
   "allowScripts": { "openclaw": true, "koffi": true, "protobufjs": true, "@google/genai": true }
 }
 JSON
-  (cd "$ROOT/oc" && npm install --no-audit --no-fund --loglevel=error "openclaw@$OPENCLAW_VERSION" >/dev/null)
+  (cd "$ROOT/oc" && npm install --save-exact --no-audit --no-fund --loglevel=error "openclaw@$OPENCLAW_VERSION" >/dev/null)
 fi
 step "tooling: node $(node --version), $(openclaw --version 2>/dev/null | head -n 1)"
 

@@ -27,7 +27,8 @@ const native = () => require("../index.js");
 
 let stateDir;
 before(() => {
-  // Keep anything the engine might write out of the real ~/.openclaw.
+  // No state dir is passed, so the engine should write nothing; should a later binding fall back to
+  // $OPENCLAW_STATE_DIR, keep its files out of the real ~/.openclaw all the same.
   stateDir = mkdtempSync(path.join(os.tmpdir(), "ocg-schema-"));
   process.env.OPENCLAW_STATE_DIR = stateDir;
 });
@@ -358,7 +359,7 @@ const NATIVE_ONLY = [
   ["unknown timezone in nightMode", { builtinPolicies: { nightMode: { timezone: "Mars/Base" } } }, "builtinPolicies.nightMode.timezone"],
   ["unknown time window", withCondition({ type: "time", window: "lunch" }), "policies[0].rules[0].conditions[0].window"],
   ["duplicate policy id", { policies: [{ id: "p", rules: [] }, { id: "p", rules: [] }] }, "policies[1].id"],
-  ["duplicate rule id", policy([rule([]), rule([])]), "policies[0].rules[1]"],
+  ["duplicate rule id", policy([rule([]), rule([])]), "policies[0].rules[1].id"],
 ];
 
 // ── 1. Manifest ──
@@ -462,6 +463,20 @@ describe("native engine (strict) agrees with the schema", () => {
       if (error) assertConfigError(error);
       const detail = error ? JSON.stringify(error.details) : "accepted";
       assert.equal(error === null, schemaOk, `schema ${schemaOk ? "accepts" : "rejects"}, native: ${detail}`);
+    });
+  }
+});
+
+// The host fills in the schema's `default`s before it hands the config to the plugin (OpenClaw
+// validates plugin config with defaults applied), so the filled-in config must be accepted too.
+describe("native engine accepts good configs with the schema's defaults filled in", () => {
+  const hydrate = new Ajv({ strict: false, useDefaults: true }).compile(manifest.configSchema);
+  for (const [name, config] of GOOD) {
+    it(name, async () => {
+      const filled = structuredClone(config);
+      assert.ok(hydrate(filled), JSON.stringify(hydrate.errors));
+      const error = await nativeError(filled);
+      assert.equal(error, null, error && JSON.stringify(error.details ?? error.message));
     });
   }
 });

@@ -33,7 +33,8 @@ impl LocalTime {
 /// `"HH:MM"` (24 h) → minutes since midnight; `None` for anything else.
 pub fn parse_hhmm(s: &str) -> Option<u16> {
     let (h, m) = s.split_once(':')?;
-    if h.is_empty() || h.len() > 2 || m.len() != 2 {
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if h.is_empty() || h.len() > 2 || m.len() != 2 || !digits(h) || !digits(m) {
         return None;
     }
     let h: u16 = h.parse().ok()?;
@@ -56,7 +57,8 @@ pub fn in_window(minute: u16, start: u16, end: u16) -> bool {
 }
 
 pub fn parse_tz(name: &str) -> Option<Tz> {
-    name.parse::<Tz>().ok()
+    // IANA names are case-sensitive, but "utc" or "europe/berlin" is an obvious intent.
+    name.parse::<Tz>().ok().or_else(|| Tz::from_str_insensitive(name).ok())
 }
 
 pub fn now_ms() -> i64 {
@@ -71,7 +73,7 @@ mod tests {
     fn hhmm_parses_and_rejects() {
         assert_eq!(parse_hhmm("23:00"), Some(1380));
         assert_eq!(parse_hhmm("8:05"), Some(485));
-        for bad in ["24:00", "12:60", "1200", "ab:cd", "12:5", "", "-1:00"] {
+        for bad in ["24:00", "12:60", "1200", "ab:cd", "12:5", "", "-1:00", "+1:00", "12:+5"] {
             assert_eq!(parse_hhmm(bad), None, "{bad}");
         }
     }

@@ -107,6 +107,16 @@ check("exec never ran: the victim directory and its canary file still exist",
   if (hit) console.log(`       tool result: ${short(contentText(hit.content), 200)}`);
 }
 
+// 7b. with conversation access granted, the plugin's before_prompt_build context reaches the system prompt
+if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") {
+  const sys = requests.flatMap((r) => (r.messages || []).filter((m) => m && (m.role === "system" || m.role === "developer")))
+    .map((m) => contentText(m.content));
+  const hit = sys.find((t) => t.includes("[Governance]"));
+  check("(conversation access) the system prompt carries the plugin's [Governance] context", !!hit,
+    `${sys.length} system message(s), none mentions [Governance]`);
+  if (hit) console.log(`       ${short(hit.slice(hit.indexOf("[Governance]")).replace(/\s+/g, " "), 200)}`);
+}
+
 // 8. audit trail ----------------------------------------------------------------------------------------------
 {
   const expectedDir = path.join(stateDir, "plugins", pluginId, "governance", "audit");

@@ -2,6 +2,7 @@
 // Writes and edits the host config (openclaw.json) for the e2e run.
 //   node config.js base   <config-path> <run-dir> <fake-model-port> <gateway-port> <gateway-token>
 //   node config.js plugin <config-path> <plugin-id> <plugin-config.json>
+// (OCG_E2E_CONVERSATION_ACCESS=1 also sets the entry's hooks.allowConversationAccess.)
 // `base` writes a fresh file with everything except the plugin; `plugin` merges the plugin's config into
 // whatever the host wrote during `openclaw plugins install` (entries, install records, meta) without
 // replacing the rest.
@@ -51,6 +52,8 @@ if (mode === "base") {
   config.plugins.entries ??= {};
   const entry = (config.plugins.entries[pluginId] ??= {});
   entry.config = readJson(pluginConfigFile);
+  // Opt-in: let the plugin's conversation hooks (before_prompt_build, llm_input, ...) register as well.
+  if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") entry.hooks = { ...(entry.hooks || {}), allowConversationAccess: true };
   writeJson(configPath, config);
   console.log(JSON.stringify({ entry: { ...entry, config: "<" + path.basename(pluginConfigFile) + ">" } }));
 } else {

@@ -11,10 +11,11 @@ pub struct Obj<'a> {
 }
 
 impl<'a> Obj<'a> {
-    /// `value` absent or `null` reads as an empty object; anything else but an object is an issue.
+    /// An absent value reads as an empty object; anything else but an object (`null` included,
+    /// as in the manifest's schema) is an issue.
     pub fn new(value: Option<&'a Value>, path: String, issues: &mut Issues) -> Self {
         let map = match value {
-            None | Some(Value::Null) => None,
+            None => None,
             Some(Value::Object(m)) => Some(m),
             Some(other) => {
                 issues.push(&path, format!("must be an object, got {}", kind(other)));
@@ -29,7 +30,7 @@ impl<'a> Obj<'a> {
     }
 
     pub fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.and_then(|m| m.get(key)).filter(|v| !v.is_null())
+        self.map.and_then(|m| m.get(key))
     }
 
     pub fn path_of(&self, key: &str) -> String {
@@ -144,7 +145,7 @@ pub fn number_in(v: &Value, path: &str, min: f64, max: f64, issues: &mut Issues)
 /// A string or a list of strings (the seeds allow both for names, ids, patterns).
 pub fn string_list(v: Option<&Value>, path: &str, issues: &mut Issues) -> Vec<String> {
     match v {
-        None | Some(Value::Null) => Vec::new(),
+        None => Vec::new(),
         Some(Value::String(s)) => vec![s.clone()],
         Some(Value::Array(items)) => items
             .iter()
@@ -173,7 +174,7 @@ pub fn string_list(v: Option<&Value>, path: &str, issues: &mut Issues) -> Vec<St
 /// A list, or an issue naming the path.
 pub fn array<'a>(v: Option<&'a Value>, path: &str, issues: &mut Issues) -> &'a [Value] {
     match v {
-        None | Some(Value::Null) => &[],
+        None => &[],
         Some(Value::Array(items)) => items,
         Some(other) => {
             issues.push(path, format!("must be a list, got {}", kind(other)));

@@ -96,52 +96,34 @@ pub fn time_windows(o: &Obj, issues: &mut Issues) -> HashMap<String, TimeWindow>
     out
 }
 
-/// `true`/`false` or an object with `enabled` (default true when the object is given).
-fn switch<'a>(o: &Obj<'a>, key: &str, allowed: &[&str], issues: &mut Issues) -> Option<Obj<'a>> {
+/// `true`/`false` or an object with `enabled` (default true when the object is given). The
+/// settings are checked even when disabled, so a typo is found before someone turns it on.
+fn switch<'a>(o: &Obj<'a>, key: &str, allowed: &[&str], issues: &mut Issues) -> (bool, Obj<'a>) {
     match o.get(key) {
-        None | Some(Value::Bool(false)) => None,
-        Some(Value::Bool(true)) => Some(Obj::new(None, o.path_of(key), issues)),
+        None => (false, Obj::new(None, o.path_of(key), issues)),
+        Some(Value::Bool(on)) => (*on, Obj::new(None, o.path_of(key), issues)),
         Some(_) => {
             let child = o.child(key, issues);
             child.check_keys(allowed, issues);
-            child.bool("enabled", true, issues).then_some(child)
+            (child.bool("enabled", true, issues), child)
         }
     }
 }
 
 pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
-    o.check_keys(
-        &[
-            "nightMode",
-            "credentialGuard",
-            "productionSafeguard",
-            "rateLimiter",
-        ],
-        issues,
-    );
-    let night = switch(
-        o,
-        "nightMode",
-        &["enabled", "after", "before", "start", "end", "timezone"],
-        issues,
-    );
-    let night_mode = night.map(|n| {
-        // `start`/`end` are the TypeScript plugin's names for `after`/`before`.
-        let start = time_alias(&n, "after", "start", issues).unwrap_or(23 * 60);
-        let end = time_alias(&n, "before", "end", issues).unwrap_or(8 * 60);
-        let timezone = parse_zone(&n, "timezone", issues).map(|tz| tz.name().to_string());
-        NightMode {
-            start,
-            end,
-            timezone,
-        }
-    });
-    let rate = switch(o, "rateLimiter", &["enabled", "maxPerMinute"], issues);
+    o.check_keys(&["nightMode", "credentialGuard", "productionSafeguard", "rateLimiter"], issues);
+    let (night_on, night) = switch(o, "nightMode", &["enabled", "after", "before", "start", "end", "timezone"], issues);
+    // `start`/`end` are the TypeScript plugin's names for `after`/`before`.
+    let start = time_alias(&night, "after", "start", issues).unwrap_or(23 * 60);
+    let end = time_alias(&night, "before", "end", issues).unwrap_or(8 * 60);
+    let timezone = parse_zone(&night, "timezone", issues).map(|tz| tz.name().to_string());
+    let (rate_on, rate) = switch(o, "rateLimiter", &["enabled", "maxPerMinute"], issues);
+    let max_per_minute = rate.int("maxPerMinute", 15, 1, 100_000, issues);
     BuiltinsConfig {
-        night_mode,
-        credential_guard: switch(o, "credentialGuard", &["enabled"], issues).is_some(),
-        production_safeguard: switch(o, "productionSafeguard", &["enabled"], issues).is_some(),
-        rate_limiter: rate.map(|r| r.int("maxPerMinute", 15, 1, 100_000, issues)),
+        night_mode: night_on.then_some(NightMode { start, end, timezone }),
+        credential_guard: switch(o, "credentialGuard", &["enabled"], issues).0,
+        production_safeguard: switch(o, "productionSafeguard", &["enabled"], issues).0,
+        rate_limiter: rate_on.then_some(max_per_minute),
     }
 }
 

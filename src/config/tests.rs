@@ -123,8 +123,8 @@ fn structural_mistakes_are_named() {
         "policies[1].rules[0].effect.action",
         "policies[2].id",
         "policies[2].scope.hooks[0]",
-        "policies[2].rules[0].minTrust[0]",
-        "policies[2].rules[1]",
+        "policies[2].rules[0].minTrust",
+        "policies[2].rules[1].id",
         "policies[2].rules[1].conditions[0].params.x",
     ] {
         assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");

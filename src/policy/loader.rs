@@ -1,11 +1,12 @@
 //! Raw `policies[]` JSON → compiled [`Policy`] values, with every problem reported by path.
 
-use super::conditions::{agent::parse_tiers, parse_list, ParseEnv};
+use super::conditions::{parse_list, ParseEnv};
 use super::glob::Glob;
 use super::model::{Effect, Fallback, Policy, Rule, Scope, Severity};
 use crate::config::error::{index, Issues};
 use crate::config::reader::{array, string_list, Obj};
 use crate::context::Hook;
+use crate::trust::TrustTier;
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -62,7 +63,7 @@ fn load_policy(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Op
             let rule = load_rule(r, &index(&rules_path, i), env, issues)?;
             if !rule_ids.insert(rule.id.clone()) {
                 issues.push(
-                    &index(&rules_path, i),
+                    &format!("{}.id", index(&rules_path, i)),
                     format!("duplicate rule id \"{}\"", rule.id),
                 );
             }
@@ -148,7 +149,7 @@ fn load_rule(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Opti
     let id = required_id(&o, issues);
     let conditions = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
     let effect = load_effect(&o.child("effect", issues), issues);
-    let tier = |key: &str, issues: &mut Issues| parse_tiers(&o, key, issues).into_iter().next();
+    let tier = |key: &str, issues: &mut Issues| single_tier(&o, key, issues);
     let (min_trust, max_trust) = (tier("minTrust", issues), tier("maxTrust", issues));
     Some(Rule {
         id: id?,
@@ -158,6 +159,16 @@ fn load_rule(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Opti
         min_trust,
         max_trust,
     })
+}
+
+/// `minTrust` / `maxTrust`: one tier name.
+fn single_tier(o: &Obj, key: &str, issues: &mut Issues) -> Option<TrustTier> {
+    let name = o.string(key, issues)?;
+    let tier = TrustTier::parse(&name);
+    if tier.is_none() {
+        issues.push(&o.path_of(key), format!("unknown trust tier \"{name}\" (known: {})", TrustTier::NAMES.join(", ")));
+    }
+    tier
 }
 
 fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {

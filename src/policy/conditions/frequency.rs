@@ -27,7 +27,7 @@ impl FrequencyCondition {
             _ => FrequencyScope::Agent,
         };
         Some(FrequencyCondition {
-            max_count: o.int("maxCount", 1, 0, 1_000_000, issues),
+            max_count: o.int("maxCount", 1, 0, 100_000, issues),
             window_seconds: o.int("windowSeconds", 60, 1, 86_400 * 7, issues),
             scope,
         })

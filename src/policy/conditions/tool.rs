@@ -72,6 +72,11 @@ impl ParamMatcher {
             return None;
         }
         let key = keys[0].as_str();
+        if o.get(key).is_some_and(Value::is_null) {
+            // A null matcher must not quietly become "matches nothing" or "no check".
+            issues.push(&o.path_of(key), "must not be null");
+            return None;
+        }
         let mpath = o.path_of(key);
         let text = |issues: &mut Issues| o.string(key, issues);
         Some(match key {

@@ -1,0 +1,86 @@
+// npm run bench: before_tool_call cost through the shim, through the engine alone, and through a
+// plain-JS RegExp evaluation of the same policies, in one run; then an 80 KB adversarial command.
+// Prints figures; asserts nothing about time (timing goals live here, not in tests).
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { benchConfig, ORDINARY, CTX } from './policies.mjs';
+import { makeJsEvaluator } from './js-baseline.mjs';
+
+const require = createRequire(import.meta.url);
+const { GovernanceEngine } = require('../index.js');
+const plugin = require('../plugin.js');
+
+const N = Number(process.env.BENCH_N || 50000);
+const config = benchConfig();
+
+function measure(label, fn, n = N) {
+  for (let i = 0; i < Math.min(n, 5000); i++) fn();
+  const times = new Float64Array(n);
+  const cpu0 = process.cpuUsage();
+  const wall0 = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    fn();
+    times[i] = Number(process.hrtime.bigint() - t) / 1000;
+  }
+  const wall = Number(process.hrtime.bigint() - wall0) / 1000 / n;
+  const cpu = process.cpuUsage(cpu0);
+  times.sort();
+  const p = (q) => times[Math.round((n - 1) * q)];
+  const row = { label, p50: p(0.5), p99: p(0.99), max: times[n - 1], cpu: (cpu.user + cpu.system) / n, wall };
+  console.log(`${label.padEnd(44)} p50 ${row.p50.toFixed(2).padStart(8)} µs  p99 ${row.p99.toFixed(2).padStart(8)} µs  cpu/call ${row.cpu.toFixed(2).padStart(7)} µs`);
+  return row;
+}
+
+function hookHandler(stateDir) {
+  const api = {
+    registrationMode: 'full', pluginConfig: config, logger: { info() {}, warn() {}, error: console.error, debug() {} },
+    runtime: { state: { resolveStateDir: () => stateDir } }, hooks: {},
+    on(name, fn) { api.hooks[name] = fn; }, registerCommand() {}, registerGatewayMethod() {}, registerService() {},
+  };
+  plugin.register(api);
+  return api.hooks.before_tool_call;
+}
+
+const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-bench-'));
+console.log(`Scenario: exec "${ORDINARY.params.command}" by a standard agent; 4 builtins (night window inactive) + 10 custom deny policies; audit on (${stateDir}).`);
+console.log(`node ${process.version}, ${os.cpus()[0].model}, ${N} calls each\n`);
+
+const handler = hookHandler(path.join(stateDir, 'hook'));
+const engine = new GovernanceEngine(config, { stateDir: path.join(stateDir, 'engine') });
+const request = { hook: 'before_tool_call', ...CTX, ...ORDINARY };
+const requestJson = JSON.stringify(request);
+const jsEval = makeJsEvaluator(config);
+
+const check = handler(ORDINARY, CTX);
+if (check !== undefined) throw new Error(`scenario should be allowed, got ${JSON.stringify(check)}`);
+
+const rows = [
+  measure('(a) before_tool_call handler via the shim', () => handler(ORDINARY, CTX)),
+  measure('(b) engine alone: evaluateJson (native call)', () => engine.evaluateJson(requestJson)),
+  measure('    engine via evaluateSync (object in/out)', () => engine.evaluateSync(request)),
+  measure('(c) plain-JS RegExp evaluation, same policies', () => jsEval(ORDINARY.toolName, ORDINARY.params, CTX)),
+];
+
+console.log('\nAdversarial: an 80 KB command ("curl x " repeated, no pipe) through all builtins and patterns');
+const big = { toolName: 'exec', params: { command: 'curl x '.repeat(Math.floor((80 * 1024) / 7)) } };
+const bigJson = JSON.stringify({ hook: 'before_tool_call', ...CTX, ...big });
+measure('    engine (native call)', () => engine.evaluateJson(bigJson), 200);
+measure('    before_tool_call handler via the shim', () => handler(big, CTX), 200);
+measure('    plain-JS RegExp evaluation', () => jsEval(big.toolName, big.params, CTX), 5);
+
+engine.flush();
+const cfgFile = path.join(stateDir, 'config.json');
+fs.writeFileSync(cfgFile, JSON.stringify(config));
+const example = path.join(process.cwd(), 'target', 'release', 'examples', 'bench_engine');
+if (fs.existsSync(example)) {
+  console.log('');
+  process.stdout.write(execFileSync(example, [cfgFile, path.join(stateDir, 'core')], { encoding: 'utf8' }));
+}
+const [hook, eng, , js] = rows;
+console.log(`\nhook-level p50 ${hook.p50.toFixed(2)} µs (goal ≤ 20), engine p50 ${eng.p50.toFixed(2)} µs (goal ≤ 5), plain JS p50 ${js.p50.toFixed(2)} µs`);
+fs.rmSync(stateDir, { recursive: true, force: true });

@@ -33,7 +33,7 @@ test('evaluate returns an already-settled Promise with the verdict', async () =>
   assert.equal(v.reason, 'no rm -rf');
   assert.equal(v.ruleId, 'rm');
   assert.equal(typeof v.evaluationUs, 'number');
-  assert.deepEqual(Object.keys(v.risk).sort(), ['factors', 'level', 'score']);
+  assert.deepEqual(Object.keys(v.risk).sort(), ['level', 'score']);
   assert.equal((await e.evaluate(call('ls'))).action, 'allow');
 });
 

@@ -22,7 +22,9 @@ fn measure(engine: &GovernanceEngine, req: &Request, n: usize) -> Vec<f64> {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let path = std::env::args().nth(1).ok_or("usage: bench_engine <config.json> [state-dir]")?;
+    let path = std::env::args()
+        .nth(1)
+        .ok_or("usage: bench_engine <config.json> [state-dir]")?;
     let config: Value = serde_json::from_slice(&std::fs::read(path)?)?;
     let state_dir = std::env::args().nth(2).map(Into::into);
     let engine = GovernanceEngine::try_new(&config, &EngineOptions { state_dir })?;

@@ -595,14 +595,15 @@ fn audit_record(
         format!("unknown:{}", req.hook)
     };
     let blocked = v.is_block();
+    // id, timestampIso, controls, seq and the hashes are filled by the writer thread, off the hot path.
     AuditRecord {
-        id: uuid::Uuid::new_v4().to_string(),
+        id: String::new(),
         seq: 0,
         prev_hash: String::new(),
         hash: String::new(),
         timestamp: now,
-        timestamp_iso: audit::iso_millis(now),
-        controls: audit::controls_for(&hook, verdict),
+        timestamp_iso: String::new(),
+        controls: Vec::new(),
         verdict,
         context: AuditContext {
             hook,

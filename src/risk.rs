@@ -85,6 +85,8 @@ pub struct RiskFactor {
 pub struct RiskAssessment {
     pub level: RiskLevel,
     pub score: f64,
+    /// Kept for explanations; not serialized into every verdict (it would triple its size).
+    #[serde(skip)]
     pub factors: Vec<RiskFactor>,
 }
 

@@ -58,7 +58,9 @@ pub fn in_window(minute: u16, start: u16, end: u16) -> bool {
 
 pub fn parse_tz(name: &str) -> Option<Tz> {
     // IANA names are case-sensitive, but "utc" or "europe/berlin" is an obvious intent.
-    name.parse::<Tz>().ok().or_else(|| Tz::from_str_insensitive(name).ok())
+    name.parse::<Tz>()
+        .ok()
+        .or_else(|| Tz::from_str_insensitive(name).ok())
 }
 
 pub fn now_ms() -> i64 {
@@ -73,7 +75,9 @@ mod tests {
     fn hhmm_parses_and_rejects() {
         assert_eq!(parse_hhmm("23:00"), Some(1380));
         assert_eq!(parse_hhmm("8:05"), Some(485));
-        for bad in ["24:00", "12:60", "1200", "ab:cd", "12:5", "", "-1:00", "+1:00", "12:+5"] {
+        for bad in [
+            "24:00", "12:60", "1200", "ab:cd", "12:5", "", "-1:00", "+1:00", "12:+5",
+        ] {
             assert_eq!(parse_hhmm(bad), None, "{bad}");
         }
     }

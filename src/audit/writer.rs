@@ -14,13 +14,12 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
-use std::sync::{Arc, Mutex};
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-const QUEUE: usize = 8192;
 
 pub enum Message {
     Record(Box<AuditRecord>, Option<SyncSender<Result<(), String>>>),
@@ -42,8 +41,17 @@ pub struct WriterStats {
     pub last_error: Mutex<Option<String>>,
 }
 
+/// The hand-off between evaluating threads and the writer: a plain buffer under a mutex.
+/// Pushing is a lock and a `Vec::push`; the writer is woken only when someone waits for
+/// durability or the buffer grows large, so an ordinary record costs no thread wake-up.
+#[derive(Default)]
+struct Queue {
+    items: Mutex<(Vec<Message>, bool)>,
+    wake: Condvar,
+}
+
 pub struct AuditWriter {
-    tx: Option<SyncSender<Message>>,
+    queue: Arc<Queue>,
     thread: Option<JoinHandle<()>>,
     pub stats: Arc<WriterStats>,
     pub dir: PathBuf,
@@ -58,38 +66,53 @@ struct ChainState {
     record_count: u64,
 }
 
+/// Wake the writer early once this many records wait.
+const WAKE_AT: usize = 4096;
+/// How often the writer drains the buffer into the file (fsync still follows `flush_interval`).
+const DRAIN_EVERY: Duration = Duration::from_millis(100);
+
 impl AuditWriter {
     pub fn start(opts: WriterOptions) -> io::Result<AuditWriter> {
         fs::create_dir_all(&opts.dir)?;
         let state = read_chain_state(&opts.dir);
-        let (tx, rx) = mpsc::sync_channel(QUEUE);
+        let queue = Arc::new(Queue::default());
         let stats = Arc::new(WriterStats::default());
         let dir = opts.dir.clone();
-        let thread_stats = stats.clone();
+        let (thread_queue, thread_stats) = (queue.clone(), stats.clone());
         let thread = std::thread::Builder::new()
             .name("governance-audit".into())
-            .spawn(move || Chain::new(opts, state, thread_stats).run(rx))?;
+            .spawn(move || Chain::new(opts, state, thread_stats).run(&thread_queue))?;
         Ok(AuditWriter {
-            tx: Some(tx),
+            queue,
             thread: Some(thread),
             stats,
             dir,
         })
     }
 
+    fn push(&self, msg: Message, wake: bool) -> Result<(), String> {
+        let mut guard = self
+            .queue
+            .items
+            .lock()
+            .map_err(|_| "audit queue poisoned".to_string())?;
+        if guard.1 {
+            return Err("audit writer is closed".into());
+        }
+        guard.0.push(msg);
+        if wake || guard.0.len() >= WAKE_AT {
+            self.queue.wake.notify_one();
+        }
+        Ok(())
+    }
+
     /// Queues a record; with `durable`, waits until it is fsynced (or failed).
     pub fn write(&self, record: AuditRecord, durable: bool) -> Result<(), String> {
-        let Some(tx) = &self.tx else {
-            return Err("audit writer is closed".into());
-        };
         if !durable {
-            return tx
-                .send(Message::Record(Box::new(record), None))
-                .map_err(|_| "audit writer stopped".to_string());
+            return self.push(Message::Record(Box::new(record), None), false);
         }
         let (ack_tx, ack_rx) = mpsc::sync_channel(1);
-        tx.send(Message::Record(Box::new(record), Some(ack_tx)))
-            .map_err(|_| "audit writer stopped".to_string())?;
+        self.push(Message::Record(Box::new(record), Some(ack_tx)), true)?;
         ack_rx
             .recv()
             .map_err(|_| "audit writer stopped".to_string())?
@@ -97,10 +120,10 @@ impl AuditWriter {
 
     /// Everything queued so far is on disk when this returns.
     pub fn flush(&self) -> Result<(), String> {
-        let Some(tx) = &self.tx else { return Ok(()) };
         let (ack_tx, ack_rx) = mpsc::sync_channel(1);
-        tx.send(Message::Flush(ack_tx))
-            .map_err(|_| "audit writer stopped".to_string())?;
+        if self.push(Message::Flush(ack_tx), true).is_err() {
+            return Ok(()); // closed: everything was flushed at close
+        }
         ack_rx
             .recv()
             .map_err(|_| "audit writer stopped".to_string())?
@@ -108,7 +131,10 @@ impl AuditWriter {
 
     pub fn close(&mut self) -> Result<(), String> {
         let result = self.flush();
-        self.tx.take();
+        if let Ok(mut guard) = self.queue.items.lock() {
+            guard.1 = true;
+        }
+        self.queue.wake.notify_one();
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -156,26 +182,27 @@ impl Chain {
         }
     }
 
-    fn run(mut self, rx: Receiver<Message>) {
+    fn run(mut self, queue: &Queue) {
         let mut last_sync = Instant::now();
         loop {
-            match rx.recv_timeout(self.opts.flush_interval) {
-                Ok(msg) => {
-                    self.handle(msg);
-                    // Group commit: take whatever else is queued before paying for one fsync.
-                    while let Ok(msg) = rx.try_recv() {
-                        self.handle(msg);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => {
-                    self.sync();
-                    return;
-                }
+            let (batch, closed) = match take_batch(queue) {
+                Some(b) => b,
+                None => return,
+            };
+            for msg in batch {
+                self.handle(msg);
             }
-            if !self.pending_acks.is_empty() || last_sync.elapsed() >= self.opts.flush_interval {
+            // Group commit: one fsync for everything taken, at most every flush interval
+            // unless someone waits for durability.
+            if !self.pending_acks.is_empty()
+                || last_sync.elapsed() >= self.opts.flush_interval
+                || closed
+            {
                 self.sync();
                 last_sync = Instant::now();
+            }
+            if closed {
+                return;
             }
         }
     }
@@ -201,11 +228,17 @@ impl Chain {
     }
 
     fn append(&mut self, mut record: AuditRecord) -> Result<(), String> {
+        record.id = uuid::Uuid::new_v4().to_string();
+        record.timestamp_iso = super::iso_millis(record.timestamp);
+        record.controls = super::controls_for(&record.context.hook, record.verdict);
         self.redact(&mut record);
         record.seq = self.state.seq;
         record.prev_hash = self.state.last_hash.clone();
         let mut value = serde_json::to_value(&record).map_err(|e| e.to_string())?;
         apply_level(&mut value, self.opts.level);
+        if let Some(m) = value.as_object_mut() {
+            m.remove("hash");
+        }
         let hash = leaf_hash(&value);
         value["hash"] = Value::String(hash.clone());
         let mut line = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
@@ -303,15 +336,34 @@ impl Chain {
     }
 }
 
-/// RFC 6962 leaf hash of the canonical record: SHA-256(0x00 ‖ JSON with sorted keys, no `hash`).
+/// Waits for work (or the drain tick) and takes everything queued; `None` if the lock is poisoned.
+fn take_batch(queue: &Queue) -> Option<(Vec<Message>, bool)> {
+    let guard = queue.items.lock().ok()?;
+    let (mut guard, _) = queue
+        .wake
+        .wait_timeout_while(guard, DRAIN_EVERY, |(items, closed)| {
+            items.is_empty() && !*closed
+        })
+        .ok()?;
+    Some((std::mem::take(&mut guard.0), guard.1))
+}
+
+/// RFC 6962 leaf hash of the canonical record: SHA-256(0x00 ‖ compact JSON with sorted keys),
+/// computed over every field but `hash` (a `hash` key present in `record` is ignored).
 pub fn leaf_hash(record: &Value) -> String {
-    let mut canonical = record.clone();
-    if let Some(m) = canonical.as_object_mut() {
-        m.remove("hash");
-    }
     let mut h = Sha256::new();
     h.update([0u8]);
-    h.update(canonical.to_string().as_bytes());
+    match record.as_object().filter(|m| m.contains_key("hash")) {
+        Some(m) => {
+            let without: serde_json::Map<String, Value> = m
+                .iter()
+                .filter(|(k, _)| k.as_str() != "hash")
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            h.update(Value::Object(without).to_string().as_bytes());
+        }
+        None => h.update(record.to_string().as_bytes()),
+    }
     format!("{:x}", h.finalize())
 }
 

@@ -111,8 +111,21 @@ fn switch<'a>(o: &Obj<'a>, key: &str, allowed: &[&str], issues: &mut Issues) -> 
 }
 
 pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
-    o.check_keys(&["nightMode", "credentialGuard", "productionSafeguard", "rateLimiter"], issues);
-    let (night_on, night) = switch(o, "nightMode", &["enabled", "after", "before", "start", "end", "timezone"], issues);
+    o.check_keys(
+        &[
+            "nightMode",
+            "credentialGuard",
+            "productionSafeguard",
+            "rateLimiter",
+        ],
+        issues,
+    );
+    let (night_on, night) = switch(
+        o,
+        "nightMode",
+        &["enabled", "after", "before", "start", "end", "timezone"],
+        issues,
+    );
     // `start`/`end` are the TypeScript plugin's names for `after`/`before`.
     let start = time_alias(&night, "after", "start", issues).unwrap_or(23 * 60);
     let end = time_alias(&night, "before", "end", issues).unwrap_or(8 * 60);
@@ -120,7 +133,11 @@ pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
     let (rate_on, rate) = switch(o, "rateLimiter", &["enabled", "maxPerMinute"], issues);
     let max_per_minute = rate.int("maxPerMinute", 15, 1, 100_000, issues);
     BuiltinsConfig {
-        night_mode: night_on.then_some(NightMode { start, end, timezone }),
+        night_mode: night_on.then_some(NightMode {
+            start,
+            end,
+            timezone,
+        }),
         credential_guard: switch(o, "credentialGuard", &["enabled"], issues).0,
         production_safeguard: switch(o, "productionSafeguard", &["enabled"], issues).0,
         rate_limiter: rate_on.then_some(max_per_minute),

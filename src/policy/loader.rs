@@ -166,7 +166,13 @@ fn single_tier(o: &Obj, key: &str, issues: &mut Issues) -> Option<TrustTier> {
     let name = o.string(key, issues)?;
     let tier = TrustTier::parse(&name);
     if tier.is_none() {
-        issues.push(&o.path_of(key), format!("unknown trust tier \"{name}\" (known: {})", TrustTier::NAMES.join(", ")));
+        issues.push(
+            &o.path_of(key),
+            format!(
+                "unknown trust tier \"{name}\" (known: {})",
+                TrustTier::NAMES.join(", ")
+            ),
+        );
     }
     tier
 }

@@ -182,8 +182,14 @@ function register(api) {
   }), { priority: 5 });
 
   const forget = (key) => key && engine.endSession(key);
+  // A new or reset session must not inherit the conversation context of the one before it.
+  api.on('session_start', guarded('session_start', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
   api.on('session_end', guarded('session_end', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
   api.on('subagent_ended', guarded('subagent_ended', (event, ctx = {}) => forget(event.targetSessionKey || ctx.childSessionKey)), { priority: 1 });
+  api.on('gateway_start', guarded('gateway_start', () => {
+    const s = engine.getStatus();
+    log(s.configValid ? 'info' : 'error', `${s.configValid ? 'active' : 'CONFIG INVALID'}: ${s.policies.length} policies, failMode ${s.failMode}, audit ${s.audit.enabled ? s.audit.dir : 'off'}`);
+  }), { priority: 1 });
   api.on('gateway_stop', guarded('gateway_stop', () => engine.flush()), { priority: 999 });
 
   api.registerService?.({

@@ -6,7 +6,7 @@
 #   4. the real OpenClaw host end to end, installed from this package's npm pack tarball
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ -x node_modules/.bin/napi ] || npm ci --no-audit --no-fund
+[ -x node_modules/.bin/napi ] || npm install --no-audit --no-fund
 echo "== cargo test"
 cargo test
 echo "== napi build (release)"

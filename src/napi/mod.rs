@@ -70,7 +70,7 @@ impl GovernanceEngine {
     }
 
     /// Every problem in a config as `[{path, message}]`; empty when it is valid.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn validate_config(config: Value) -> Value {
         match crate::GovernanceConfig::resolve(&config) {
             Ok(_) => json!([]),
@@ -115,28 +115,28 @@ impl GovernanceEngine {
         }));
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn observe_message(&self, session_key: String, text: String) {
         self.core.observe_message(&session_key, &text);
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn end_session(&self, session_key: String) {
         self.core.end_session(&session_key);
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn prompt_context(&self, agent_id: String) -> String {
         self.core.prompt_context(&agent_id, crate::time::now_ms())
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn get_status(&self) -> Value {
         serde_json::to_value(self.core.status()).unwrap_or(Value::Null)
     }
 
     /// One agent's trust, or every known agent's when `agentId` is omitted.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn get_trust(&self, agent_id: Option<String>) -> Value {
         let one = |id: &str| {
             self.core.trust_of(id).map(|(snap, signals)| {
@@ -151,18 +151,18 @@ impl GovernanceEngine {
         }
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn take_logs(&self) -> Value {
         serde_json::to_value(self.core.take_logs()).unwrap_or(Value::Null)
     }
 
     /// Waits until every queued audit record is on disk.
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn flush(&self) -> Result<()> {
         self.core.flush().map_err(Error::from_reason)
     }
 
-    #[napi]
+    #[napi(catch_unwind)]
     pub fn close(&mut self) -> Result<()> {
         self.core.close().map_err(Error::from_reason)
     }

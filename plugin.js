@@ -185,6 +185,8 @@ function register(api) {
   // A new or reset session must not inherit the conversation context of the one before it.
   api.on('session_start', guarded('session_start', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
   api.on('session_end', guarded('session_end', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
+  // A sub-agent's session starts without context; cross-agent inheritance builds on these hooks.
+  api.on('subagent_spawned', guarded('subagent_spawned', (event, ctx = {}) => forget(event.childSessionKey || ctx.childSessionKey)), { priority: 1 });
   api.on('subagent_ended', guarded('subagent_ended', (event, ctx = {}) => forget(event.targetSessionKey || ctx.childSessionKey)), { priority: 1 });
   api.on('gateway_start', guarded('gateway_start', () => {
     const s = engine.getStatus();

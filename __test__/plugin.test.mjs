@@ -34,7 +34,7 @@ test('hooks are registered in every registration mode and share one engine', () 
   plugin.register(full);
   plugin.register(discovery);
   for (const api of [full, discovery]) {
-    for (const hook of ['before_tool_call', 'after_tool_call', 'message_sending', 'before_message_write', 'before_prompt_build', 'session_start', 'session_end', 'subagent_ended', 'gateway_start', 'gateway_stop']) {
+    for (const hook of ['before_tool_call', 'after_tool_call', 'message_sending', 'before_message_write', 'before_prompt_build', 'session_start', 'session_end', 'subagent_spawned', 'subagent_ended', 'gateway_start', 'gateway_stop']) {
       assert.ok(api.hooks.has(hook), `${api.registrationMode}: ${hook}`);
     }
     assert.equal(api.hooks.get('before_tool_call')[0].priority, 1000);

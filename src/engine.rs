@@ -4,9 +4,7 @@
 //!   facts (agent, local time, trust, frequency) → risk → indexed deny-wins evaluation
 //!   → unknown-tool rule → verdict → audit record (durable before return for blocks)
 
-use crate::audit::{
-    self, AuditContext, AuditRecord, AuditVerdict, AuditWriter, RiskSummary, WriterOptions,
-};
+use crate::audit::{AuditVerdict, AuditWriter};
 use crate::config::{ConfigError, FailMode, GovernanceConfig, UnknownToolAction};
 use crate::context::{agent_from_session_key, Facts, Hook, Request};
 use crate::conversation::Conversations;
@@ -18,13 +16,14 @@ use crate::risk::{RiskAssessment, RiskAssessor, RiskInput};
 use crate::time::{now_ms, LocalTime};
 use crate::trust::{Outcome, TrustManager, TrustSnapshot};
 use crate::verdict::{LogLine, MatchSummary, Verdict};
+use evidence::{audit_record, start_audit, Logs};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 mod approval;
+mod evidence;
 mod prompt;
 mod status;
 
@@ -77,7 +76,7 @@ pub struct GovernanceEngine {
     audit: Option<AuditWriter>,
     sync_on_block: bool,
     counters: Counters,
-    logs: Mutex<Vec<LogLine>>,
+    logs: Logs,
     intent_skipped: AtomicBool,
     intent_warned: AtomicBool,
     started_ms: i64,
@@ -87,18 +86,20 @@ impl GovernanceEngine {
     /// Strict construction: a bad config is an error.
     pub fn try_new(raw: &Value, opts: &EngineOptions) -> Result<GovernanceEngine, EngineError> {
         let config = GovernanceConfig::resolve(raw)?;
-        let audit = start_audit(&config, opts).map_err(EngineError::Audit)?;
-        Ok(GovernanceEngine::ready(config, audit))
+        let logs = Logs::default();
+        let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
+        Ok(GovernanceEngine::ready(config, audit, logs))
     }
 
     /// Tolerant construction for the host: a bad config yields an engine that follows
     /// `failMode` on every call instead of throwing inside `register`.
     pub fn new(raw: &Value, opts: &EngineOptions) -> GovernanceEngine {
+        let logs = Logs::default();
         match GovernanceConfig::resolve(raw) {
-            Ok(config) => match start_audit(&config, opts) {
-                Ok(audit) => GovernanceEngine::ready(config, audit),
+            Ok(config) => match start_audit(&config, opts, &logs) {
+                Ok(audit) => GovernanceEngine::ready(config, audit, logs),
                 Err(e) => {
-                    let engine = GovernanceEngine::ready(config, None);
+                    let engine = GovernanceEngine::ready(config, None, logs);
                     engine.log(
                         "error",
                         format!("audit disabled: cannot start the writer: {e}"),
@@ -106,11 +107,11 @@ impl GovernanceEngine {
                     engine
                 }
             },
-            Err(error) => GovernanceEngine::invalid(raw, opts, error),
+            Err(error) => GovernanceEngine::invalid(raw, opts, error, logs),
         }
     }
 
-    fn ready(config: GovernanceConfig, audit: Option<AuditWriter>) -> GovernanceEngine {
+    fn ready(config: GovernanceConfig, audit: Option<AuditWriter>, logs: Logs) -> GovernanceEngine {
         let per_key = config
             .performance
             .frequency_buffer_size
@@ -123,7 +124,7 @@ impl GovernanceEngine {
             conversations: Conversations::new(config.performance.max_context_messages),
             config,
         };
-        let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit);
+        let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, logs);
         if let Mode::Ready(core) = &engine.mode {
             if core.config.output_validation_present {
                 engine.log(
@@ -135,7 +136,12 @@ impl GovernanceEngine {
         engine
     }
 
-    fn invalid(raw: &Value, opts: &EngineOptions, error: ConfigError) -> GovernanceEngine {
+    fn invalid(
+        raw: &Value,
+        opts: &EngineOptions,
+        error: ConfigError,
+        logs: Logs,
+    ) -> GovernanceEngine {
         // A failMode we cannot read is treated as closed: a broken config must not allow silently.
         let fail_mode = match raw.get("failMode").and_then(Value::as_str) {
             Some("open") | None => FailMode::Open,
@@ -147,7 +153,7 @@ impl GovernanceEngine {
                 .get("workspace")
                 .and_then(Value::as_str)
                 .map(str::to_string);
-            start_audit(&c, opts).ok().flatten()
+            start_audit(&c, opts, &logs).ok().flatten()
         });
         let engine = GovernanceEngine::assemble(
             Mode::Invalid {
@@ -155,6 +161,7 @@ impl GovernanceEngine {
                 fail_mode,
             },
             audit,
+            logs,
         );
         engine.log(
             "error",
@@ -163,7 +170,7 @@ impl GovernanceEngine {
         engine
     }
 
-    fn assemble(mode: Mode, audit: Option<AuditWriter>) -> GovernanceEngine {
+    fn assemble(mode: Mode, audit: Option<AuditWriter>, logs: Logs) -> GovernanceEngine {
         // Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
         let sync = match &mode {
             Mode::Ready(core) => core.config.audit.sync_on_block,
@@ -174,7 +181,7 @@ impl GovernanceEngine {
             audit,
             sync_on_block: sync,
             counters: Counters::default(),
-            logs: Mutex::new(Vec::new()),
+            logs,
             intent_skipped: AtomicBool::new(false),
             intent_warned: AtomicBool::new(false),
             started_ms: now_ms(),
@@ -441,11 +448,15 @@ impl GovernanceEngine {
                 Action::Allow | Action::Audit => AuditVerdict::Allow,
             }
         };
-        let record = audit_record(req, agent_id, v, verdict, now);
+        let record = audit_record(req, agent_id, v, verdict, now, self.verbose());
         let durable = v.is_block() && self.sync_on_block;
         if let Err(e) = writer.write(record, durable) {
             self.log("error", format!("audit record not written: {e}"));
         }
+    }
+
+    fn verbose(&self) -> bool {
+        matches!(&self.mode, Mode::Ready(core) if core.config.audit.level == crate::config::AuditLevel::Verbose)
     }
 
     fn count(&self, v: &Verdict) {
@@ -497,7 +508,10 @@ impl GovernanceEngine {
         if let (Some(writer), Some(req)) = (&self.audit, req) {
             let mut v = blank_verdict(core.trust.snapshot(agent_id));
             v.reason = format!("approval resolved: {verdict:?}");
-            let _ = writer.write(audit_record(req, agent_id, &v, verdict, now_ms()), false);
+            let _ = writer.write(
+                audit_record(req, agent_id, &v, verdict, now_ms(), false),
+                false,
+            );
         }
     }
 
@@ -509,7 +523,14 @@ impl GovernanceEngine {
         let mut v = blank_verdict(core.trust.snapshot(agent_id));
         v.reason = "approval timed out".into();
         let _ = writer.write(
-            audit_record(req, agent_id, &v, AuditVerdict::EscalateTimeout, now_ms()),
+            audit_record(
+                req,
+                agent_id,
+                &v,
+                AuditVerdict::EscalateTimeout,
+                now_ms(),
+                false,
+            ),
             false,
         );
     }
@@ -580,87 +601,6 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
 
 fn elapsed_us(started: Instant) -> f64 {
     (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0
-}
-
-fn audit_record(
-    req: &Request,
-    agent_id: &str,
-    v: &Verdict,
-    verdict: AuditVerdict,
-    now: i64,
-) -> AuditRecord {
-    let hook = if Hook::parse(&req.hook).is_some() {
-        req.hook.clone()
-    } else {
-        format!("unknown:{}", req.hook)
-    };
-    let blocked = v.is_block();
-    // id, timestampIso, controls, seq and the hashes are filled by the writer thread, off the hot path.
-    AuditRecord {
-        id: String::new(),
-        seq: 0,
-        prev_hash: String::new(),
-        hash: String::new(),
-        timestamp: now,
-        timestamp_iso: String::new(),
-        controls: Vec::new(),
-        verdict,
-        context: AuditContext {
-            hook,
-            agent_id: agent_id.to_string(),
-            session_key: req.session_key.clone().unwrap_or_default(),
-            channel: req.channel.clone(),
-            tool_name: req.tool_name.clone(),
-            tool_params: req.params.clone(),
-            message_content: req.message_content.clone(),
-            message_to: req.message_to.clone(),
-        },
-        trust: v.trust,
-        risk: RiskSummary {
-            level: v.risk.level,
-            score: v.risk.score,
-        },
-        matched_policies: v
-            .matched
-            .iter()
-            .map(|m| audit::MatchedPolicy {
-                policy_id: m.policy_id.clone(),
-                rule_id: m.rule_id.clone(),
-                effect: m.effect,
-            })
-            .collect(),
-        evaluation_us: v.evaluation_us,
-        llm_escalated: v.llm_escalated,
-        execution_prevented: blocked.then_some(true),
-        block_reason: blocked.then(|| v.reason.clone()),
-        rule_id: v.rule_id.clone(),
-        policy_id: v.policy_id.clone(),
-        error: v.error.clone(),
-    }
-}
-
-fn start_audit(
-    config: &GovernanceConfig,
-    opts: &EngineOptions,
-) -> Result<Option<AuditWriter>, String> {
-    if !config.audit.enabled {
-        return Ok(None);
-    }
-    let base = config
-        .workspace
-        .as_ref()
-        .map(PathBuf::from)
-        .or_else(|| opts.state_dir.clone());
-    let Some(base) = base else { return Ok(None) };
-    AuditWriter::start(WriterOptions {
-        dir: base.join("governance").join("audit"),
-        tz: config.timezone,
-        level: config.audit.level,
-        flush_interval: std::time::Duration::from_millis(config.audit.flush_interval_ms),
-        redactor: audit::redact::Redactor::new(config.audit.redact_patterns.clone()),
-    })
-    .map(Some)
-    .map_err(|e| e.to_string())
 }
 
 impl Drop for GovernanceEngine {

@@ -1,8 +1,14 @@
 //! Audit trail: every evaluation of an enforcement hook becomes a redacted, hash-linked JSONL
 //! record written off the hot path. Verification, checkpoints and queries build on this.
 
+pub mod checkpoint;
+pub mod line;
+pub mod merkle;
 pub mod record;
+pub mod recovery;
 pub mod redact;
+pub mod store;
+pub mod verify;
 pub mod writer;
 
 pub use record::{

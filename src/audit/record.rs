@@ -1,10 +1,15 @@
 //! The audit record (seed 002 §3.3 `AuditRecord`, NORMATIVE N6) plus the proof-of-prevention
-//! fields of seed 003. `seq`, `prevHash` and `hash` are filled by the writer, which owns the chain.
+//! fields of seed 003. `id`, `seq`, `prevHash`, `timestampIso`, `controls` and the hash are filled
+//! by the writer thread, which owns the chain.
 
 use crate::risk::RiskLevel;
 use crate::trust::TrustSnapshot;
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+// Field order matters: structs serialize in declaration order, and every struct here lists its
+// JSON keys alphabetically, so a record serializes directly to its canonical form (sorted keys,
+// compact) without an intermediate map. `hash` is not a field: it prefixes the stored line.
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -16,37 +21,66 @@ pub enum AuditVerdict {
     EscalateDenied,
     EscalateTimeout,
     ErrorFallback,
+    /// Verification found a break; a new segment starts here and names it (old records stay as they are).
+    #[serde(rename = "governance.chain.break")]
+    ChainBreak,
+    /// A torn last line (a write cut off by a crash) was moved aside at start.
+    #[serde(rename = "governance.chain.torn")]
+    ChainTorn,
+    /// Retention removed old daily files; `details` records what the chain still vouches for.
+    #[serde(rename = "governance.retention")]
+    Retention,
+}
+
+impl AuditVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AuditVerdict::Allow => "allow",
+            AuditVerdict::Deny => "deny",
+            AuditVerdict::Escalate => "escalate",
+            AuditVerdict::EscalateApproved => "escalate_approved",
+            AuditVerdict::EscalateDenied => "escalate_denied",
+            AuditVerdict::EscalateTimeout => "escalate_timeout",
+            AuditVerdict::ErrorFallback => "error_fallback",
+            AuditVerdict::ChainBreak => "governance.chain.break",
+            AuditVerdict::ChainTorn => "governance.chain.torn",
+            AuditVerdict::Retention => "governance.retention",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditContext {
-    pub hook: String,
     pub agent_id: String,
-    pub session_key: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
+    pub hook: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_content: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_to: Option<String>,
+    pub session_key: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
     /// Redacted by the writer before anything reaches disk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_params: Option<Map<String, Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_content: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub message_to: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MatchedPolicy {
+    pub effect: &'static str,
     pub policy_id: String,
     pub rule_id: String,
-    pub effect: &'static str,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RiskSummary {
+    /// Only at level `verbose`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub factors: Vec<crate::risk::RiskFactor>,
     pub level: RiskLevel,
     pub score: f64,
 }
@@ -54,51 +88,114 @@ pub struct RiskSummary {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditRecord {
-    pub id: String,
-    pub seq: u64,
-    pub prev_hash: String,
-    pub hash: String,
-    pub timestamp: i64,
-    pub timestamp_iso: String,
-    pub verdict: AuditVerdict,
-    pub context: AuditContext,
-    pub trust: TrustSnapshot,
-    pub risk: RiskSummary,
-    pub matched_policies: Vec<MatchedPolicy>,
-    pub evaluation_us: f64,
-    pub llm_escalated: bool,
-    pub controls: Vec<&'static str>,
-    /// Seed 003: the tool layer was never reached.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub execution_prevented: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub block_reason: Option<String>,
+    pub context: AuditContext,
+    pub controls: Vec<&'static str>,
+    /// Sub-agent traceability (parent, inherited policies, trust ceiling).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub rule_id: Option<String>,
+    pub cross_agent: Option<Value>,
+    /// Chain events: what happened (break location, torn bytes, pruned range).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub policy_id: Option<String>,
+    pub details: Option<Value>,
     /// Why the engine fell back (`error_fallback` records).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    pub evaluation_us: f64,
+    /// Seed 003: the tool layer was never reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution_prevented: Option<bool>,
+    pub id: String,
+    pub llm_escalated: bool,
+    pub matched_policies: Vec<MatchedPolicy>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policy_id: Option<String>,
+    pub prev_hash: String,
+    pub risk: RiskSummary,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rule_id: Option<String>,
+    pub seq: u64,
+    pub timestamp: i64,
+    pub timestamp_iso: String,
+    pub trust: TrustSnapshot,
+    pub verdict: AuditVerdict,
 }
 
-/// ISO 27001 Annex A controls by event (NORMATIVE N6).
-pub fn controls_for(hook: &str, verdict: AuditVerdict) -> Vec<&'static str> {
-    let mut c: Vec<&'static str> = match hook {
-        "message_sending" => vec!["A.5.14"],
-        "config" => vec!["A.8.9"],
-        _ => vec!["A.8.3", "A.8.5"],
-    };
-    match verdict {
-        AuditVerdict::Deny => c.extend(["A.5.24", "A.5.28"]),
-        AuditVerdict::Escalate
-        | AuditVerdict::EscalateApproved
-        | AuditVerdict::EscalateDenied
-        | AuditVerdict::EscalateTimeout => c.extend(["A.5.17", "A.8.2"]),
-        AuditVerdict::ErrorFallback => c.push("A.8.9"),
-        AuditVerdict::Allow => {}
+impl AuditRecord {
+    /// A chain event written by the audit system itself.
+    pub fn event(verdict: AuditVerdict, details: Value, now: i64) -> AuditRecord {
+        AuditRecord {
+            block_reason: None,
+            context: AuditContext {
+                agent_id: "governance".into(),
+                hook: "audit".into(),
+                ..AuditContext::default()
+            },
+            controls: Vec::new(),
+            cross_agent: None,
+            details: Some(details),
+            error: None,
+            evaluation_us: 0.0,
+            execution_prevented: None,
+            id: String::new(),
+            llm_escalated: false,
+            matched_policies: Vec::new(),
+            policy_id: None,
+            prev_hash: String::new(),
+            risk: RiskSummary {
+                factors: Vec::new(),
+                level: RiskLevel::Low,
+                score: 0.0,
+            },
+            rule_id: None,
+            seq: 0,
+            timestamp: now,
+            timestamp_iso: String::new(),
+            trust: TrustSnapshot::of(100.0),
+            verdict,
+        }
     }
-    c
+}
+
+/// ISO 27001 Annex A controls by event type (NORMATIVE N6): the one table the records cite.
+/// An event's controls are those of its hook plus those of its verdict.
+const CONTROLS: &[(&str, &[&str])] = &[
+    // hooks
+    ("hook:before_tool_call", &["A.8.3", "A.8.5"]),
+    ("hook:message_sending", &["A.5.14"]),
+    ("hook:before_agent_start", &["A.8.3"]),
+    ("hook:session_start", &["A.8.3"]),
+    ("hook:trust", &["A.5.15", "A.8.2"]),
+    ("hook:config", &["A.8.9"]),
+    ("hook:audit", &["A.8.15"]),
+    // verdicts
+    ("deny", &["A.5.24", "A.5.28"]),
+    ("escalate", &["A.5.17", "A.8.2"]),
+    ("escalate_approved", &["A.5.17", "A.8.2"]),
+    ("escalate_denied", &["A.5.17", "A.8.2"]),
+    ("escalate_timeout", &["A.5.17", "A.8.2"]),
+    ("error_fallback", &["A.8.9"]),
+    ("governance.chain.break", &["A.5.24", "A.8.15"]),
+    ("governance.chain.torn", &["A.8.15"]),
+    ("governance.retention", &["A.8.15", "A.5.33"]),
+];
+
+pub fn controls_for(hook: &str, verdict: AuditVerdict) -> Vec<&'static str> {
+    let hook_key = format!("hook:{hook}");
+    let mut out: Vec<&'static str> = Vec::new();
+    for key in [hook_key.as_str(), verdict.as_str()] {
+        if let Some((_, controls)) = CONTROLS.iter().find(|(k, _)| *k == key) {
+            for c in controls.iter() {
+                if !out.contains(c) {
+                    out.push(c);
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        out.extend(["A.8.3", "A.8.5"]);
+    }
+    out
 }
 
 pub fn iso_millis(ms: i64) -> String {

@@ -1,29 +1,35 @@
-//! The background audit writer: owns the chain (seq, prevHash, hash), redacts, serializes and
-//! appends JSONL to `audit/YYYY-MM-DD.jsonl`, with group commit (one fsync per batch, at most
-//! every `flush_interval`). A record sent with an ack is on disk before the ack is sent, which is
-//! how a block's proof of prevention is durable before the hook returns.
+//! The background audit writer: one per audit directory (a lock file), owner of the chain.
+//! Evaluating threads hand records over through a mutex-guarded buffer; the writer thread
+//! redacts, serializes canonically, hashes, appends, fsyncs in groups (at once for records
+//! someone waits on), signs checkpoints, applies retention and verifies the log at start.
 
-use super::record::AuditRecord;
+use super::checkpoint::{Checkpoint, SignerKey, VerifierKey};
+use super::line;
+use super::merkle::{hex, Frontier};
+use super::record::{AuditRecord, AuditVerdict};
+use super::recovery;
 use super::redact::Redactor;
+use super::store::{self, ChainState, LogData, Pruned, CHECKPOINTS};
+use super::verify::{self, VerifyReport};
 use crate::config::AuditLevel;
 use chrono::TimeZone;
 use chrono_tz::Tz;
-use serde_json::Value;
-use sha2::{Digest, Sha256};
+use serde_json::{json, Value};
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::io::{BufWriter, Write};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+pub type Ack = SyncSender<Result<(), String>>;
+pub type LogFn = Arc<dyn Fn(&'static str, String) + Send + Sync>;
 
 pub enum Message {
-    Record(Box<AuditRecord>, Option<SyncSender<Result<(), String>>>),
-    Flush(SyncSender<Result<(), String>>),
+    Record(Box<AuditRecord>, Option<Ack>),
+    Flush(Ack),
 }
 
 pub struct WriterOptions {
@@ -32,18 +38,28 @@ pub struct WriterOptions {
     pub level: AuditLevel,
     pub flush_interval: Duration,
     pub redactor: Redactor,
+    pub key_file: PathBuf,
+    pub checkpoint_every_records: u64,
+    pub checkpoint_every: Duration,
+    pub retention_days: u64,
+    pub verify_on_startup: bool,
+    pub log: LogFn,
 }
 
 #[derive(Default)]
 pub struct WriterStats {
     pub written: AtomicU64,
     pub failed: AtomicU64,
+    pub checkpoints: AtomicU64,
+    pub breaks: AtomicU64,
     pub last_error: Mutex<Option<String>>,
+    pub last_checkpoint: Mutex<Option<Checkpoint>>,
+    pub startup_verification: Mutex<Option<VerifyReport>>,
 }
 
-/// The hand-off between evaluating threads and the writer: a plain buffer under a mutex.
-/// Pushing is a lock and a `Vec::push`; the writer is woken only when someone waits for
-/// durability or the buffer grows large, so an ordinary record costs no thread wake-up.
+/// The hand-off buffer: `(messages, closed)`. Pushing is a lock and a `Vec::push`; the writer is
+/// woken only for durable writes, flushes or a large backlog, so an ordinary record costs no
+/// thread wake-up on the evaluating thread.
 #[derive(Default)]
 struct Queue {
     items: Mutex<(Vec<Message>, bool)>,
@@ -55,38 +71,57 @@ pub struct AuditWriter {
     thread: Option<JoinHandle<()>>,
     pub stats: Arc<WriterStats>,
     pub dir: PathBuf,
-}
-
-#[derive(serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ChainState {
-    seq: u64,
-    last_hash: String,
-    last_timestamp: i64,
-    record_count: u64,
+    pub public_key: String,
+    /// Held for the writer's lifetime: one writer per audit directory.
+    _lock: File,
 }
 
 /// Wake the writer early once this many records wait.
 const WAKE_AT: usize = 4096;
-/// How often the writer drains the buffer into the file (fsync still follows `flush_interval`).
+/// How often the writer drains the buffer into the file (fsync follows `flush_interval`).
 const DRAIN_EVERY: Duration = Duration::from_millis(100);
+const DAY: Duration = Duration::from_secs(86_400);
 
 impl AuditWriter {
-    pub fn start(opts: WriterOptions) -> io::Result<AuditWriter> {
-        fs::create_dir_all(&opts.dir)?;
-        let state = read_chain_state(&opts.dir);
+    pub fn start(opts: WriterOptions) -> Result<AuditWriter, String> {
+        fs::create_dir_all(&opts.dir).map_err(|e| format!("{}: {e}", opts.dir.display()))?;
+        let lock = lock_dir(&opts.dir)?;
+        let key = SignerKey::load_or_create(&opts.key_file)?;
+        let now = crate::time::now_ms();
+        let torn = recovery::recover_torn_tail(&opts.dir, now)?;
+        let head = recovery::find_head(&opts.dir);
+        let mut startup = Vec::new();
+        if let Some(details) = torn {
+            (opts.log)(
+                "warn",
+                format!("audit: a torn last line was moved aside at start: {details}"),
+            );
+            startup.push(AuditRecord::event(AuditVerdict::ChainTorn, details, now));
+        }
+        if let Some(problem) = head.problem {
+            (opts.log)("error", format!("audit chain break: {problem}"));
+            startup.push(AuditRecord::event(
+                AuditVerdict::ChainBreak,
+                json!({ "reason": problem }),
+                now,
+            ));
+        }
         let queue = Arc::new(Queue::default());
         let stats = Arc::new(WriterStats::default());
-        let dir = opts.dir.clone();
-        let (thread_queue, thread_stats) = (queue.clone(), stats.clone());
+        let (dir, public_key) = (opts.dir.clone(), key.public_key());
+        let chain = Chain::new(opts, key, head.state, head.frontier, stats.clone());
+        let thread_queue = queue.clone();
         let thread = std::thread::Builder::new()
             .name("governance-audit".into())
-            .spawn(move || Chain::new(opts, state, thread_stats).run(&thread_queue))?;
+            .spawn(move || chain.run(&thread_queue, startup))
+            .map_err(|e| format!("cannot start the audit writer thread: {e}"))?;
         Ok(AuditWriter {
             queue,
             thread: Some(thread),
             stats,
             dir,
+            public_key,
+            _lock: lock,
         })
     }
 
@@ -129,6 +164,7 @@ impl AuditWriter {
             .map_err(|_| "audit writer stopped".to_string())?
     }
 
+    /// Flushes, signs a final checkpoint and stops the thread.
     pub fn close(&mut self) -> Result<(), String> {
         let result = self.flush();
         if let Ok(mut guard) = self.queue.items.lock() {
@@ -148,58 +184,98 @@ impl Drop for AuditWriter {
     }
 }
 
-fn read_chain_state(dir: &Path) -> ChainState {
-    fs::read(dir.join("chain-state.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or(ChainState {
-            seq: 0,
-            last_hash: GENESIS.into(),
-            last_timestamp: 0,
-            record_count: 0,
+fn lock_dir(dir: &std::path::Path) -> Result<File, String> {
+    let path = dir.join("writer.lock");
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.try_lock().map_err(|_| {
+        format!("another engine is already writing to {} (writer.lock is held); this one writes no audit records", dir.display())
+    })?;
+    Ok(file)
+}
+
+/// Waits for work (or the drain tick) and takes everything queued; `None` if the lock is poisoned.
+fn take_batch(queue: &Queue) -> Option<(Vec<Message>, bool)> {
+    let guard = queue.items.lock().ok()?;
+    let (mut guard, _) = queue
+        .wake
+        .wait_timeout_while(guard, DRAIN_EVERY, |(items, closed)| {
+            items.is_empty() && !*closed
         })
+        .ok()?;
+    Some((std::mem::take(&mut guard.0), guard.1))
 }
 
 /// The writer thread's state.
 struct Chain {
     opts: WriterOptions,
+    key: SignerKey,
     state: ChainState,
+    frontier: Frontier,
     stats: Arc<WriterStats>,
     file: Option<(String, BufWriter<File>)>,
     dirty: bool,
-    pending_acks: Vec<SyncSender<Result<(), String>>>,
+    pending_acks: Vec<Ack>,
+    last_sync: Instant,
+    last_checkpoint: Instant,
+    last_retention: Instant,
 }
 
 impl Chain {
-    fn new(opts: WriterOptions, state: ChainState, stats: Arc<WriterStats>) -> Chain {
+    fn new(
+        opts: WriterOptions,
+        key: SignerKey,
+        state: ChainState,
+        frontier: Frontier,
+        stats: Arc<WriterStats>,
+    ) -> Chain {
+        let now = Instant::now();
         Chain {
             opts,
+            key,
             state,
+            frontier,
             stats,
             file: None,
             dirty: false,
             pending_acks: Vec::new(),
+            last_sync: now,
+            last_checkpoint: now,
+            last_retention: now,
         }
     }
 
-    fn run(mut self, queue: &Queue) {
-        let mut last_sync = Instant::now();
+    fn run(mut self, queue: &Queue, startup: Vec<AuditRecord>) {
+        for event in startup {
+            self.append_logged(event);
+        }
+        if self.opts.verify_on_startup {
+            self.verify_existing();
+        }
+        self.apply_retention();
+        self.sync();
         loop {
-            let (batch, closed) = match take_batch(queue) {
-                Some(b) => b,
-                None => return,
+            let Some((batch, closed)) = take_batch(queue) else {
+                return;
             };
             for msg in batch {
                 self.handle(msg);
             }
-            // Group commit: one fsync for everything taken, at most every flush interval
-            // unless someone waits for durability.
+            // Group commit: one fsync for everything taken, at most every flush interval unless
+            // someone waits for durability.
             if !self.pending_acks.is_empty()
-                || last_sync.elapsed() >= self.opts.flush_interval
+                || self.last_sync.elapsed() >= self.opts.flush_interval
                 || closed
             {
                 self.sync();
-                last_sync = Instant::now();
+                self.maybe_checkpoint(closed);
+            }
+            if self.last_retention.elapsed() >= DAY {
+                self.apply_retention();
             }
             if closed {
                 return;
@@ -209,21 +285,23 @@ impl Chain {
 
     fn handle(&mut self, msg: Message) {
         match msg {
-            Message::Record(record, ack) => {
-                let result = self.append(*record);
-                if let Err(e) = &result {
-                    self.fail(e);
-                }
-                if let Some(ack) = ack {
-                    match result {
-                        Ok(()) => self.pending_acks.push(ack),
-                        Err(e) => {
-                            let _ = ack.send(Err(e));
-                        }
+            Message::Record(record, ack) => match (self.append(*record), ack) {
+                (Ok(()), Some(ack)) => self.pending_acks.push(ack),
+                (Ok(()), None) => {}
+                (Err(e), ack) => {
+                    self.fail(&e);
+                    if let Some(ack) = ack {
+                        let _ = ack.send(Err(e));
                     }
                 }
-            }
+            },
             Message::Flush(ack) => self.pending_acks.push(ack),
+        }
+    }
+
+    fn append_logged(&mut self, record: AuditRecord) {
+        if let Err(e) = self.append(record) {
+            self.fail(&e);
         }
     }
 
@@ -231,30 +309,36 @@ impl Chain {
         record.id = uuid::Uuid::new_v4().to_string();
         record.timestamp_iso = super::iso_millis(record.timestamp);
         record.controls = super::controls_for(&record.context.hook, record.verdict);
-        self.redact(&mut record);
         record.seq = self.state.seq;
-        record.prev_hash = self.state.last_hash.clone();
-        let mut value = serde_json::to_value(&record).map_err(|e| e.to_string())?;
-        apply_level(&mut value, self.opts.level);
-        if let Some(m) = value.as_object_mut() {
-            m.remove("hash");
-        }
-        let hash = leaf_hash(&value);
-        value["hash"] = Value::String(hash.clone());
-        let mut line = serde_json::to_vec(&value).map_err(|e| e.to_string())?;
-        line.push(b'\n');
-        let day = self.day_of(record.timestamp);
-        self.file_for(&day)?
-            .write_all(&line)
-            .map_err(|e| e.to_string())?;
-        self.dirty = true;
-        self.state = ChainState {
-            seq: record.seq + 1,
-            last_hash: hash,
-            last_timestamp: record.timestamp,
-            record_count: self.state.record_count + 1,
+        record.prev_hash = std::mem::take(&mut self.state.last_hash);
+        self.redact(&mut record);
+        let canonical = canonical_bytes(&record, self.opts.level);
+        let canonical = match canonical {
+            Ok(c) => c,
+            Err(e) => {
+                self.state.last_hash = record.prev_hash;
+                return Err(e);
+            }
         };
+        let (hash, bytes) = line::encode(&canonical);
+        let day = self.day_of(record.timestamp);
+        if let Err(e) = self
+            .file_for(&day)
+            .and_then(|f| f.write_all(&bytes).map_err(|e| e.to_string()))
+        {
+            self.state.last_hash = record.prev_hash;
+            return Err(e);
+        }
+        self.dirty = true;
+        self.frontier.push(hash);
+        self.state.seq += 1;
+        self.state.record_count = self.state.seq;
+        self.state.last_hash = hex(&hash);
+        self.state.last_timestamp = record.timestamp;
         self.stats.written.fetch_add(1, Ordering::Relaxed);
+        if record.verdict == AuditVerdict::ChainBreak {
+            self.stats.breaks.fetch_add(1, Ordering::Relaxed);
+        }
         Ok(())
     }
 
@@ -278,14 +362,18 @@ impl Chain {
 
     fn file_for(&mut self, day: &str) -> Result<&mut BufWriter<File>, String> {
         if self.file.as_ref().is_none_or(|(d, _)| d != day) {
-            self.sync();
+            if self.file.is_some() {
+                // Rotation: what the old file holds is signed before the next day begins.
+                self.sync();
+                self.checkpoint();
+            }
             let path = self.opts.dir.join(format!("{day}.jsonl"));
             let f = OpenOptions::new()
                 .create(true)
                 .append(true)
                 .open(&path)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
-            self.file = Some((day.to_string(), BufWriter::new(f)));
+            self.file = Some((day.to_string(), BufWriter::with_capacity(256 * 1024, f)));
         }
         self.file
             .as_mut()
@@ -304,10 +392,11 @@ impl Chain {
                     .map_err(|e| e.to_string());
             }
             if result.is_ok() {
-                result = self.write_chain_state();
+                result = self.save_state();
             }
             self.dirty = false;
         }
+        self.last_sync = Instant::now();
         if let Err(e) = &result {
             self.fail(e);
         }
@@ -316,16 +405,156 @@ impl Chain {
         }
     }
 
-    fn write_chain_state(&self) -> Result<(), String> {
-        let tmp = self.opts.dir.join("chain-state.json.tmp");
+    fn save_state(&mut self) -> Result<(), String> {
+        self.state.set_frontier(&self.frontier);
         let bytes = serde_json::to_vec_pretty(&self.state).map_err(|e| e.to_string())?;
-        let write = || -> io::Result<()> {
-            let mut f = File::create(&tmp)?;
-            f.write_all(&bytes)?;
-            f.sync_all()?;
-            fs::rename(&tmp, self.opts.dir.join("chain-state.json"))
+        store::write_atomic(&self.opts.dir.join("chain-state.json"), &bytes)
+    }
+
+    fn maybe_checkpoint(&mut self, closing: bool) {
+        let new = self.state.seq - self.state.last_checkpoint_size.min(self.state.seq);
+        let due = new >= self.opts.checkpoint_every_records
+            || (new > 0 && self.last_checkpoint.elapsed() >= self.opts.checkpoint_every);
+        if new > 0 && (due || closing) {
+            self.checkpoint();
+        }
+    }
+
+    /// Signs `{origin, size, root, timestamp}` for everything durable and appends the note.
+    fn checkpoint(&mut self) {
+        if self.state.seq == self.state.last_checkpoint_size || self.dirty {
+            return;
+        }
+        let cp = Checkpoint {
+            origin: self.state.origin.clone(),
+            size: self.frontier.size,
+            root_hash: self.frontier.root(),
+            timestamp: crate::time::now_ms(),
         };
-        write().map_err(|e| format!("chain-state.json: {e}"))
+        let note = format!("{}\n", self.key.sign(&cp));
+        let path = self.opts.dir.join(CHECKPOINTS);
+        let written = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .and_then(|mut f| f.write_all(note.as_bytes()).and_then(|_| f.sync_data()));
+        match written {
+            Ok(()) => {
+                self.state.last_checkpoint_size = cp.size;
+                self.last_checkpoint = Instant::now();
+                self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut last) = self.stats.last_checkpoint.lock() {
+                    *last = Some(cp);
+                }
+                if let Err(e) = self.save_state() {
+                    self.fail(&e);
+                }
+            }
+            Err(e) => self.fail(&format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Verification at start: breaks are logged at error level and recorded as a new segment's
+    /// first record; old records are never edited.
+    fn verify_existing(&mut self) {
+        let Ok(data) = LogData::read(&self.opts.dir) else {
+            return;
+        };
+        let key = VerifierKey::parse(&self.key.public_key()).ok();
+        let report = verify::verify(&data, key.as_ref());
+        if let Some(first) = report.problems.first() {
+            let reason = format!(
+                "{} problem(s); first: {} (seq {:?}, file {:?})",
+                report.problems.len(),
+                first.reason,
+                first.seq,
+                first.file
+            );
+            (self.opts.log)(
+                "error",
+                format!("audit chain break found at start: {reason}"),
+            );
+            let details = json!({ "reason": reason, "problems": report.problems.iter().take(10).collect::<Vec<_>>() });
+            self.append_logged(AuditRecord::event(
+                AuditVerdict::ChainBreak,
+                details,
+                crate::time::now_ms(),
+            ));
+        }
+        if let Ok(mut slot) = self.stats.startup_verification.lock() {
+            *slot = Some(report);
+        }
+    }
+
+    /// Deletes daily files older than `retention_days`, never the file holding the chain head.
+    /// What they held stays vouched for by `pruned.json` (their Merkle frontier and last hash).
+    fn apply_retention(&mut self) {
+        self.last_retention = Instant::now();
+        let today = self.day_of(crate::time::now_ms());
+        let Some(cutoff) = chrono::NaiveDate::parse_from_str(&today, "%Y-%m-%d")
+            .ok()
+            .and_then(|d| d.checked_sub_days(chrono::Days::new(self.opts.retention_days)))
+            .map(|d| format!("{}.jsonl", d.format("%Y-%m-%d")))
+        else {
+            return;
+        };
+        let mut files = store::daily_files(&self.opts.dir);
+        files.pop(); // the head file stays
+        let old: Vec<PathBuf> = files
+            .into_iter()
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n < cutoff.as_str())
+            })
+            .collect();
+        if old.is_empty() {
+            return;
+        }
+        if let Err(e) = self.prune(&old) {
+            self.fail(&format!("retention: {e}"));
+        }
+    }
+
+    fn prune(&mut self, old: &[PathBuf]) -> Result<(), String> {
+        let path = self.opts.dir.join("pruned.json");
+        let previous: Option<Pruned> = store::read_json(&path);
+        let mut frontier = previous
+            .as_ref()
+            .and_then(|p| p.frontier())
+            .unwrap_or_default();
+        let mut last_hash = previous
+            .map(|p| p.last_hash)
+            .unwrap_or_else(|| store::GENESIS.to_string());
+        for file in old {
+            let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+            for l in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                let (hash, _) = line::decode(l).map_err(|e| format!("{}: {e}", file.display()))?;
+                frontier.push(hash);
+                last_hash = hex(&hash);
+            }
+        }
+        let pruned = Pruned {
+            through: frontier.size,
+            last_hash,
+            frontier: frontier.nodes.iter().map(hex).collect(),
+        };
+        let bytes = serde_json::to_vec_pretty(&pruned).map_err(|e| e.to_string())?;
+        store::write_atomic(&path, &bytes)?;
+        let names: Vec<String> = old
+            .iter()
+            .filter_map(|p| p.file_name()?.to_str().map(String::from))
+            .collect();
+        for file in old {
+            fs::remove_file(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        }
+        let details = json!({ "prunedThroughSeq": pruned.through, "files": names, "retentionDays": self.opts.retention_days });
+        self.append_logged(AuditRecord::event(
+            AuditVerdict::Retention,
+            details,
+            crate::time::now_ms(),
+        ));
+        Ok(())
     }
 
     fn fail(&self, e: &str) {
@@ -336,58 +565,31 @@ impl Chain {
     }
 }
 
-/// Waits for work (or the drain tick) and takes everything queued; `None` if the lock is poisoned.
-fn take_batch(queue: &Queue) -> Option<(Vec<Message>, bool)> {
-    let guard = queue.items.lock().ok()?;
-    let (mut guard, _) = queue
-        .wake
-        .wait_timeout_while(guard, DRAIN_EVERY, |(items, closed)| {
-            items.is_empty() && !*closed
-        })
-        .ok()?;
-    Some((std::mem::take(&mut guard.0), guard.1))
-}
-
-/// RFC 6962 leaf hash of the canonical record: SHA-256(0x00 ‖ compact JSON with sorted keys),
-/// computed over every field but `hash` (a `hash` key present in `record` is ignored).
-pub fn leaf_hash(record: &Value) -> String {
-    let mut h = Sha256::new();
-    h.update([0u8]);
-    match record.as_object().filter(|m| m.contains_key("hash")) {
-        Some(m) => {
-            let without: serde_json::Map<String, Value> = m
-                .iter()
-                .filter(|(k, _)| k.as_str() != "hash")
-                .map(|(k, v)| (k.clone(), v.clone()))
-                .collect();
-            h.update(Value::Object(without).to_string().as_bytes());
-        }
-        None => h.update(record.to_string().as_bytes()),
-    }
-    format!("{:x}", h.finalize())
-}
-
-/// NORMATIVE N6 levels: `minimal` keeps only what proves the decision happened.
-fn apply_level(v: &mut Value, level: AuditLevel) {
+/// Canonical bytes at the configured level. Standard and verbose serialize the record directly
+/// (its fields are in key order); minimal keeps only what proves the decision happened.
+fn canonical_bytes(record: &AuditRecord, level: AuditLevel) -> Result<Vec<u8>, String> {
     if level != AuditLevel::Minimal {
-        return;
+        return serde_json::to_vec(record).map_err(|e| e.to_string());
     }
-    let Some(m) = v.as_object_mut() else { return };
-    const KEEP: [&str; 11] = [
-        "id",
-        "seq",
-        "prevHash",
-        "hash",
-        "timestamp",
-        "timestampIso",
-        "verdict",
-        "context",
-        "evaluationUs",
-        "executionPrevented",
-        "ruleId",
-    ];
-    m.retain(|k, _| KEEP.contains(&k.as_str()));
-    if let Some(ctx) = m.get_mut("context").and_then(Value::as_object_mut) {
-        ctx.retain(|k, _| k == "agentId" || k == "toolName" || k == "hook");
+    let mut v = serde_json::to_value(record).map_err(|e| e.to_string())?;
+    if let Some(m) = v.as_object_mut() {
+        const KEEP: [&str; 11] = [
+            "id",
+            "seq",
+            "prevHash",
+            "timestamp",
+            "timestampIso",
+            "verdict",
+            "context",
+            "evaluationUs",
+            "executionPrevented",
+            "ruleId",
+            "details",
+        ];
+        m.retain(|k, _| KEEP.contains(&k.as_str()));
+        if let Some(ctx) = m.get_mut("context").and_then(Value::as_object_mut) {
+            ctx.retain(|k, _| k == "agentId" || k == "toolName" || k == "hook");
+        }
     }
+    serde_json::to_vec(&v).map_err(|e| e.to_string())
 }

@@ -7,7 +7,9 @@ pub mod reader;
 mod sections;
 
 pub use error::{ConfigError, ConfigIssue};
-pub use sections::{ApprovalConfig, AuditConfig, AuditLevel, LlmConfig, PerformanceConfig};
+pub use sections::{
+    ApprovalConfig, AuditConfig, AuditLevel, CheckpointConfig, LlmConfig, PerformanceConfig,
+};
 
 use crate::policy::builtins::{builtin_policies, BuiltinsConfig};
 use crate::policy::conditions::{time::TimeWindow, ParseEnv};

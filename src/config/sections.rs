@@ -31,6 +31,15 @@ pub struct AuditConfig {
     pub flush_interval_ms: u64,
     /// A block's record is on disk (fsync) before the hook returns.
     pub sync_on_block: bool,
+    pub checkpoint: CheckpointConfig,
+}
+
+#[derive(Debug, Clone)]
+pub struct CheckpointConfig {
+    pub every_records: u64,
+    pub every_seconds: u64,
+    /// Ed25519 signing key; default `<state>/governance/keys/audit-signing.key`, outside `audit/`.
+    pub key_file: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -246,6 +255,16 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
         },
         flush_interval_ms: o.int("flushIntervalMs", 1000, 1, 60_000, issues),
         sync_on_block: o.bool("syncOnBlock", true, issues),
+        checkpoint: checkpoint(&o.child("checkpoint", issues), issues),
+    }
+}
+
+fn checkpoint(o: &Obj, issues: &mut Issues) -> CheckpointConfig {
+    o.check_keys(&["everyRecords", "everySeconds", "keyFile"], issues);
+    CheckpointConfig {
+        every_records: o.int("everyRecords", 1000, 1, 10_000_000, issues),
+        every_seconds: o.int("everySeconds", 60, 1, 86_400, issues),
+        key_file: o.string("keyFile", issues),
     }
 }
 

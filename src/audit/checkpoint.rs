@@ -1,0 +1,327 @@
+//! Signed checkpoints: `{origin, size, rootHash, timestamp}` as a C2SP tlog checkpoint inside a
+//! C2SP signed note, signed with Ed25519. Keys use the signed-note key encodings
+//! (`PRIVATE+KEY+<name>+<hash>+<base64>` on disk, `<name>+<hash>+<base64>` for auditors), so
+//! any signed-note implementation can check them.
+
+use super::merkle::Hash;
+use base64::engine::general_purpose::STANDARD as B64;
+use base64::Engine;
+use ed25519_dalek::{Signature, Signer, SigningKey, Verifier as _, VerifyingKey};
+use sha2::{Digest, Sha256};
+use std::fs;
+use std::io::Write;
+use std::path::Path;
+
+const ALG_ED25519: u8 = 0x01;
+
+fn key_hash(name: &str, public: &[u8; 32]) -> u32 {
+    let mut h = Sha256::new();
+    h.update(name.as_bytes());
+    h.update(b"\n");
+    h.update([ALG_ED25519]);
+    h.update(public);
+    let d = h.finalize();
+    u32::from_be_bytes([d[0], d[1], d[2], d[3]])
+}
+
+pub struct SignerKey {
+    pub name: String,
+    key: SigningKey,
+}
+
+impl SignerKey {
+    /// Loads the key, or creates one (mode 0600) on first start.
+    pub fn load_or_create(path: &Path) -> Result<SignerKey, String> {
+        match fs::read_to_string(path) {
+            Ok(text) => {
+                SignerKey::parse(text.trim()).map_err(|e| format!("{}: {e}", path.display()))
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => SignerKey::create(path),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    fn create(path: &Path) -> Result<SignerKey, String> {
+        let mut seed = [0u8; 32];
+        getrandom::fill(&mut seed)
+            .map_err(|e| format!("no randomness for the signing key: {e}"))?;
+        let mut id = [0u8; 4];
+        getrandom::fill(&mut id).map_err(|e| e.to_string())?;
+        let name = format!("openclaw-governance-{:08x}", u32::from_be_bytes(id));
+        let key = SignerKey {
+            name,
+            key: SigningKey::from_bytes(&seed),
+        };
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        write_private(path, &key.encode_private())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(key)
+    }
+
+    fn parse(text: &str) -> Result<SignerKey, String> {
+        let parts: Vec<&str> = text.splitn(5, '+').collect();
+        let [_, _, name, _, data] = parts[..] else {
+            return Err("not a PRIVATE+KEY+<name>+<hash>+<key> signing key".into());
+        };
+        let bytes = B64
+            .decode(data)
+            .map_err(|e| format!("bad key encoding: {e}"))?;
+        let seed: [u8; 32] = match bytes.split_first() {
+            Some((&ALG_ED25519, rest)) => {
+                rest.try_into().map_err(|_| "bad key length".to_string())?
+            }
+            _ => return Err("not an Ed25519 key".into()),
+        };
+        Ok(SignerKey {
+            name: name.to_string(),
+            key: SigningKey::from_bytes(&seed),
+        })
+    }
+
+    fn encode_private(&self) -> String {
+        let public = self.key.verifying_key().to_bytes();
+        let mut data = vec![ALG_ED25519];
+        data.extend_from_slice(&self.key.to_bytes());
+        format!(
+            "PRIVATE+KEY+{}+{:08x}+{}\n",
+            self.name,
+            key_hash(&self.name, &public),
+            B64.encode(data)
+        )
+    }
+
+    /// The verifier key an auditor pins: `<name>+<hash>+<base64(0x01 ‖ public key)>`.
+    pub fn public_key(&self) -> String {
+        let public = self.key.verifying_key().to_bytes();
+        let mut data = vec![ALG_ED25519];
+        data.extend_from_slice(&public);
+        format!(
+            "{}+{:08x}+{}",
+            self.name,
+            key_hash(&self.name, &public),
+            B64.encode(data)
+        )
+    }
+
+    pub fn sign(&self, checkpoint: &Checkpoint) -> String {
+        let body = checkpoint.body();
+        let public = self.key.verifying_key().to_bytes();
+        let mut sig = key_hash(&self.name, &public).to_be_bytes().to_vec();
+        sig.extend_from_slice(&self.key.sign(body.as_bytes()).to_bytes());
+        format!("{body}\n\u{2014} {} {}\n", self.name, B64.encode(sig))
+    }
+}
+
+#[cfg(unix)]
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
+}
+
+#[cfg(not(unix))]
+fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut f = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_all()
+}
+
+pub struct VerifierKey {
+    pub name: String,
+    hash: u32,
+    key: VerifyingKey,
+}
+
+impl VerifierKey {
+    pub fn parse(vkey: &str) -> Result<VerifierKey, String> {
+        let parts: Vec<&str> = vkey.trim().splitn(3, '+').collect();
+        let [name, hash, data] = parts[..] else {
+            return Err("a public key looks like <name>+<hash>+<base64>".into());
+        };
+        let hash = u32::from_str_radix(hash, 16).map_err(|_| "bad key hash".to_string())?;
+        let bytes = B64
+            .decode(data)
+            .map_err(|e| format!("bad key encoding: {e}"))?;
+        let public: [u8; 32] = match bytes.split_first() {
+            Some((&ALG_ED25519, rest)) => {
+                rest.try_into().map_err(|_| "bad key length".to_string())?
+            }
+            _ => return Err("not an Ed25519 key".into()),
+        };
+        if key_hash(name, &public) != hash {
+            return Err("key hash does not match the key".into());
+        }
+        let key = VerifyingKey::from_bytes(&public).map_err(|e| e.to_string())?;
+        Ok(VerifierKey {
+            name: name.to_string(),
+            hash,
+            key,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Checkpoint {
+    pub origin: String,
+    pub size: u64,
+    #[serde(serialize_with = "ser_hash")]
+    pub root_hash: Hash,
+    pub timestamp: i64,
+}
+
+fn ser_hash<S: serde::Serializer>(h: &Hash, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&super::merkle::hex(h))
+}
+
+impl Checkpoint {
+    /// The tlog-checkpoint body: origin, size, base64 root, then our extension line.
+    pub fn body(&self) -> String {
+        format!(
+            "{}\n{}\n{}\ntimestamp {}\n",
+            self.origin,
+            self.size,
+            B64.encode(self.root_hash),
+            self.timestamp
+        )
+    }
+
+    fn parse_body(body: &str) -> Result<Checkpoint, String> {
+        let lines: Vec<&str> = body
+            .strip_suffix('\n')
+            .unwrap_or(body)
+            .split('\n')
+            .collect();
+        let [origin, size, root, ext] = lines[..] else {
+            return Err("a checkpoint has four lines: origin, size, root hash, timestamp".into());
+        };
+        let size = size.parse().map_err(|_| format!("bad size \"{size}\""))?;
+        let root: Hash = B64
+            .decode(root)
+            .ok()
+            .and_then(|b| b.try_into().ok())
+            .ok_or_else(|| "bad root hash".to_string())?;
+        let timestamp = ext
+            .strip_prefix("timestamp ")
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| "bad timestamp line".to_string())?;
+        Ok(Checkpoint {
+            origin: origin.to_string(),
+            size,
+            root_hash: root,
+            timestamp,
+        })
+    }
+}
+
+/// One note of the `checkpoints` file, before its signature is checked.
+#[derive(Debug, Clone)]
+pub struct SignedNote {
+    pub body: String,
+    pub signatures: Vec<(String, Vec<u8>)>,
+}
+
+/// Splits the `checkpoints` file (notes separated by a blank line) into notes.
+pub fn parse_notes(text: &str) -> Result<Vec<SignedNote>, String> {
+    let mut notes = Vec::new();
+    let mut blocks = text.split("\n\n").filter(|b| !b.trim().is_empty());
+    while let Some(body) = blocks.next() {
+        let sigs = blocks
+            .next()
+            .ok_or_else(|| format!("note {} has no signature", notes.len() + 1))?;
+        let signatures = sigs
+            .lines()
+            .map(|l| {
+                let rest = l
+                    .strip_prefix("\u{2014} ")
+                    .ok_or("a signature line starts with an em dash")?;
+                let (name, sig) = rest.split_once(' ').ok_or("bad signature line")?;
+                Ok((
+                    name.to_string(),
+                    B64.decode(sig).map_err(|_| "bad signature encoding")?,
+                ))
+            })
+            .collect::<Result<Vec<_>, &str>>()
+            .map_err(|e| format!("note {}: {e}", notes.len() + 1))?;
+        notes.push(SignedNote {
+            body: format!("{body}\n"),
+            signatures,
+        });
+    }
+    Ok(notes)
+}
+
+/// The checkpoint inside `note`, if `key` signed it.
+pub fn open(note: &SignedNote, key: &VerifierKey) -> Result<Checkpoint, String> {
+    let sig = note
+        .signatures
+        .iter()
+        .find(|(name, sig)| {
+            *name == key.name && sig.len() == 68 && sig[..4] == key.hash.to_be_bytes()
+        })
+        .ok_or_else(|| format!("no signature by key {}", key.name))?;
+    let signature = Signature::from_slice(&sig.1[4..]).map_err(|e| e.to_string())?;
+    key.key
+        .verify(note.body.as_bytes(), &signature)
+        .map_err(|_| format!("signature by {} does not verify", key.name))?;
+    Checkpoint::parse_body(&note.body)
+}
+
+/// The checkpoint inside `note` without checking who signed it (no key pinned).
+pub fn open_unchecked(note: &SignedNote) -> Result<Checkpoint, String> {
+    Checkpoint::parse_body(&note.body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sign_open_and_reject() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k");
+        let key = SignerKey::load_or_create(&path).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(
+                fs::metadata(&path).unwrap().permissions().mode() & 0o777,
+                0o600
+            );
+        }
+        let again = SignerKey::load_or_create(&path).unwrap();
+        assert_eq!(again.public_key(), key.public_key());
+        let cp = Checkpoint {
+            origin: "o/1".into(),
+            size: 7,
+            root_hash: [9; 32],
+            timestamp: 1234,
+        };
+        let text = key.sign(&cp);
+        assert!(text.contains("\n\n\u{2014} openclaw-governance-"));
+        let notes = parse_notes(&format!("{text}\n{text}\n")).unwrap();
+        assert_eq!(notes.len(), 2);
+        let vk = VerifierKey::parse(&key.public_key()).unwrap();
+        assert_eq!(open(&notes[0], &vk).unwrap(), cp);
+        let other = SignerKey::load_or_create(&dir.path().join("other")).unwrap();
+        let wrong = VerifierKey::parse(&other.public_key()).unwrap();
+        assert!(open(&notes[0], &wrong).is_err());
+        let tampered = SignedNote {
+            body: notes[0].body.replace("\n7\n", "\n8\n"),
+            ..notes[0].clone()
+        };
+        assert!(open(&tampered, &vk)
+            .unwrap_err()
+            .contains("does not verify"));
+    }
+}

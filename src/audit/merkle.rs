@@ -1,0 +1,349 @@
+//! RFC 6962 / RFC 9162 Merkle trees over audit records. A record's `hash` is its leaf hash, so the
+//! chain link and the Merkle leaf are the same digest. The writer keeps only the frontier (the
+//! roots of the perfect subtrees covering the log, O(log n)); proofs are computed from the leaves.
+
+use sha2::{Digest, Sha256};
+
+pub type Hash = [u8; 32];
+
+pub fn leaf(canonical: &[u8]) -> Hash {
+    let mut h = Sha256::new();
+    h.update([0u8]);
+    h.update(canonical);
+    h.finalize().into()
+}
+
+pub fn node(left: &Hash, right: &Hash) -> Hash {
+    let mut h = Sha256::new();
+    h.update([1u8]);
+    h.update(left);
+    h.update(right);
+    h.finalize().into()
+}
+
+pub fn empty_root() -> Hash {
+    Sha256::digest([]).into()
+}
+
+/// Largest power of two strictly below `n` (n ≥ 2).
+fn split(n: u64) -> u64 {
+    let mut k = 1;
+    while k * 2 < n {
+        k *= 2;
+    }
+    k
+}
+
+/// The compact state of an append-only tree: roots of perfect subtrees, largest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Frontier {
+    pub size: u64,
+    pub nodes: Vec<Hash>,
+}
+
+impl Frontier {
+    pub fn push(&mut self, leaf: Hash) {
+        let mut carry = leaf;
+        let mut size = self.size;
+        // Each trailing 1-bit of the old size is a perfect subtree that merges with the new one.
+        while size & 1 == 1 {
+            let left = self.nodes.pop().unwrap_or_default();
+            carry = node(&left, &carry);
+            size >>= 1;
+        }
+        self.nodes.push(carry);
+        self.size += 1;
+    }
+
+    /// MTH of everything pushed so far.
+    pub fn root(&self) -> Hash {
+        let mut iter = self.nodes.iter().rev();
+        let Some(last) = iter.next() else {
+            return empty_root();
+        };
+        iter.fold(*last, |acc, left| node(left, &acc))
+    }
+
+    /// The perfect subtrees as `(start, size, hash)`, left to right.
+    pub fn ranges(&self) -> Vec<(u64, u64, Hash)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let mut bits: Vec<u64> = (0..64)
+            .rev()
+            .filter(|b| self.size >> b & 1 == 1)
+            .map(|b| 1u64 << b)
+            .collect();
+        for (sz, h) in bits.drain(..).zip(self.nodes.iter()) {
+            out.push((start, sz, *h));
+            start += sz;
+        }
+        out
+    }
+}
+
+/// Hashes of ranges: leaves where present, frontier subtrees where leaves were pruned away.
+pub struct Tree<'a> {
+    /// Index of `leaves[0]` in the log.
+    pub offset: u64,
+    pub leaves: &'a [Hash],
+    pub pruned: &'a [(u64, u64, Hash)],
+}
+
+impl Tree<'_> {
+    pub fn size(&self) -> u64 {
+        self.offset + self.leaves.len() as u64
+    }
+
+    /// MTH of leaves [a, b); `None` if it needs leaves that were pruned and no pruned subtree covers it.
+    pub fn hash(&self, a: u64, b: u64) -> Option<Hash> {
+        if let Some((_, _, h)) = self.pruned.iter().find(|(s, n, _)| *s == a && s + n == b) {
+            return Some(*h);
+        }
+        match b - a {
+            0 => Some(empty_root()),
+            1 => (a >= self.offset)
+                .then(|| self.leaves.get((a - self.offset) as usize).copied())
+                .flatten(),
+            n => {
+                let k = split(n);
+                Some(node(&self.hash(a, a + k)?, &self.hash(a + k, b)?))
+            }
+        }
+    }
+
+    pub fn root(&self, size: u64) -> Option<Hash> {
+        self.hash(0, size)
+    }
+
+    /// RFC 9162 §2.1.3.1 PATH(m, D[n]) for the tree of the first `n` leaves.
+    pub fn inclusion(&self, m: u64, n: u64) -> Option<Vec<Hash>> {
+        self.path(m, 0, n)
+    }
+
+    fn path(&self, m: u64, a: u64, b: u64) -> Option<Vec<Hash>> {
+        if b - a <= 1 {
+            return Some(Vec::new());
+        }
+        let k = split(b - a);
+        if m < k {
+            let mut p = self.path(m, a, a + k)?;
+            p.push(self.hash(a + k, b)?);
+            Some(p)
+        } else {
+            let mut p = self.path(m - k, a + k, b)?;
+            p.push(self.hash(a, a + k)?);
+            Some(p)
+        }
+    }
+
+    /// RFC 9162 §2.1.4.1 PROOF(m, D[n]).
+    pub fn consistency(&self, m: u64, n: u64) -> Option<Vec<Hash>> {
+        if m == 0 || m > n {
+            return Some(Vec::new());
+        }
+        self.subproof(m, 0, n, true)
+    }
+
+    fn subproof(&self, m: u64, a: u64, b: u64, complete: bool) -> Option<Vec<Hash>> {
+        let n = b - a;
+        if m == n {
+            return Some(if complete {
+                Vec::new()
+            } else {
+                vec![self.hash(a, b)?]
+            });
+        }
+        let k = split(n);
+        if m <= k {
+            let mut p = self.subproof(m, a, a + k, complete)?;
+            p.push(self.hash(a + k, b)?);
+            Some(p)
+        } else {
+            let mut p = self.subproof(m - k, a + k, b, false)?;
+            p.push(self.hash(a, a + k)?);
+            Some(p)
+        }
+    }
+}
+
+/// RFC 9162 §2.1.3.2: does `proof` show leaf `index` (hash `leaf`) in a tree of `size` with `root`?
+pub fn verify_inclusion(index: u64, size: u64, leaf: &Hash, proof: &[Hash], root: &Hash) -> bool {
+    if index >= size {
+        return false;
+    }
+    let (mut fnode, mut snode) = (index, size - 1);
+    let mut r = *leaf;
+    for p in proof {
+        if snode == 0 {
+            return false;
+        }
+        if fnode & 1 == 1 || fnode == snode {
+            r = node(p, &r);
+            if fnode & 1 == 0 {
+                while fnode & 1 == 0 && fnode != 0 {
+                    fnode >>= 1;
+                    snode >>= 1;
+                }
+            }
+        } else {
+            r = node(&r, p);
+        }
+        fnode >>= 1;
+        snode >>= 1;
+    }
+    snode == 0 && r == *root
+}
+
+/// RFC 9162 §2.1.4.2: is the tree of size `m` with `old_root` a prefix of the one of size `n`?
+pub fn verify_consistency(
+    m: u64,
+    n: u64,
+    old_root: &Hash,
+    new_root: &Hash,
+    proof: &[Hash],
+) -> bool {
+    if m == n {
+        return proof.is_empty() && old_root == new_root;
+    }
+    if m == 0 || m > n || proof.is_empty() {
+        return false;
+    }
+    let mut proof: Vec<Hash> = proof.to_vec();
+    if m.is_power_of_two() {
+        proof.insert(0, *old_root);
+    }
+    let (mut fnode, mut snode) = (m - 1, n - 1);
+    while fnode & 1 == 1 {
+        fnode >>= 1;
+        snode >>= 1;
+    }
+    let (mut fr, mut sr) = (proof[0], proof[0]);
+    for c in &proof[1..] {
+        if snode == 0 {
+            return false;
+        }
+        if fnode & 1 == 1 || fnode == snode {
+            fr = node(c, &fr);
+            sr = node(c, &sr);
+            if fnode & 1 == 0 {
+                while fnode & 1 == 0 && fnode != 0 {
+                    fnode >>= 1;
+                    snode >>= 1;
+                }
+            }
+        } else {
+            sr = node(&sr, c);
+        }
+        fnode >>= 1;
+        snode >>= 1;
+    }
+    snode == 0 && fr == *old_root && sr == *new_root
+}
+
+pub fn hex(h: &Hash) -> String {
+    h.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+pub fn from_hex(s: &str) -> Option<Hash> {
+    if s.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, chunk) in s.as_bytes().chunks(2).enumerate() {
+        out[i] = u8::from_str_radix(std::str::from_utf8(chunk).ok()?, 16).ok()?;
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn leaves(n: u64) -> Vec<Hash> {
+        (0..n).map(|i| leaf(&i.to_le_bytes())).collect()
+    }
+
+    /// The definition of MTH, written as plainly as possible.
+    fn naive_mth(d: &[Hash]) -> Hash {
+        match d.len() {
+            0 => empty_root(),
+            1 => d[0],
+            n => {
+                let k = split(n as u64) as usize;
+                node(&naive_mth(&d[..k]), &naive_mth(&d[k..]))
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn frontier_root_equals_the_definition(n in 0u64..300, probe in any::<u64>()) {
+            let d = leaves(n);
+            let mut f = Frontier::default();
+            let check = if n == 0 { 0 } else { probe % n };
+            for (i, l) in d.iter().enumerate() {
+                f.push(*l);
+                if i as u64 == check {
+                    prop_assert_eq!(f.root(), naive_mth(&d[..=i]));
+                }
+            }
+            prop_assert_eq!(f.root(), naive_mth(&d));
+            let t = Tree { offset: 0, leaves: &d, pruned: &[] };
+            prop_assert_eq!(t.root(n), Some(naive_mth(&d)));
+        }
+
+        #[test]
+        fn inclusion_proofs_verify_and_reject_tampering(n in 1u64..200, seed in any::<u64>()) {
+            let d = leaves(n);
+            let t = Tree { offset: 0, leaves: &d, pruned: &[] };
+            let m = seed % n;
+            let root = naive_mth(&d);
+            let proof = t.inclusion(m, n).unwrap();
+            prop_assert!(verify_inclusion(m, n, &d[m as usize], &proof, &root));
+            if n > 1 {
+                prop_assert!(!verify_inclusion((m + 1) % n, n, &d[m as usize], &proof, &root), "wrong index");
+            }
+            if let Some(first) = proof.first() {
+                let mut bad = proof.clone();
+                bad[0] = node(first, first);
+                prop_assert!(!verify_inclusion(m, n, &d[m as usize], &bad, &root));
+            }
+        }
+
+        #[test]
+        fn consistency_proofs_verify_and_reject_other_histories(n in 1u64..200, seed in any::<u64>()) {
+            let d = leaves(n);
+            let t = Tree { offset: 0, leaves: &d, pruned: &[] };
+            let m = 1 + seed % n;
+            let (old, new) = (naive_mth(&d[..m as usize]), naive_mth(&d));
+            let proof = t.consistency(m, n).unwrap();
+            prop_assert!(verify_consistency(m, n, &old, &new, &proof));
+            if m < n {
+                let forged = leaf(b"forged");
+                prop_assert!(!verify_consistency(m, n, &forged, &new, &proof));
+            }
+        }
+
+        #[test]
+        fn pruned_prefixes_still_give_roots_and_proofs(n in 2u64..150, seed in any::<u64>()) {
+            let d = leaves(n);
+            let p = 1 + seed % (n - 1);
+            let mut f = Frontier::default();
+            for l in &d[..p as usize] { f.push(*l); }
+            let pruned = f.ranges();
+            let t = Tree { offset: p, leaves: &d[p as usize..], pruned: &pruned };
+            prop_assert_eq!(t.root(n), Some(naive_mth(&d)));
+            let m = p + seed % (n - p);
+            let proof = t.inclusion(m, n).unwrap();
+            prop_assert!(verify_inclusion(m, n, &d[m as usize], &proof, &naive_mth(&d)));
+        }
+    }
+
+    #[test]
+    fn hex_round_trips() {
+        let h = leaf(b"x");
+        assert_eq!(from_hex(&hex(&h)), Some(h));
+        assert_eq!(from_hex("zz"), None);
+    }
+}

@@ -1,0 +1,128 @@
+//! The engine's side of the audit trail: which writer to start (directory, key, checkpoints,
+//! retention) and what one evaluation's record says.
+
+use super::EngineOptions;
+use crate::audit::redact::Redactor;
+use crate::audit::{
+    AuditContext, AuditRecord, AuditVerdict, AuditWriter, MatchedPolicy, RiskSummary, WriterOptions,
+};
+use crate::config::GovernanceConfig;
+use crate::context::{Hook, Request};
+use crate::verdict::{LogLine, Verdict};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Log lines waiting for the host logger; shared with the writer thread.
+pub type Logs = Arc<Mutex<Vec<LogLine>>>;
+
+/// `<workspace or state dir>`, under which `governance/` lives.
+pub fn base_dir(config: &GovernanceConfig, opts: &EngineOptions) -> Option<PathBuf> {
+    config
+        .workspace
+        .as_ref()
+        .map(PathBuf::from)
+        .or_else(|| opts.state_dir.clone())
+}
+
+pub fn start_audit(
+    config: &GovernanceConfig,
+    opts: &EngineOptions,
+    logs: &Logs,
+) -> Result<Option<AuditWriter>, String> {
+    if !config.audit.enabled {
+        return Ok(None);
+    }
+    let Some(base) = base_dir(config, opts) else {
+        return Ok(None);
+    };
+    let governance = base.join("governance");
+    let cp = &config.audit.checkpoint;
+    let sink = logs.clone();
+    AuditWriter::start(WriterOptions {
+        dir: governance.join("audit"),
+        tz: config.timezone,
+        level: config.audit.level,
+        flush_interval: Duration::from_millis(config.audit.flush_interval_ms),
+        redactor: Redactor::new(config.audit.redact_patterns.clone()),
+        key_file: cp.key_file.as_ref().map_or_else(
+            || governance.join("keys").join("audit-signing.key"),
+            PathBuf::from,
+        ),
+        checkpoint_every_records: cp.every_records,
+        checkpoint_every: Duration::from_secs(cp.every_seconds),
+        retention_days: config.audit.retention_days,
+        verify_on_startup: config.audit.verify_on_startup,
+        log: Arc::new(move |level, message| {
+            if let Ok(mut l) = sink.lock() {
+                l.push(LogLine { level, message });
+            }
+        }),
+    })
+    .map(Some)
+}
+
+/// One evaluation as evidence. The writer thread fills id, seq, prevHash, timestampIso and
+/// controls, and redacts, so the calling thread only moves data.
+pub fn audit_record(
+    req: &Request,
+    agent_id: &str,
+    v: &Verdict,
+    verdict: AuditVerdict,
+    now: i64,
+    verbose: bool,
+) -> AuditRecord {
+    let hook = if Hook::parse(&req.hook).is_some() {
+        req.hook.clone()
+    } else {
+        format!("unknown:{}", req.hook)
+    };
+    let blocked = v.is_block();
+    AuditRecord {
+        block_reason: blocked.then(|| v.reason.clone()),
+        context: AuditContext {
+            agent_id: agent_id.to_string(),
+            channel: req.channel.clone(),
+            hook,
+            message_content: req.message_content.clone(),
+            message_to: req.message_to.clone(),
+            session_key: req.session_key.clone().unwrap_or_default(),
+            tool_name: req.tool_name.clone(),
+            tool_params: req.params.clone(),
+        },
+        controls: Vec::new(),
+        cross_agent: None,
+        details: None,
+        error: v.error.clone(),
+        evaluation_us: v.evaluation_us,
+        execution_prevented: blocked.then_some(true),
+        id: String::new(),
+        llm_escalated: v.llm_escalated,
+        matched_policies: v
+            .matched
+            .iter()
+            .map(|m| MatchedPolicy {
+                effect: m.effect,
+                policy_id: m.policy_id.clone(),
+                rule_id: m.rule_id.clone(),
+            })
+            .collect(),
+        policy_id: v.policy_id.clone(),
+        prev_hash: String::new(),
+        risk: RiskSummary {
+            factors: if verbose {
+                v.risk.factors.clone()
+            } else {
+                Vec::new()
+            },
+            level: v.risk.level,
+            score: v.risk.score,
+        },
+        rule_id: v.rule_id.clone(),
+        seq: 0,
+        timestamp: now,
+        timestamp_iso: String::new(),
+        trust: v.trust,
+        verdict,
+    }
+}

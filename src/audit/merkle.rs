@@ -244,8 +244,13 @@ pub fn hex(h: &Hash) -> String {
     h.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Lowercase hex only: the stored form is canonical, so `AB…` is not the same text as `ab…`.
 pub fn from_hex(s: &str) -> Option<Hash> {
-    if s.len() != 64 {
+    if s.len() != 64
+        || !s
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    {
         return None;
     }
     let mut out = [0u8; 32];

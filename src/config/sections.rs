@@ -228,6 +228,7 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
             "level",
             "flushIntervalMs",
             "syncOnBlock",
+            "checkpoint",
         ],
         issues,
     );

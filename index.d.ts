@@ -112,9 +112,54 @@ export declare class GovernanceEngine {
   getTrust(): { agents: TrustView[] };
   getTrust(agentId: string): TrustView | null;
   takeLogs(): Array<{ level: string; message: string }>;
+  /** Records of this engine's audit trail matching the filter (newest `limit`). */
+  auditQuery(filter?: AuditFilter): AuditRecord[];
+  /** Verifies this engine's trail and checkpoints against its own signing key. */
+  auditVerify(): VerifyReport;
   /** Returns once every queued audit record is on disk. */
   flush(): void;
   close(): void;
 }
 
 export declare function validateConfig(config: Record<string, unknown>): ConfigIssue[];
+
+export interface AuditFilter {
+  agent?: string;
+  session?: string;
+  /** Epoch ms, ISO 8601 or YYYY-MM-DD (inclusive). */
+  from?: number | string;
+  to?: number | string;
+  verdict?: string;
+  policy?: string;
+  rule?: string;
+  risk?: RiskLevel;
+  hook?: string;
+  category?: string;
+  limit?: number;
+}
+
+/** A stored record (see README "The audit trail"); `hash` is its RFC 6962 leaf hash. */
+export type AuditRecord = Record<string, unknown> & { seq: number; hash: string; prevHash: string; verdict: string };
+
+export interface VerifyReport {
+  valid: boolean;
+  records: number;
+  firstSeq: number;
+  files: number;
+  headHash: string;
+  checkpoints: number;
+  lastCheckpoint: { origin: string; size: number; rootHash: string; timestamp: number } | null;
+  signaturesChecked: boolean;
+  recordedBreaks: unknown[];
+  tornLinesRecovered: number;
+  problems: Array<{ seq?: number; file?: string; line?: number; reason: string }>;
+}
+
+/** Verifies an audit directory; pass the pinned public key to check checkpoint signatures. */
+export declare function auditVerifyDir(dir: string, publicKey?: string): VerifyReport;
+export declare function auditQueryDir(dir: string, filter?: AuditFilter): AuditRecord[];
+export declare function auditExportDir(dir: string, filter: AuditFilter | undefined, format: 'json' | 'csv'): string;
+/** A record, its Merkle inclusion proof and the signed checkpoint it is proven against. */
+export declare function auditProveDir(dir: string, seq: number): Record<string, unknown>;
+/** The verifier key (`<name>+<hash>+<base64>`) of an existing signing key file. */
+export declare function auditPublicKey(keyFile: string): string;

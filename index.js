@@ -36,4 +36,13 @@ class GovernanceEngine extends Native {
   }
 }
 
-module.exports = { GovernanceEngine, validateConfig: Native.validateConfig };
+module.exports = {
+  GovernanceEngine,
+  validateConfig: Native.validateConfig,
+  // Reading an audit directory without an engine (the CLI, auditors).
+  auditVerifyDir: native.auditVerifyDir,
+  auditQueryDir: native.auditQueryDir,
+  auditExportDir: native.auditExportDir,
+  auditProveDir: native.auditProveDir,
+  auditPublicKey: native.auditPublicKey,
+};

@@ -218,15 +218,27 @@ function statusText(status) {
   ].join('\n');
 }
 
+/** `/governance audit [agent] [N]`: the newest N (default 10) records, optionally of one agent. */
+function auditText(engine, args) {
+  const n = args.find((a) => /^\d+$/.test(a));
+  const agent = args.find((a) => !/^\d+$/.test(a));
+  const records = engine.auditQuery({ agent, limit: Math.min(Number(n || 10), 100) });
+  if (!records.length) return 'No audit records';
+  return records.map((r) => `#${r.seq} ${r.timestampIso} ${r.verdict} ${r.context.agentId} ${r.context.toolName || r.context.hook}` +
+    `${r.ruleId ? ` ${r.ruleId}` : ''}${r.blockReason ? `: ${r.blockReason}` : ''}`).join('\n');
+}
+
 function registerCommands(api, engine) {
   api.registerCommand?.({
     name: 'governance',
-    description: 'Governance status; "/governance policies" lists the loaded policies',
+    description: 'Governance status; "/governance policies", "/governance audit [agent] [N]"',
     acceptsArgs: true,
     requireAuth: true,
     handler: (ctx = {}) => {
       const status = engine().getStatus();
-      if (String(ctx.args || '').trim() === 'policies') {
+      const [sub, ...rest] = String(ctx.args || '').trim().split(/\s+/);
+      if (sub === 'audit') return { text: auditText(engine(), rest) };
+      if (sub === 'policies') {
         return { text: status.policies.map((p) => `${p.id} (${p.rules} rules, priority ${p.priority}, hooks ${p.hooks.join(',')})`).join('\n') || 'No policies' };
       }
       return { text: statusText(status) };
@@ -260,6 +272,10 @@ function registerGatewayMethods(api, engine) {
   }, { scope: 'operator.read' });
   method('governance.status', () => engine().getStatus());
   method('governance.trust', (p) => (p.agentId ? engine().getTrust(String(p.agentId)) : engine().getTrust()));
+  // Audit read-back: params are the query filter (agent, session, from, to, verdict, policy, rule,
+  // risk, hook, category, limit); verify checks the trail against the engine's signing key.
+  method('governance.audit.query', (p) => engine().auditQuery({ limit: 100, ...p }));
+  method('governance.audit.verify', () => engine().auditVerify());
 }
 
 module.exports = {

@@ -13,6 +13,7 @@ const { translate } = require('../plugin.js');
 const PKG = path.join(__dirname, '..');
 const USAGE = `Usage:
   openclaw-governance check [session.jsonl] [--config governance.json] [--state-dir DIR] [--json]
+  openclaw-governance audit verify|query|export|prove|pubkey …   (openclaw-governance audit --help)
 
 Without arguments it replays the bundled example session against the bundled example config.
 Session lines: {"at": ISO time, "hook": "before_tool_call" | "message_sending" | "before_message_write",
@@ -117,6 +118,7 @@ function check(opts) {
 
 function main(argv) {
   const [command, ...rest] = argv;
+  if (command === 'audit') return require('./audit.js').auditCommand(rest);
   const opts = parseArgs(rest);
   if (!command || command === 'help' || command === '--help' || command === '-h' || opts.help) {
     console.log(USAGE);

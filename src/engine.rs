@@ -26,6 +26,7 @@ mod approval;
 mod evidence;
 mod prompt;
 mod status;
+mod trail;
 
 pub use status::Status;
 

@@ -41,6 +41,12 @@ impl SignerKey {
         }
     }
 
+    /// Loads an existing key; never creates one (for read-only tools).
+    pub fn load(path: &Path) -> Result<SignerKey, String> {
+        let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        SignerKey::parse(text.trim()).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     fn create(path: &Path) -> Result<SignerKey, String> {
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed)

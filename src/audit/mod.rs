@@ -4,6 +4,8 @@
 pub mod checkpoint;
 pub mod line;
 pub mod merkle;
+pub mod prove;
+pub mod query;
 pub mod record;
 pub mod recovery;
 pub mod redact;

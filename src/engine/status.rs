@@ -45,6 +45,22 @@ pub struct AuditStatus {
     pub written: u64,
     pub failed: u64,
     pub last_error: Option<String>,
+    /// The checkpoint signing key an auditor pins (`<name>+<hash>+<base64>`).
+    pub public_key: Option<String>,
+    pub checkpoints: u64,
+    pub last_checkpoint: Option<crate::audit::checkpoint::Checkpoint>,
+    /// Breaks recorded by this engine (found at start).
+    pub breaks: u64,
+    /// Result of the verification at start, when `verifyOnStartup` ran.
+    pub startup_verification: Option<StartupVerification>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StartupVerification {
+    pub valid: bool,
+    pub records: u64,
+    pub problems: usize,
 }
 
 impl GovernanceEngine {
@@ -88,21 +104,38 @@ impl GovernanceEngine {
     }
 
     fn audit_status(&self) -> AuditStatus {
-        match &self.audit {
-            None => AuditStatus {
+        let Some(w) = &self.audit else {
+            return AuditStatus {
                 enabled: false,
                 dir: None,
                 written: 0,
                 failed: 0,
                 last_error: None,
-            },
-            Some(w) => AuditStatus {
-                enabled: true,
-                dir: Some(w.dir.display().to_string()),
-                written: w.stats.written.load(Ordering::Relaxed),
-                failed: w.stats.failed.load(Ordering::Relaxed),
-                last_error: w.stats.last_error.lock().ok().and_then(|e| e.clone()),
-            },
+                public_key: None,
+                checkpoints: 0,
+                last_checkpoint: None,
+                breaks: 0,
+                startup_verification: None,
+            };
+        };
+        let startup = w.stats.startup_verification.lock().ok().and_then(|r| {
+            r.as_ref().map(|r| StartupVerification {
+                valid: r.valid,
+                records: r.records,
+                problems: r.problems.len(),
+            })
+        });
+        AuditStatus {
+            enabled: true,
+            dir: Some(w.dir.display().to_string()),
+            written: w.stats.written.load(Ordering::Relaxed),
+            failed: w.stats.failed.load(Ordering::Relaxed),
+            last_error: w.stats.last_error.lock().ok().and_then(|e| e.clone()),
+            public_key: Some(w.public_key.clone()),
+            checkpoints: w.stats.checkpoints.load(Ordering::Relaxed),
+            last_checkpoint: w.stats.last_checkpoint.lock().ok().and_then(|c| c.clone()),
+            breaks: w.stats.breaks.load(Ordering::Relaxed),
+            startup_verification: startup,
         }
     }
 }

@@ -4,6 +4,10 @@
 //! Evaluation crosses the boundary as one JSON string each way (DESIGN.md: ~2 µs, the cheapest
 //! shape measured); the JS wrapper in `index.js` wraps the sync result in a settled Promise.
 
+use crate::audit::checkpoint::{SignerKey, VerifierKey};
+use crate::audit::query::{self, Filter};
+use crate::audit::store::LogData;
+use crate::audit::{prove, verify};
 use crate::context::Request;
 use crate::engine::{EngineError, EngineOptions, GovernanceEngine as Core};
 use crate::trust::Outcome;
@@ -156,6 +160,22 @@ impl GovernanceEngine {
         serde_json::to_value(self.core.take_logs()).unwrap_or(Value::Null)
     }
 
+    /// Records of this engine's trail matching `filter` (agent, session, from, to, verdict,
+    /// policy, rule, risk, hook, category, limit).
+    #[napi(catch_unwind)]
+    pub fn audit_query(&self, filter: Option<Value>) -> Result<Value> {
+        let filter = parse_filter(filter)?;
+        let records = self.core.audit_query(&filter).map_err(audit_error)?;
+        Ok(Value::Array(records))
+    }
+
+    /// Verifies this engine's trail against its own signing key.
+    #[napi(catch_unwind)]
+    pub fn audit_verify(&self) -> Result<Value> {
+        let report = self.core.audit_verify().map_err(audit_error)?;
+        serde_json::to_value(report).map_err(|e| audit_error(e.to_string()))
+    }
+
     /// Waits until every queued audit record is on disk.
     #[napi(catch_unwind)]
     pub fn flush(&self) -> Result<()> {
@@ -166,6 +186,73 @@ impl GovernanceEngine {
     pub fn close(&mut self) -> Result<()> {
         self.core.close().map_err(Error::from_reason)
     }
+}
+
+fn audit_error(msg: String) -> Error {
+    Error::new(Status::GenericFailure, msg)
+}
+
+fn parse_filter(filter: Option<Value>) -> Result<Filter> {
+    let filter: Filter = serde_json::from_value(filter.unwrap_or_else(|| json!({})))
+        .map_err(|e| Error::new(Status::InvalidArg, format!("audit filter: {e}")))?;
+    filter
+        .validate()
+        .map_err(|e| Error::new(Status::InvalidArg, format!("audit filter: {e}")))?;
+    Ok(filter)
+}
+
+fn read_dir(dir: &str) -> Result<LogData> {
+    LogData::read(std::path::Path::new(dir)).map_err(audit_error)
+}
+
+/// Verifies an audit directory; with `publicKey` (pinned by the auditor) checkpoint signatures too.
+#[napi(catch_unwind)]
+pub fn audit_verify_dir(dir: String, public_key: Option<String>) -> Result<Value> {
+    let key = public_key
+        .map(|k| VerifierKey::parse(&k))
+        .transpose()
+        .map_err(|e| audit_error(format!("public key: {e}")))?;
+    let report = verify::verify(&read_dir(&dir)?, key.as_ref());
+    serde_json::to_value(report).map_err(|e| audit_error(e.to_string()))
+}
+
+#[napi(catch_unwind)]
+pub fn audit_query_dir(dir: String, filter: Option<Value>) -> Result<Value> {
+    let filter = parse_filter(filter)?;
+    Ok(Value::Array(query::query(&read_dir(&dir)?, &filter)))
+}
+
+/// `format`: `json` (JSON lines) or `csv`.
+#[napi(catch_unwind)]
+pub fn audit_export_dir(dir: String, filter: Option<Value>, format: String) -> Result<String> {
+    let records = query::query(&read_dir(&dir)?, &parse_filter(filter)?);
+    match format.as_str() {
+        "json" => Ok(query::to_json_lines(&records)),
+        "csv" => Ok(query::to_csv(&records)),
+        other => Err(Error::new(
+            Status::InvalidArg,
+            format!("format must be json or csv, got {other}"),
+        )),
+    }
+}
+
+#[napi(catch_unwind)]
+pub fn audit_prove_dir(dir: String, seq: f64) -> Result<Value> {
+    if seq < 0.0 || seq.fract() != 0.0 {
+        return Err(Error::new(
+            Status::InvalidArg,
+            "seq must be a whole number ≥ 0".to_string(),
+        ));
+    }
+    prove::prove(&read_dir(&dir)?, seq as u64).map_err(audit_error)
+}
+
+/// The verifier key of an existing signing key file (never creates one).
+#[napi(catch_unwind)]
+pub fn audit_public_key(key_file: String) -> Result<String> {
+    SignerKey::load(std::path::Path::new(&key_file))
+        .map(|k| k.public_key())
+        .map_err(audit_error)
 }
 
 fn to_json(v: &Verdict) -> String {

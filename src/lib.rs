@@ -27,7 +27,7 @@ pub mod trust;
 pub mod verdict;
 
 #[cfg(feature = "node")]
-mod napi;
+pub mod napi;
 
 pub use config::{ConfigError, ConfigIssue, GovernanceConfig};
 pub use context::Request;

@@ -135,7 +135,9 @@ impl AuditWriter {
             return Err("audit writer is closed".into());
         }
         guard.0.push(msg);
-        if wake || guard.0.len() >= WAKE_AT {
+        // Wake once when the backlog reaches the mark, not on every push after it: each notify is
+        // a futex syscall, and the writer is busy anyway.
+        if wake || guard.0.len() == WAKE_AT {
             self.queue.wake.notify_one();
         }
         Ok(())

@@ -18,6 +18,11 @@ use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
+/// Records cross threads (allocated by the evaluating thread, freed by the audit writer);
+/// mimalloc frees them without the arena-lock contention glibc's malloc shows there.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// JS error code for a rejected config; `index.js` attaches `details` from `validateConfig`.
 pub struct ErrorCode(&'static str);
 

@@ -1,0 +1,108 @@
+// The audit trail from the outside: the CLI on a real directory, the gateway methods and command,
+// and a SIGKILL in the middle of a write burst.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { tempDir, mockApi, fire, callMethod } from './helpers.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const { GovernanceEngine, auditVerifyDir, auditPublicKey, auditProveDir } = require('../index.js');
+const plugin = require('../plugin.js');
+const cli = path.join(here, '..', 'bin', 'openclaw-governance.js');
+const run = (...args) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+
+function sampleLog() {
+  const dir = tempDir();
+  const r = run('check', '--state-dir', dir);
+  assert.equal(r.status, 0, r.stderr);
+  return dir;
+}
+
+test('audit verify: exit 0 on the untouched log, 1 naming seq, file and reason after an edit', () => {
+  const dir = sampleLog();
+  const key = run('audit', 'pubkey', '--dir', dir).stdout.trim();
+  assert.match(key, /^openclaw-governance-[0-9a-f]{8}\+[0-9a-f]{8}\+\S+$/);
+  const ok = run('audit', 'verify', '--dir', dir, '--pubkey', key);
+  assert.equal(ok.status, 0, ok.stdout + ok.stderr);
+  assert.match(ok.stdout, /^VALID/);
+  assert.match(ok.stdout, /signatures checked/);
+  const audit = path.join(dir, 'governance', 'audit');
+  const file = path.join(audit, fs.readdirSync(audit).find((f) => f.endsWith('.jsonl')));
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('rm -rf /var/www/old-release', 'ls /var/www/old-release'));
+  const bad = run('audit', 'verify', '--dir', dir, '--pubkey', key);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stdout, /^INVALID/);
+  assert.match(bad.stdout, /seq 3 {2}\d{4}-\d\d-\d\d\.jsonl:4 {2}hash does not match the record's contents \(record altered\)/);
+});
+
+test('audit query, export and prove', () => {
+  const dir = sampleLog();
+  const denies = run('audit', 'query', '--dir', dir, '--verdict', 'deny').stdout.trim().split('\n').map((l) => JSON.parse(l));
+  assert.deepEqual(denies.map((r) => r.ruleId), ['credential-file-access', 'rm-rf', 'untrusted-push', 'night-restrict']);
+  assert.ok(denies.every((r) => r.executionPrevented === true && /^[0-9a-f]{64}$/.test(r.hash)));
+  const intern = run('audit', 'query', '--dir', dir, '--agent', 'intern').stdout.trim().split('\n');
+  assert.equal(intern.length, 1);
+  const csv = run('audit', 'export', '--dir', dir, '--format', 'csv', '--risk', 'high').stdout.trim().split('\n');
+  assert.match(csv[0], /^seq,timestampIso,verdict,hook,agentId/);
+  assert.ok(csv.length >= 2 && csv.slice(1).every((row) => row.includes(',high,')));
+  const proof = auditProveDir(path.join(dir, 'governance', 'audit'), 3);
+  assert.equal(proof.record.ruleId, 'rm-rf');
+  assert.equal(proof.treeSize, 10);
+  assert.match(proof.signedNote, /^openclaw-governance\/[0-9a-f]{16}\n10\n\S+\ntimestamp \d+\n\n\u2014 /);
+  assert.equal(run('audit', 'export', '--dir', dir).status, 1, 'export needs a format');
+});
+
+test('gateway methods and /governance audit read the live trail', () => {
+  const api = mockApi({ config: { builtinPolicies: { credentialGuard: true } } });
+  plugin.register(api);
+  fire(api, 'before_tool_call', { toolName: 'read', params: { path: '.env' } }, { agentId: 'main', sessionKey: 'agent:main:main' });
+  fire(api, 'before_tool_call', { toolName: 'read', params: { path: 'a.md' } }, { agentId: 'forge', sessionKey: 'agent:forge:main' });
+  const q = callMethod(api, 'governance.audit.query', { agent: 'main' });
+  assert.equal(q.ok, true);
+  assert.deepEqual(q.payload.map((r) => r.verdict), ['deny']);
+  assert.equal(callMethod(api, 'governance.audit.query', { agnet: 'x' }).ok, false, 'a typo in a filter is an error');
+  const v = callMethod(api, 'governance.audit.verify');
+  assert.equal(v.ok, true);
+  assert.equal(v.payload.valid, true);
+  assert.equal(v.payload.records, 2);
+  assert.equal(api.methods.get('governance.audit.verify').scope, 'operator.read');
+  const text = api.commands.get('governance').handler({ args: 'audit forge 5' }).text;
+  assert.match(text, /^#1 \S+ allow forge read$/);
+});
+
+test('SIGKILL in a write burst: every acknowledged block survives, the chain verifies', async () => {
+  const stateDir = tempDir();
+  const child = spawn(process.execPath, [path.join(here, 'crash-writer.cjs'), stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const acked = [];
+  await new Promise((resolve, reject) => {
+    let buf = '';
+    child.stdout.on('data', (chunk) => {
+      buf += chunk;
+      const lines = buf.split('\n');
+      buf = lines.pop();
+      for (const l of lines) if (l.startsWith('ACK ')) acked.push(l.slice(4));
+      if (acked.length >= 300) child.kill('SIGKILL');
+    });
+    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`child exited ${code}`))));
+  });
+  // Restart on the same directory: torn-tail recovery and head recovery run here.
+  const engine = new GovernanceEngine({}, { stateDir });
+  engine.flush();
+  const audit = path.join(stateDir, 'governance', 'audit');
+  const report = engine.auditVerify();
+  assert.equal(report.valid, true, JSON.stringify(report.problems));
+  const stored = new Set(engine.auditQuery({ verdict: 'deny' }).map((r) => r.context.toolParams.command.split(' ')[2]));
+  const lost = acked.filter((m) => !stored.has(m));
+  assert.deepEqual(lost, [], 'acknowledged blocks lost');
+  const torn = fs.readdirSync(audit).filter((f) => f.includes('.torn-'));
+  const tornEvents = engine.auditQuery({ verdict: 'governance.chain.torn' });
+  assert.equal(tornEvents.length, torn.length, 'every torn line moved aside is recorded');
+  const key = auditPublicKey(path.join(stateDir, 'governance', 'keys', 'audit-signing.key'));
+  assert.equal(auditVerifyDir(audit, key).valid, true);
+  engine.close();
+});

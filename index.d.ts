@@ -118,6 +118,8 @@ export declare class GovernanceEngine {
   auditVerify(): VerifyReport;
   /** Returns once every queued audit record is on disk. */
   flush(): void;
+  /** Flushes and signs a checkpoint covering every record so far. */
+  checkpoint(): void;
   close(): void;
 }
 

@@ -39,6 +39,16 @@ function engineFor(api, config, log) {
   }
   const engine = new s.module.GovernanceEngine(config, { stateDir, strict: false });
   s.engines.set(stateDir, { key, engine });
+  if (!s.exitHook) {
+    // CLI runs (`openclaw agent --local`) end without gateway_stop: close every engine on exit so
+    // the last records are covered by a signed checkpoint. 'exit' handlers run synchronously.
+    s.exitHook = true;
+    process.on('exit', () => {
+      for (const { engine: e } of s.engines.values()) {
+        try { e.close(); } catch { /* the process is ending; nothing left to report to */ }
+      }
+    });
+  }
   forwardLogs(engine.takeLogs(), log);
   return engine;
 }
@@ -192,12 +202,12 @@ function register(api) {
     const s = engine.getStatus();
     log(s.configValid ? 'info' : 'error', `${s.configValid ? 'active' : 'CONFIG INVALID'}: ${s.policies.length} policies, failMode ${s.failMode}, audit ${s.audit.enabled ? s.audit.dir : 'off'}`);
   }), { priority: 1 });
-  api.on('gateway_stop', guarded('gateway_stop', () => engine.flush()), { priority: 999 });
+  api.on('gateway_stop', guarded('gateway_stop', () => engine.checkpoint()), { priority: 999 });
 
   api.registerService?.({
     id: 'governance-engine',
     start: () => {},
-    stop: guarded('service stop', () => engine.flush()),
+    stop: guarded('service stop', () => engine.checkpoint()),
   });
 
   registerCommands(api, () => engine);

@@ -106,3 +106,26 @@ test('SIGKILL in a write burst: every acknowledged block survives, the chain ver
   assert.equal(auditVerifyDir(audit, key).valid, true);
   engine.close();
 });
+
+test('checkpoint() signs everything written so far; the exit hook closes engines', () => {
+  const stateDir = tempDir();
+  const e = new GovernanceEngine({}, { stateDir });
+  for (let i = 0; i < 3; i++) e.evaluateSync({ hook: 'before_tool_call', agentId: 'main', toolName: 'read', params: { path: `f${i}` } });
+  assert.equal(e.auditVerify().lastCheckpoint, null, 'fewer than everyRecords and younger than everySeconds');
+  e.checkpoint();
+  const r = e.auditVerify();
+  assert.equal(r.lastCheckpoint.size, 3);
+  assert.equal(r.valid, true);
+  assert.equal(e.getStatus().audit.checkpoints, 1);
+  e.close();
+  // A process that ends without gateway_stop still leaves its records signed (plugin.js exit hook).
+  const script = `const p=require(${JSON.stringify(path.join(here, '..', 'plugin.js'))});
+    const api={registrationMode:'full',pluginConfig:{},logger:console,runtime:{state:{resolveStateDir:()=>${JSON.stringify(stateDir)}}},
+      on(n,f){this[n]=f},registerCommand(){},registerGatewayMethod(){},registerService(){}};
+    p.register(api); api.before_tool_call({toolName:'read',params:{path:'x'}},{agentId:'main',sessionKey:'agent:main:main'});`;
+  const child = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  const after = auditVerifyDir(path.join(stateDir, 'plugins', 'openclaw-governance', 'governance', 'audit'));
+  assert.equal(after.valid, true);
+  assert.equal(after.lastCheckpoint.size, after.records);
+});

@@ -236,6 +236,16 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   sleep 1
 done
 step "phase B: gateway (pid $GW_PID) governance.status -> $(sed 's/^0$/answered/;s/^1$/no answer/' "$RUN/rc/gateway-status")"
+# the audit trail read back through the running gateway (operator.read methods)
+for m in verify query; do
+  params='{}'; [ "$m" = query ] && params='{"verdict":"deny"}'
+  set +e
+  timeout 30 openclaw gateway call "governance.audit.$m" --params "$params" --json \
+    < /dev/null > "$RUN/governance-audit-$m.json" 2>> "$RUN/logs/gateway-call.err"
+  rc_file "gateway-audit-$m" $?
+  set -e
+done
+step "phase B: governance.audit.verify -> rc $(cat "$RUN/rc/gateway-audit-verify"), governance.audit.query -> rc $(cat "$RUN/rc/gateway-audit-query")"
 # let startup finish (channels, sidecars, gateway_start hooks) so the stop below is an ordinary shutdown
 for _ in $(seq 1 150); do
   grep -q '\[gateway\] ready' "$RUN/logs/gateway.out" 2>/dev/null && break
@@ -258,7 +268,19 @@ step "gateway stopped"
 stop_group "$FAKE_PID" 3 || true
 FAKE_PID=""
 
-# ---------------------------------------------------------------------------------------------- 8. checks
+# ---------------------------------------------------------------------------------------------- 8. the audit CLI on what the host wrote
+# An auditor's view: the package's own CLI, the key pinned from governance.status, the real host's log.
+PUBKEY=$(node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));process.stdout.write(((s.audit||{}).publicKey)||"")' "$RUN/governance-status.json" 2>/dev/null || true)
+set +e
+node "$REPO/bin/openclaw-governance.js" audit verify --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" --pubkey "$PUBKEY" \
+  > "$RUN/audit-verify.txt" 2>&1
+rc_file audit-cli-verify $?
+node "$REPO/bin/openclaw-governance.js" audit prove 0 --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" > "$RUN/audit-prove.json" 2>&1
+rc_file audit-cli-prove $?
+set -e
+step "audit CLI: verify -> exit $(cat "$RUN/rc/audit-cli-verify"), prove 0 -> exit $(cat "$RUN/rc/audit-cli-prove")"
+
+# ---------------------------------------------------------------------------------------------- 9. checks
 node "$E2E/check.js" "$RUN" "$REPO" "$PLUGIN_ID" || true
 if [ -s "$RUN/check-counts" ]; then
   read -r p f < "$RUN/check-counts"

@@ -566,6 +566,11 @@ impl GovernanceEngine {
         self.audit.as_ref().map_or(Ok(()), |w| w.flush())
     }
 
+    /// Flush and sign a checkpoint (host shutdown, operator request).
+    pub fn checkpoint(&self) -> Result<(), String> {
+        self.audit.as_ref().map_or(Ok(()), |w| w.checkpoint())
+    }
+
     pub fn close(&mut self) -> Result<(), String> {
         self.audit.as_mut().map_or(Ok(()), |w| w.close())
     }

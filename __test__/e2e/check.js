@@ -179,6 +179,24 @@ if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") {
 }
 
 // 11. gateway shutdown ----------------------------------------------------------------------------------------------
+{
+  const read = (f) => { try { return JSON.parse(fs.readFileSync(path.join(runDir, f), "utf8")); } catch { return null; } };
+  const verify = read("governance-audit-verify.json");
+  check("governance.audit.verify answered over the gateway: the real host's log verifies with signed checkpoints",
+    rc("gateway-audit-verify") === 0 && verify?.valid === true && verify?.signaturesChecked === true && verify?.records > 0,
+    JSON.stringify(verify)?.slice(0, 400));
+  const denied = read("governance-audit-query.json");
+  check("governance.audit.query {verdict: deny} returns the prevented exec",
+    rc("gateway-audit-query") === 0 && Array.isArray(denied) && denied.some((r) => r.ruleId === "rm-rf" && r.executionPrevented === true),
+    JSON.stringify(denied)?.slice(0, 400));
+  const text = readText(path.join(runDir, "audit-verify.txt")) || "";
+  check("`openclaw-governance audit verify --pubkey <pinned>` on the host's log exits 0 with signatures checked",
+    rc("audit-cli-verify") === 0 && /^VALID/.test(text) && /signatures checked/.test(text), text.slice(0, 600));
+  const proof = read("audit-prove.json");
+  check("`openclaw-governance audit prove 0` gives a record, an inclusion proof and a signed checkpoint",
+    rc("audit-cli-prove") === 0 && proof?.leafIndex === 0 && Array.isArray(proof?.inclusionProof) && /\u2014 /.test(proof?.signedNote || ""),
+    JSON.stringify(proof)?.slice(0, 300));
+}
 check("gateway exited after SIGTERM", rc("gateway-stop") === 0, `gateway stop status: ${rc("gateway-stop")} (0 = exited in time)`);
 
 fs.writeFileSync(path.join(runDir, "check-counts"), `${passed} ${failed}\n`);

@@ -30,6 +30,8 @@ pub type LogFn = Arc<dyn Fn(&'static str, String) + Send + Sync>;
 pub enum Message {
     Record(Box<AuditRecord>, Option<Ack>),
     Flush(Ack),
+    /// Flush and sign a checkpoint for everything written (shutdown of the host).
+    Checkpoint(Ack),
 }
 
 pub struct WriterOptions {
@@ -166,6 +168,15 @@ impl AuditWriter {
             .map_err(|_| "audit writer stopped".to_string())?
     }
 
+    /// Everything queued is on disk and covered by a signed checkpoint when this returns.
+    pub fn checkpoint(&self) -> Result<(), String> {
+        let (ack_tx, ack_rx) = mpsc::sync_channel(1);
+        self.push(Message::Checkpoint(ack_tx), true)?;
+        ack_rx
+            .recv()
+            .map_err(|_| "audit writer stopped".to_string())?
+    }
+
     /// Flushes, signs a final checkpoint and stops the thread.
     pub fn close(&mut self) -> Result<(), String> {
         let result = self.flush();
@@ -200,8 +211,9 @@ fn lock_dir(dir: &std::path::Path) -> Result<File, String> {
     Ok(file)
 }
 
-/// Waits for work (or the drain tick) and takes everything queued; `None` if the lock is poisoned.
-fn take_batch(queue: &Queue) -> Option<(Vec<Message>, bool)> {
+/// Waits for work (or the drain tick) and swaps the queue with `spare` (an empty buffer that
+/// keeps its capacity, so the evaluating side does not regrow one per batch).
+fn take_batch(queue: &Queue, spare: Vec<Message>) -> Option<(Vec<Message>, bool)> {
     let guard = queue.items.lock().ok()?;
     let (mut guard, _) = queue
         .wake
@@ -209,7 +221,7 @@ fn take_batch(queue: &Queue) -> Option<(Vec<Message>, bool)> {
             items.is_empty() && !*closed
         })
         .ok()?;
-    Some((std::mem::take(&mut guard.0), guard.1))
+    Some((std::mem::replace(&mut guard.0, spare), guard.1))
 }
 
 /// The writer thread's state.
@@ -260,12 +272,21 @@ impl Chain {
         }
         self.apply_retention();
         self.sync();
+        let mut spare = Vec::new();
         loop {
-            let Some((batch, closed)) = take_batch(queue) else {
+            let Some((mut batch, closed)) = take_batch(queue, spare) else {
                 return;
             };
-            for msg in batch {
-                self.handle(msg);
+            let mut checkpoint_acks = Vec::new();
+            for msg in batch.drain(..) {
+                match msg {
+                    Message::Checkpoint(ack) => checkpoint_acks.push(ack),
+                    other => self.handle(other),
+                }
+            }
+            spare = batch;
+            if !checkpoint_acks.is_empty() {
+                self.sign_now(checkpoint_acks);
             }
             // Group commit: one fsync for everything taken, at most every flush interval unless
             // someone waits for durability.
@@ -297,7 +318,7 @@ impl Chain {
                     }
                 }
             },
-            Message::Flush(ack) => self.pending_acks.push(ack),
+            Message::Flush(ack) | Message::Checkpoint(ack) => self.pending_acks.push(ack),
         }
     }
 
@@ -411,6 +432,26 @@ impl Chain {
         self.state.set_frontier(&self.frontier);
         let bytes = serde_json::to_vec_pretty(&self.state).map_err(|e| e.to_string())?;
         store::write_atomic(&self.opts.dir.join("chain-state.json"), &bytes)
+    }
+
+    /// Sync and sign at once for whoever asked (host shutdown), reporting a failed signature.
+    fn sign_now(&mut self, acks: Vec<Ack>) {
+        self.sync();
+        self.checkpoint();
+        let result = if self.state.last_checkpoint_size == self.state.seq {
+            Ok(())
+        } else {
+            Err(self
+                .stats
+                .last_error
+                .lock()
+                .ok()
+                .and_then(|e| e.clone())
+                .unwrap_or_else(|| "checkpoint not written".into()))
+        };
+        for ack in acks {
+            let _ = ack.send(result.clone());
+        }
     }
 
     fn maybe_checkpoint(&mut self, closing: bool) {

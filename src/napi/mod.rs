@@ -187,6 +187,12 @@ impl GovernanceEngine {
         self.core.flush().map_err(Error::from_reason)
     }
 
+    /// Flushes and signs a checkpoint covering every record so far.
+    #[napi(catch_unwind)]
+    pub fn checkpoint(&self) -> Result<()> {
+        self.core.checkpoint().map_err(Error::from_reason)
+    }
+
     #[napi(catch_unwind)]
     pub fn close(&mut self) -> Result<()> {
         self.core.close().map_err(Error::from_reason)

@@ -81,19 +81,21 @@ console.log('\nAudit trail: records/s from JS through the engine (hashing, redac
   const dir = path.join(stateDir, 'throughput');
   const e = new GovernanceEngine({ ...config, builtinPolicies: { credentialGuard: true } }, { stateDir: dir });
   const reqs = Array.from({ length: 64 }, (_, i) => JSON.stringify({ ...request, params: { command: `ls -la src/${i} && git status --short` } }));
-  let worst = 0;
+  const lat = new Float64Array(n);
   const t0 = process.hrtime.bigint();
   for (let i = 0; i < n; i++) {
     const t = process.hrtime.bigint();
     e.evaluateJson(reqs[i & 63]);
-    const d = Number(process.hrtime.bigint() - t);
-    if (d > worst) worst = d;
+    lat[i] = Number(process.hrtime.bigint() - t);
   }
   const queued = Number(process.hrtime.bigint() - t0) / 1e9;
   e.flush();
   const total = Number(process.hrtime.bigint() - t0) / 1e9;
   const s = e.getStatus().audit;
-  console.log(`    ${n} records durable in ${total.toFixed(2)} s: ${Math.round(n / total).toLocaleString('en')} records/s (JS thread done after ${queued.toFixed(2)} s; slowest call ${(worst / 1000).toFixed(0)} µs; ${s.checkpoints} checkpoints)`);
+  lat.sort();
+  const at = (q) => (lat[Math.round((n - 1) * q)] / 1000).toFixed(1);
+  console.log(`    ${n} records durable in ${total.toFixed(2)} s: ${Math.round(n / total).toLocaleString('en')} records/s (JS thread done after ${queued.toFixed(2)} s; ${s.checkpoints} checkpoints)`);
+  console.log(`    JS-thread call latency during the burst: p50 ${at(0.5)} µs, p99.9 ${at(0.999)} µs, max ${at(1)} µs (no disk I/O on this thread for non-block records)`);
   const t1 = process.hrtime.bigint();
   const report = e.auditVerify();
   const vs = Number(process.hrtime.bigint() - t1) / 1e9;

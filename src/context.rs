@@ -18,21 +18,25 @@ pub enum Hook {
     MessageSending,
     BeforeAgentStart,
     SessionStart,
+    /// The receiving side of an agent-to-agent message: the receiver's inbound policies.
+    MessageReceived,
 }
 
 impl Hook {
-    pub const ALL: [Hook; 4] = [
+    pub const ALL: [Hook; 5] = [
         Hook::BeforeToolCall,
         Hook::MessageSending,
         Hook::BeforeAgentStart,
         Hook::SessionStart,
+        Hook::MessageReceived,
     ];
-    pub const NAMES: [&'static str; 5] = [
+    pub const NAMES: [&'static str; 6] = [
         "before_tool_call",
         "message_sending",
         "before_agent_start",
         "before_prompt_build",
         "session_start",
+        "message_received",
     ];
 
     pub fn parse(name: &str) -> Option<Hook> {
@@ -41,6 +45,7 @@ impl Hook {
             "message_sending" => Hook::MessageSending,
             "before_agent_start" | "before_prompt_build" => Hook::BeforeAgentStart,
             "session_start" => Hook::SessionStart,
+            "message_received" => Hook::MessageReceived,
             _ => return None,
         })
     }
@@ -51,6 +56,7 @@ impl Hook {
             Hook::MessageSending => "message_sending",
             Hook::BeforeAgentStart => "before_agent_start",
             Hook::SessionStart => "session_start",
+            Hook::MessageReceived => "message_received",
         }
     }
 

@@ -8,15 +8,17 @@ use crate::audit::{AuditVerdict, AuditWriter};
 use crate::config::{ConfigError, FailMode, GovernanceConfig, UnknownToolAction};
 use crate::context::{agent_from_session_key, Facts, Hook, Request};
 use crate::conversation::Conversations;
+use crate::cross_agent::{agent_of_key, message_target, AgentGraph};
 use crate::frequency::{FrequencyScope, FrequencyTracker};
 use crate::policy::evaluator::{self, Decision};
 use crate::policy::index::PolicyIndex;
 use crate::policy::model::{Action, Effect, Fallback};
 use crate::risk::{RiskAssessment, RiskAssessor, RiskInput};
 use crate::time::{now_ms, LocalTime};
+use crate::trust::TrustChange;
 use crate::trust::{Outcome, TrustManager, TrustSnapshot};
 use crate::verdict::{LogLine, MatchSummary, Verdict};
-use evidence::{audit_record, start_audit, Logs};
+use evidence::{audit_record, start_audit, trust_path as trust_file, Logs};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -24,6 +26,8 @@ use std::time::Instant;
 
 mod approval;
 mod evidence;
+mod explain;
+mod lineage;
 mod prompt;
 mod status;
 mod trail;
@@ -50,6 +54,7 @@ struct Core {
     index: PolicyIndex,
     risk: RiskAssessor,
     trust: TrustManager,
+    graph: AgentGraph,
     frequency: FrequencyTracker,
     conversations: Conversations,
 }
@@ -89,7 +94,8 @@ impl GovernanceEngine {
         let config = GovernanceConfig::resolve(raw)?;
         let logs = Logs::default();
         let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
-        Ok(GovernanceEngine::ready(config, audit, logs))
+        let trust_path = trust_file(&config, opts);
+        Ok(GovernanceEngine::ready(config, audit, logs, trust_path))
     }
 
     /// Tolerant construction for the host: a bad config yields an engine that follows
@@ -98,9 +104,14 @@ impl GovernanceEngine {
         let logs = Logs::default();
         match GovernanceConfig::resolve(raw) {
             Ok(config) => match start_audit(&config, opts, &logs) {
-                Ok(audit) => GovernanceEngine::ready(config, audit, logs),
+                Ok(audit) => {
+                    let trust_path = trust_file(&config, opts);
+                    GovernanceEngine::ready(config, audit, logs, trust_path)
+                }
                 Err(e) => {
-                    let engine = GovernanceEngine::ready(config, None, logs);
+                    // Another engine owns this directory: keep trust in memory rather than
+                    // racing it for trust.json.
+                    let engine = GovernanceEngine::ready(config, None, logs, None);
                     engine.log(
                         "error",
                         format!("audit disabled: cannot start the writer: {e}"),
@@ -112,7 +123,12 @@ impl GovernanceEngine {
         }
     }
 
-    fn ready(config: GovernanceConfig, audit: Option<AuditWriter>, logs: Logs) -> GovernanceEngine {
+    fn ready(
+        config: GovernanceConfig,
+        audit: Option<AuditWriter>,
+        logs: Logs,
+        trust_path: Option<PathBuf>,
+    ) -> GovernanceEngine {
         let per_key = config
             .performance
             .frequency_buffer_size
@@ -120,13 +136,20 @@ impl GovernanceEngine {
         let core = Core {
             index: PolicyIndex::build(config.policies.clone()),
             risk: RiskAssessor::new(&config.tool_risk_overrides),
-            trust: TrustManager::new(config.trust.clone()),
+            trust: match trust_path {
+                Some(path) => TrustManager::persistent(config.trust.clone(), path, now_ms()),
+                None => TrustManager::new(config.trust.clone()),
+            },
+            graph: AgentGraph::default(),
             frequency: FrequencyTracker::new(per_key, 10_000),
             conversations: Conversations::new(config.performance.max_context_messages),
             config,
         };
         let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, logs);
         if let Mode::Ready(core) = &engine.mode {
+            if let Some(e) = &core.trust.load_error {
+                engine.log("error", format!("trust store: {e}"));
+            }
             if core.config.output_validation_present {
                 engine.log(
                     "warn",
@@ -231,8 +254,31 @@ impl GovernanceEngine {
         let agent_id = resolve_agent(req);
         let session_key = req.session_key.as_deref().unwrap_or("");
         let now = req.timestamp.map_or_else(now_ms, |t| t as i64);
+        let mut verdict = self.assess(core, hook, req, agent_id, session_key, now);
+        verdict.evaluation_us = elapsed_us(started);
+        if hook == Hook::BeforeToolCall && verdict.action != Action::Deny {
+            core.frequency.record(agent_id, session_key, now);
+        }
+        if verdict.is_block() {
+            self.record_trust(core, agent_id, session_key, Outcome::Blocked, now);
+        }
+        self.audit(req, agent_id, &verdict, now);
+        verdict
+    }
+
+    /// The decision alone, recording nothing (`explain` asks it too).
+    fn assess(
+        &self,
+        core: &Core,
+        hook: Hook,
+        req: &Request,
+        agent_id: &str,
+        session_key: &str,
+        now: i64,
+    ) -> Verdict {
+        let lineage = lineage::lineage(core, hook, agent_id, session_key, now);
         let local = LocalTime::at(now, core.config.timezone);
-        let trust = core.trust.snapshot(agent_id);
+        let trust = lineage.trust;
         let risk = core.risk.assess(&RiskInput {
             tool: req.tool_name.as_deref(),
             params: req.params.as_ref(),
@@ -247,6 +293,7 @@ impl GovernanceEngine {
                 now,
             ),
         });
+        let agents = lineage.agent_refs();
         let decision = core.conversations.with(session_key, |conversation| {
             let facts = Facts {
                 req,
@@ -261,19 +308,91 @@ impl GovernanceEngine {
                 conversation,
                 intent_skipped: &self.intent_skipped,
             };
-            evaluator::evaluate(&core.index, hook, &facts)
+            evaluator::evaluate_lineage(&core.index, hook, &agents, &facts)
         });
         self.warn_intent_once();
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
-        verdict.evaluation_us = elapsed_us(started);
-        if hook == Hook::BeforeToolCall && verdict.action != Action::Deny {
-            core.frequency.record(agent_id, session_key, now);
+        verdict.cross_agent = lineage.cross;
+        if matches!(hook, Hook::BeforeToolCall | Hook::MessageSending) {
+            self.check_receiver(core, req, &mut verdict, now);
         }
-        if verdict.is_block() {
-            core.trust.record(agent_id, Outcome::Blocked);
-        }
-        self.audit(req, agent_id, &verdict, now);
         verdict
+    }
+
+    /// Agent-to-agent messages: the receiver's inbound policies (hook `message_received`) must
+    /// allow as well as the sender's outbound ones (seed 002 §5.3); the stronger verdict wins.
+    fn check_receiver(&self, core: &Core, req: &Request, v: &mut Verdict, now: i64) {
+        let Some(target) = message_target(
+            req.tool_name.as_deref(),
+            req.params.as_ref(),
+            req.message_to.as_deref(),
+        ) else {
+            return;
+        };
+        let Some(receiver) = agent_of_key(&target).map(str::to_string) else {
+            return;
+        };
+        let text = req.message_content.clone().or_else(|| {
+            req.params
+                .as_ref()
+                .and_then(|p| p.get("message"))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        });
+        let inbound = Request {
+            hook: Hook::MessageReceived.as_str().into(),
+            agent_id: Some(receiver.clone()),
+            session_key: Some(target.clone()),
+            channel: Some("agent".into()),
+            message_content: text,
+            message_to: Some(target.clone()),
+            metadata: req.metadata.clone(),
+            timestamp: req.timestamp,
+            ..Request::default()
+        };
+        let theirs = self.assess(
+            core,
+            Hook::MessageReceived,
+            &inbound,
+            &receiver,
+            &target,
+            now,
+        );
+        if theirs.action > v.action {
+            v.action = theirs.action;
+            v.reason = format!("Receiver {receiver}'s inbound policy: {}", theirs.reason);
+            v.policy_id = theirs.policy_id;
+            v.rule_id = theirs.rule_id;
+            v.approval = theirs.approval;
+        }
+        v.matched.extend(theirs.matched);
+    }
+
+    /// Feeds trust; a tier change is evidence (ISO A.5.15, A.8.2).
+    fn record_trust(
+        &self,
+        core: &Core,
+        agent_id: &str,
+        session_key: &str,
+        outcome: Outcome,
+        now: i64,
+    ) {
+        let ephemeral = session_key.contains(":subagent:");
+        if let Some(change) = core.trust.record(agent_id, outcome, ephemeral, now) {
+            self.audit_trust(&change, "engine", now);
+        }
+    }
+
+    fn audit_trust(&self, change: &TrustChange, by: &str, now: i64) {
+        let Some(writer) = &self.audit else { return };
+        let details = serde_json::json!({ "change": change.change, "from": change.from, "to": change.to, "by": by });
+        let mut record = crate::audit::AuditRecord::event(AuditVerdict::TrustChange, details, now);
+        record.context.agent_id = change.agent_id.clone();
+        record.context.hook = "trust".into();
+        record.trust = change.to;
+        if let Err(e) = writer.write(record, false) {
+            self.log("error", format!("audit record not written: {e}"));
+        }
     }
 
     #[allow(clippy::too_many_arguments)] // one call site; each argument is a distinct fact of the decision
@@ -308,6 +427,7 @@ impl GovernanceEngine {
             llm_escalated: false,
             approval: None,
             error: None,
+            cross_agent: None,
             logs: Vec::new(),
         };
         match decision.decisive {
@@ -499,7 +619,8 @@ impl GovernanceEngine {
         };
         // Blocks were counted when the verdict was given; the host's echo must not count twice.
         if outcome != Outcome::Blocked {
-            core.trust.record(agent_id, outcome);
+            let session_key = req.and_then(|r| r.session_key.as_deref()).unwrap_or("");
+            self.record_trust(core, agent_id, session_key, outcome, now_ms());
         }
         let verdict = match outcome {
             Outcome::EscalationApproved => AuditVerdict::EscalateApproved,
@@ -562,8 +683,14 @@ impl GovernanceEngine {
         }
     }
 
+    /// Audit records and trust state on disk.
     pub fn flush(&self) -> Result<(), String> {
-        self.audit.as_ref().map_or(Ok(()), |w| w.flush())
+        let audit = self.audit.as_ref().map_or(Ok(()), |w| w.flush());
+        let trust = match &self.mode {
+            Mode::Ready(core) => core.trust.flush(),
+            Mode::Invalid { .. } => Ok(()),
+        };
+        audit.and(trust)
     }
 
     /// Flush and sign a checkpoint (host shutdown, operator request).
@@ -572,7 +699,11 @@ impl GovernanceEngine {
     }
 
     pub fn close(&mut self) -> Result<(), String> {
-        self.audit.as_mut().map_or(Ok(()), |w| w.close())
+        let trust = match &mut self.mode {
+            Mode::Ready(core) => core.trust.close(),
+            Mode::Invalid { .. } => Ok(()),
+        };
+        self.audit.as_mut().map_or(Ok(()), |w| w.close()).and(trust)
     }
 }
 
@@ -601,6 +732,7 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         llm_escalated: false,
         approval: None,
         error: None,
+        cross_agent: None,
         logs: Vec::new(),
     }
 }

@@ -18,6 +18,7 @@ pub mod audit;
 pub mod config;
 pub mod context;
 pub mod conversation;
+pub mod cross_agent;
 pub mod engine;
 pub mod frequency;
 pub mod policy;

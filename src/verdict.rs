@@ -51,6 +51,9 @@ pub struct Verdict {
     /// Set when the verdict is a fail-mode fallback (bad config or an internal error).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// For sub-agents: parent, ancestors, inherited policies and the trust ceiling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_agent: Option<crate::cross_agent::CrossAgentContext>,
     /// Log lines the host logger should print (one-time warnings); usually empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<LogLine>,

@@ -20,6 +20,8 @@ fn request(i: usize, cmd: &str) -> Request {
 fn write_log(dir: &Path, n: usize) -> (PathBuf, String) {
     let config = json!({
         "audit": { "checkpoint": { "everyRecords": 2 }, "flushIntervalMs": 1 },
+        // High enough that the blocks below never move main's tier (which would add a record).
+        "trust": { "defaults": { "main": 75 } },
         "policies": [{ "id": "p", "rules": [{ "id": "rm", "conditions": [{ "type": "tool", "params": { "command": { "startsWith": "rm" } } }],
             "effect": { "action": "deny", "reason": "no" } }] }]
     });

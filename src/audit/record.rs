@@ -30,6 +30,9 @@ pub enum AuditVerdict {
     /// Retention removed old daily files; `details` records what the chain still vouches for.
     #[serde(rename = "governance.retention")]
     Retention,
+    /// An agent's trust tier moved, or an operator changed its trust.
+    #[serde(rename = "governance.trust.change")]
+    TrustChange,
 }
 
 impl AuditVerdict {
@@ -45,6 +48,7 @@ impl AuditVerdict {
             AuditVerdict::ChainBreak => "governance.chain.break",
             AuditVerdict::ChainTorn => "governance.chain.torn",
             AuditVerdict::Retention => "governance.retention",
+            AuditVerdict::TrustChange => "governance.trust.change",
         }
     }
 }

@@ -185,9 +185,29 @@ pub fn trust(o: &Obj, issues: &mut Issues) -> TrustConfig {
     decay.check_keys(&["enabled", "inactivityDays", "rate"], issues);
     let weights = o.child("weights", issues);
     weights.check_keys(&WEIGHT_KEYS, issues);
-    for (k, _) in weights.entries() {
-        weights.num(k, 0.0, -1000.0, 1000.0, issues);
-    }
+    let w = crate::trust::TrustWeights::default();
+    let weight = |key: &str, default: f64, issues: &mut Issues| {
+        weights.num(key, default, -1000.0, 1000.0, issues)
+    };
+    let parsed = crate::trust::TrustWeights {
+        age_per_day: weight("agePerDay", w.age_per_day, issues),
+        age_max: weight("ageMax", w.age_max, issues),
+        success_per_action: weight("successPerAction", w.success_per_action, issues),
+        success_max: weight("successMax", w.success_max, issues),
+        violation_penalty: weight("violationPenalty", w.violation_penalty, issues),
+        approved_escalation_bonus: weight(
+            "approvedEscalationBonus",
+            w.approved_escalation_bonus,
+            issues,
+        ),
+        denied_escalation_penalty: weight(
+            "deniedEscalationPenalty",
+            w.denied_escalation_penalty,
+            issues,
+        ),
+        clean_streak_per_day: weight("cleanStreakPerDay", w.clean_streak_per_day, issues),
+        clean_streak_max: weight("cleanStreakMax", w.clean_streak_max, issues),
+    };
     let given = o.child("defaults", issues);
     let defaults = if given.is_present() {
         scores(&given, issues)
@@ -201,6 +221,7 @@ pub fn trust(o: &Obj, issues: &mut Issues) -> TrustConfig {
         decay_enabled: decay.bool("enabled", true, issues),
         decay_inactivity_days: decay.int("inactivityDays", 30, 1, 3650, issues),
         decay_rate: decay.num("rate", 0.99, 0.0, 1.0, issues),
+        weights: parsed,
         max_history_per_agent: o.int("maxHistoryPerAgent", 100, 0, 100_000, issues),
     }
 }

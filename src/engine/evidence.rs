@@ -91,7 +91,10 @@ pub fn audit_record(
             tool_params: req.params.clone(),
         },
         controls: Vec::new(),
-        cross_agent: None,
+        cross_agent: v
+            .cross_agent
+            .as_ref()
+            .and_then(|c| serde_json::to_value(c).ok()),
         details: None,
         error: v.error.clone(),
         evaluation_us: v.evaluation_us,
@@ -125,4 +128,9 @@ pub fn audit_record(
         trust: v.trust,
         verdict,
     }
+}
+
+/// `<base>/governance/trust.json`, when the engine has a state directory.
+pub fn trust_path(config: &GovernanceConfig, opts: &EngineOptions) -> Option<PathBuf> {
+    base_dir(config, opts).map(|b| b.join("governance").join("trust.json"))
 }

@@ -34,7 +34,18 @@ pub struct Status {
     pub escalated: u64,
     pub error_fallbacks: u64,
     pub audit: AuditStatus,
+    pub trust: TrustStatus,
+    /// Parent → child relationships the host reported (`subagent_spawned`).
+    pub sub_agents: usize,
     pub uptime_ms: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrustStatus {
+    pub tracked_agents: usize,
+    pub file: Option<String>,
+    pub load_error: Option<String>,
 }
 
 #[derive(Debug, Serialize)]
@@ -99,7 +110,27 @@ impl GovernanceEngine {
             escalated: c.escalated.load(Ordering::Relaxed),
             error_fallbacks: c.fallbacks.load(Ordering::Relaxed),
             audit: self.audit_status(),
+            trust: self.trust_status(),
+            sub_agents: match &self.mode {
+                Mode::Ready(core) => core.graph.len(),
+                Mode::Invalid { .. } => 0,
+            },
             uptime_ms: crate::time::now_ms() - self.started_ms,
+        }
+    }
+
+    fn trust_status(&self) -> TrustStatus {
+        match &self.mode {
+            Mode::Ready(core) => TrustStatus {
+                tracked_agents: core.trust.tracked(),
+                file: core.trust.persist_path(),
+                load_error: core.trust.load_error.clone(),
+            },
+            Mode::Invalid { .. } => TrustStatus {
+                tracked_agents: 0,
+                file: None,
+                load_error: None,
+            },
         }
     }
 

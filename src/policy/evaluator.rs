@@ -21,13 +21,31 @@ pub struct Decision<'a> {
 }
 
 pub fn evaluate<'a>(index: &'a PolicyIndex, hook: Hook, f: &Facts) -> Decision<'a> {
+    walk(index, &index.candidates(hook, f.agent_id), f)
+}
+
+/// For a sub-agent: the policies covering it or any ancestor (own ∪ inherited ∪ global), so
+/// deny-wins holds across the chain and a child can never allow what an ancestor denies.
+pub fn evaluate_lineage<'a>(
+    index: &'a PolicyIndex,
+    hook: Hook,
+    agents: &[&str],
+    f: &Facts,
+) -> Decision<'a> {
+    match agents {
+        [] | [_] => evaluate(index, hook, f),
+        _ => walk(index, &index.candidates_for(hook, agents), f),
+    }
+}
+
+fn walk<'a>(index: &'a PolicyIndex, ranks: &[usize], f: &Facts) -> Decision<'a> {
     let policies = index.policies();
     let mut decision = Decision {
         action: Action::Allow,
         decisive: None,
         matched: Vec::new(),
     };
-    for &rank in index.candidates(hook, f.agent_id).iter() {
+    for &rank in ranks {
         let policy = &policies[rank];
         if !policy.scope.covers_channel(f.req.channel.as_deref()) {
             continue;

@@ -63,6 +63,17 @@ impl PolicyIndex {
         list
     }
 
+    /// The union of several agents' candidates, still in rank order.
+    pub fn candidates_for(&self, hook: Hook, agents: &[&str]) -> Vec<usize> {
+        let mut ranks: Vec<usize> = agents
+            .iter()
+            .flat_map(|a| self.candidates(hook, a).to_vec())
+            .collect();
+        ranks.sort_unstable();
+        ranks.dedup();
+        ranks
+    }
+
     /// Whether any policy names this tool (exactly or by a glob narrower than `*`).
     pub fn names_tool(&self, tool: &str) -> bool {
         self.named_tools.contains(tool) || self.named_tool_globs.iter().any(|g| g.matches(tool))

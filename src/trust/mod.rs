@@ -1,18 +1,26 @@
-//! Agent trust: a score 0–100 and the tier it falls in (seed 002 §4.9, NORMATIVE N3).
-//!
-//! For now scores come from `trust.defaults` and outcomes are only counted; the learning formula,
-//! decay, operator controls and persistence arrive with the trust issue behind this same interface.
+//! Learning trust (seed 002 §4.9, NORMATIVE N3): per-agent scores 0–100 in five tiers, earned
+//! from successes, lost on violations, decaying when idle, adjusted only by operators, persisted.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
+pub mod score;
+pub mod store;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub use score::TrustWeights;
+
+use score::{effective, formula, DAY_MS};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TrustTier {
     Untrusted,
     Restricted,
     Standard,
     Trusted,
+    #[serde(alias = "elevated")]
     Privileged,
 }
 
@@ -59,7 +67,7 @@ impl TrustTier {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct TrustSnapshot {
     pub score: f64,
     pub tier: TrustTier,
@@ -82,20 +90,69 @@ pub struct TrustConfig {
     pub decay_enabled: bool,
     pub decay_inactivity_days: u64,
     pub decay_rate: f64,
+    pub weights: TrustWeights,
     pub max_history_per_agent: u64,
 }
 
 /// Score used for an agent nobody configured (NORMATIVE N3).
 pub const UNKNOWN_AGENT_SCORE: f64 = 10.0;
+/// Agents tracked at most; least recently seen ephemeral sub-agents go first.
+pub const MAX_AGENTS: usize = 10_000;
 
-/// What the engine has seen an agent do; the learning formula will read these.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
 pub struct TrustSignals {
     pub success_count: u64,
     pub violation_count: u64,
     pub approved_escalations: u64,
     pub denied_escalations: u64,
+    /// Computed on read from first sight.
+    pub age_days: f64,
+    /// Days without a violation, computed on read (not a count of calls).
+    pub clean_streak: f64,
+    /// Starts at the configured default score; operators move it with `set`.
+    pub manual_adjustment: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrustEvent {
+    pub timestamp: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub delta: f64,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub reason: Option<String>,
+}
+
+/// One agent as stored in trust.json (the seed's `AgentTrust`, plus the times the formula needs).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentTrust {
+    pub agent_id: String,
+    pub score: f64,
+    pub tier: TrustTier,
+    pub signals: TrustSignals,
+    #[serde(default)]
+    pub history: Vec<TrustEvent>,
+    pub last_evaluation: String,
+    pub created: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub locked: Option<TrustTier>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub floor: Option<f64>,
+    pub created_ms: i64,
+    pub last_action_ms: i64,
+    #[serde(default)]
+    pub last_violation_ms: Option<i64>,
+    /// Decay already suffered, kept so a later recomputation does not undo it.
+    #[serde(default)]
+    pub decay_penalty: f64,
+    #[serde(default)]
+    pub last_seen_ms: i64,
+    /// A sub-agent without a configured default: evicted first when the store is full.
+    #[serde(default)]
+    pub ephemeral: bool,
 }
 
 /// The outcome of one governed action, as reported back by the host.
@@ -110,53 +167,279 @@ pub enum Outcome {
     EscalationDenied,
 }
 
+/// An operator's change (NORMATIVE N3), only through `/trust` or `governance.trust.set`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OperatorChange {
+    SetScore(f64),
+    LockTier(TrustTier),
+    Unlock,
+    Floor(f64),
+    ResetHistory,
+}
+
+/// What a change did, for the audit record (A.5.15, A.8.2).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrustChange {
+    pub agent_id: String,
+    pub change: String,
+    pub from: TrustSnapshot,
+    pub to: TrustSnapshot,
+}
+
 pub struct TrustManager {
     config: TrustConfig,
-    signals: Mutex<HashMap<String, TrustSignals>>,
+    agents: Arc<Mutex<BTreeMap<String, AgentTrust>>>,
+    persister: Option<store::Persister>,
+    pub load_error: Option<String>,
+}
+
+fn iso(ms: i64) -> String {
+    crate::audit::iso_millis(ms)
 }
 
 impl TrustManager {
+    /// In memory only (tests, engines without a state directory).
     pub fn new(config: TrustConfig) -> TrustManager {
         TrustManager {
             config,
-            signals: Mutex::new(HashMap::new()),
+            agents: Arc::default(),
+            persister: None,
+            load_error: None,
         }
     }
 
-    /// Exact id, then `*`, then 10.
-    pub fn snapshot(&self, agent_id: &str) -> TrustSnapshot {
+    /// Loads `path` and persists changes to it from a background thread.
+    pub fn persistent(config: TrustConfig, path: PathBuf, now: i64) -> TrustManager {
+        let (agents, load_error) = store::load(&path, now);
+        let blocked = load_error
+            .as_deref()
+            .is_some_and(|e| e.contains("could not be moved aside"));
+        let agents = Arc::new(Mutex::new(agents));
+        let shared = agents.clone();
+        let snapshot = Box::new(move || {
+            let map = shared.lock().ok()?;
+            let store = store::TrustStore {
+                version: 1,
+                updated: iso(crate::time::now_ms()),
+                agents: map.clone(),
+            };
+            serde_json::to_vec_pretty(&store).ok()
+        });
+        let interval = Duration::from_secs(config.persist_interval_seconds);
+        let persister = store::Persister::start(path, interval, snapshot, blocked);
+        TrustManager {
+            config,
+            agents,
+            persister: Some(persister),
+            load_error,
+        }
+    }
+
+    fn default_score(&self, agent_id: &str) -> f64 {
         let d = &self.config.defaults;
-        let score = d
-            .get(agent_id)
+        d.get(agent_id)
             .or_else(|| d.get("*"))
             .copied()
-            .unwrap_or(UNKNOWN_AGENT_SCORE);
-        TrustSnapshot::of(score)
+            .unwrap_or(UNKNOWN_AGENT_SCORE)
     }
 
-    pub fn record(&self, agent_id: &str, outcome: Outcome) {
-        if !self.config.enabled {
-            return;
-        }
-        let Ok(mut map) = self.signals.lock() else {
-            return;
-        };
-        let s = map.entry(agent_id.to_string()).or_default();
-        match outcome {
-            Outcome::Success => s.success_count += 1,
-            Outcome::ToolError => {}
-            Outcome::Blocked => s.violation_count += 1,
-            Outcome::EscalationApproved => s.approved_escalations += 1,
-            Outcome::EscalationDenied => s.denied_escalations += 1,
+    fn fresh(&self, agent_id: &str, ephemeral: bool, now: i64) -> AgentTrust {
+        let start = self.default_score(agent_id);
+        AgentTrust {
+            agent_id: agent_id.to_string(),
+            score: start,
+            tier: TrustTier::from_score(start),
+            signals: TrustSignals {
+                manual_adjustment: start,
+                ..TrustSignals::default()
+            },
+            history: Vec::new(),
+            last_evaluation: iso(now),
+            created: iso(now),
+            locked: None,
+            floor: None,
+            created_ms: now,
+            last_action_ms: now,
+            last_violation_ms: None,
+            decay_penalty: 0.0,
+            last_seen_ms: now,
+            ephemeral: ephemeral && !self.config.defaults.contains_key(agent_id),
         }
     }
 
-    pub fn signals(&self, agent_id: &str) -> TrustSignals {
-        self.signals
+    /// The agent's effective score and tier now (never writes).
+    pub fn snapshot_at(&self, agent_id: &str, now: i64) -> TrustSnapshot {
+        let stored = self
+            .agents
             .lock()
             .ok()
-            .and_then(|m| m.get(agent_id).cloned())
-            .unwrap_or_default()
+            .and_then(|m| m.get(agent_id).map(|a| effective(a, &self.config, now)));
+        TrustSnapshot::of(stored.unwrap_or_else(|| self.default_score(agent_id)))
+    }
+
+    pub fn snapshot(&self, agent_id: &str) -> TrustSnapshot {
+        self.snapshot_at(agent_id, crate::time::now_ms())
+    }
+
+    /// Records an outcome. Returns the change when the tier moved (worth an audit record).
+    pub fn record(
+        &self,
+        agent_id: &str,
+        outcome: Outcome,
+        ephemeral: bool,
+        now: i64,
+    ) -> Option<TrustChange> {
+        if !self.config.enabled || outcome == Outcome::ToolError {
+            return None;
+        }
+        let mut map = self.agents.lock().ok()?;
+        if !map.contains_key(agent_id) {
+            evict_if_full(&mut map);
+            map.insert(agent_id.to_string(), self.fresh(agent_id, ephemeral, now));
+        }
+        let a = map.get_mut(agent_id)?;
+        let before = TrustSnapshot::of(effective(a, &self.config, now));
+        settle_decay(a, &self.config, now);
+        let kind = match outcome {
+            Outcome::Success => {
+                a.signals.success_count += 1;
+                "success"
+            }
+            Outcome::Blocked => {
+                a.signals.violation_count += 1;
+                a.last_violation_ms = Some(now);
+                "violation"
+            }
+            Outcome::EscalationApproved => {
+                a.signals.approved_escalations += 1;
+                "escalation_approved"
+            }
+            Outcome::EscalationDenied => {
+                a.signals.denied_escalations += 1;
+                "escalation_denied"
+            }
+            Outcome::ToolError => return None,
+        };
+        a.last_action_ms = now;
+        let after = self.refresh(a, now, kind, before.score, None);
+        self.mark_dirty();
+        (after.tier != before.tier).then(|| TrustChange {
+            agent_id: agent_id.to_string(),
+            change: kind.into(),
+            from: before,
+            to: after,
+        })
+    }
+
+    /// Operator controls: set score, lock a tier, unlock, set a floor, reset history.
+    pub fn operate(
+        &self,
+        agent_id: &str,
+        change: &OperatorChange,
+        now: i64,
+    ) -> Result<TrustChange, String> {
+        let mut map = self
+            .agents
+            .lock()
+            .map_err(|_| "trust store poisoned".to_string())?;
+        if !map.contains_key(agent_id) {
+            evict_if_full(&mut map);
+            map.insert(agent_id.to_string(), self.fresh(agent_id, false, now));
+        }
+        let a = map.get_mut(agent_id).ok_or("agent vanished")?;
+        let before = TrustSnapshot::of(effective(a, &self.config, now));
+        settle_decay(a, &self.config, now);
+        let label = match change {
+            OperatorChange::SetScore(target) => {
+                let target = target.clamp(0.0, 100.0);
+                a.signals.manual_adjustment += target - formula(a, &self.config.weights, now);
+                format!("set score {target}")
+            }
+            OperatorChange::LockTier(t) => {
+                a.locked = Some(*t);
+                format!("lock tier {}", t.as_str())
+            }
+            OperatorChange::Unlock => {
+                a.locked = None;
+                "unlock".into()
+            }
+            OperatorChange::Floor(f) => {
+                a.floor = Some(f.clamp(0.0, 100.0));
+                format!("floor {f}")
+            }
+            OperatorChange::ResetHistory => {
+                *a = AgentTrust {
+                    locked: a.locked,
+                    floor: a.floor,
+                    ..self.fresh(agent_id, a.ephemeral, now)
+                };
+                "reset history".into()
+            }
+        };
+        let after = self.refresh(
+            a,
+            now,
+            "manual_adjustment",
+            before.score,
+            Some(label.clone()),
+        );
+        self.mark_dirty();
+        Ok(TrustChange {
+            agent_id: agent_id.to_string(),
+            change: label,
+            from: before,
+            to: after,
+        })
+    }
+
+    /// Recomputes the stored score and tier and appends a history event (capped).
+    fn refresh(
+        &self,
+        a: &mut AgentTrust,
+        now: i64,
+        kind: &str,
+        before: f64,
+        reason: Option<String>,
+    ) -> TrustSnapshot {
+        let snap = TrustSnapshot::of(effective(a, &self.config, now));
+        a.score = snap.score;
+        a.tier = snap.tier;
+        a.last_evaluation = iso(now);
+        a.last_seen_ms = now;
+        let (age, streak) = score::days(a, now);
+        a.signals.age_days = age;
+        a.signals.clean_streak = streak;
+        let cap = self.config.max_history_per_agent as usize;
+        a.history.push(TrustEvent {
+            timestamp: iso(now),
+            kind: kind.into(),
+            delta: ((snap.score - before) * 100.0).round() / 100.0,
+            reason,
+        });
+        if a.history.len() > cap {
+            let excess = a.history.len() - cap;
+            a.history.drain(..excess);
+        }
+        snap
+    }
+
+    fn mark_dirty(&self) {
+        if let Some(p) = &self.persister {
+            p.mark_dirty();
+        }
+    }
+
+    /// One agent as stored, with score and signals brought up to `now`.
+    pub fn view(&self, agent_id: &str, now: i64) -> Option<AgentTrust> {
+        let map = self.agents.lock().ok()?;
+        let mut a = map.get(agent_id).cloned()?;
+        a.score = effective(&a, &self.config, now);
+        a.tier = TrustTier::from_score(a.score);
+        let (age, streak) = score::days(&a, now);
+        a.signals.age_days = age;
+        a.signals.clean_streak = streak;
+        Some(a)
     }
 
     /// Agents with a configured default or recorded activity, sorted by id.
@@ -168,67 +451,65 @@ impl TrustManager {
             .filter(|k| k.as_str() != "*")
             .cloned()
             .collect();
-        if let Ok(map) = self.signals.lock() {
+        if let Ok(map) = self.agents.lock() {
             ids.extend(map.keys().cloned());
         }
         ids.sort();
         ids.dedup();
         ids
     }
+
+    pub fn signals(&self, agent_id: &str) -> TrustSignals {
+        self.view(agent_id, crate::time::now_ms())
+            .map(|a| a.signals)
+            .unwrap_or_default()
+    }
+
+    pub fn tracked(&self) -> usize {
+        self.agents.lock().map(|m| m.len()).unwrap_or(0)
+    }
+
+    pub fn persist_path(&self) -> Option<String> {
+        self.persister
+            .as_ref()
+            .map(|p| p.path.display().to_string())
+    }
+
+    pub fn flush(&self) -> Result<(), String> {
+        self.persister.as_ref().map_or(Ok(()), |p| p.flush())
+    }
+
+    pub fn close(&mut self) -> Result<(), String> {
+        self.persister.as_mut().map_or(Ok(()), |p| p.close())
+    }
+}
+
+/// Folds decay into the stored signals before an action, so acting again does not restore a
+/// score the agent lost while idle.
+fn settle_decay(a: &mut AgentTrust, cfg: &TrustConfig, now: i64) {
+    let raw = formula(a, &cfg.weights, now);
+    let lost = raw - score::decayed(raw, a, cfg, now);
+    if lost > 0.0 {
+        a.decay_penalty += lost;
+    }
+}
+
+fn evict_if_full(map: &mut BTreeMap<String, AgentTrust>) {
+    if map.len() < MAX_AGENTS {
+        return;
+    }
+    let victim = map
+        .values()
+        .min_by_key(|a| (!a.ephemeral, a.last_seen_ms))
+        .map(|a| a.agent_id.clone());
+    if let Some(v) = victim {
+        map.remove(&v);
+    }
+}
+
+pub const fn days(n: i64) -> i64 {
+    n * DAY_MS
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn manager(defaults: &[(&str, f64)]) -> TrustManager {
-        TrustManager::new(TrustConfig {
-            enabled: true,
-            defaults: defaults.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-            persist_interval_seconds: 60,
-            decay_enabled: true,
-            decay_inactivity_days: 30,
-            decay_rate: 0.99,
-            max_history_per_agent: 100,
-        })
-    }
-
-    #[test]
-    fn tiers_follow_the_boundaries() {
-        let cases = [
-            (0.0, "untrusted"),
-            (19.9, "untrusted"),
-            (20.0, "restricted"),
-            (40.0, "standard"),
-            (59.0, "standard"),
-            (60.0, "trusted"),
-            (80.0, "privileged"),
-            (100.0, "privileged"),
-        ];
-        for (score, tier) in cases {
-            assert_eq!(TrustTier::from_score(score).as_str(), tier, "{score}");
-        }
-        assert_eq!(TrustTier::parse("elevated"), Some(TrustTier::Privileged));
-        assert_eq!(TrustTier::parse("root"), None);
-    }
-
-    #[test]
-    fn defaults_exact_then_star_then_ten() {
-        let m = manager(&[("main", 60.0), ("*", 25.0)]);
-        assert_eq!(m.snapshot("main").score, 60.0);
-        assert_eq!(m.snapshot("other").score, 25.0);
-        let m = manager(&[("main", 60.0)]);
-        assert_eq!(m.snapshot("other").score, 10.0);
-        assert_eq!(m.snapshot("other").tier, TrustTier::Untrusted);
-    }
-
-    #[test]
-    fn a_blocked_call_is_a_violation_not_a_success() {
-        let m = manager(&[]);
-        m.record("a", Outcome::Blocked);
-        m.record("a", Outcome::ToolError);
-        m.record("a", Outcome::Success);
-        let s = m.signals("a");
-        assert_eq!((s.success_count, s.violation_count), (1, 1));
-    }
-}
+mod tests;

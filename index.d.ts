@@ -71,7 +71,22 @@ export interface TrustView {
   agentId: string;
   score: number;
   tier: TrustTier;
-  signals: { successCount: number; violationCount: number; approvedEscalations: number; deniedEscalations: number };
+  signals: {
+    successCount: number; violationCount: number; approvedEscalations: number; deniedEscalations: number;
+    ageDays: number; cleanStreak: number; manualAdjustment: number;
+  };
+  history?: Array<{ timestamp: string; type: string; delta: number; reason?: string }>;
+  locked?: TrustTier;
+  floor?: number;
+  effective: { score: number; tier: TrustTier };
+  ceiling?: { score: number; from: string; ancestors: string[] };
+}
+
+export interface TrustChange {
+  agentId: string;
+  change: string;
+  from: { score: number; tier: TrustTier };
+  to: { score: number; tier: TrustTier };
 }
 
 export interface Status {
@@ -110,7 +125,17 @@ export declare class GovernanceEngine {
   promptContext(agentId: string): string;
   getStatus(): Status;
   getTrust(): { agents: TrustView[] };
-  getTrust(agentId: string): TrustView | null;
+  /** With a sub-agent `sessionKey`, `effective` and `ceiling` show what its ancestors allow. */
+  getTrust(agentId: string, sessionKey?: string): TrustView | null;
+  /** Operator change (`/trust`, `governance.trust.set`); `by` is recorded in the audit trail. */
+  setTrust(agentId: string, op: 'set' | 'lock' | 'unlock' | 'floor' | 'reset', value: string | undefined, by: string): TrustChange;
+  /** From `subagent_spawned`: the child session is bound by the requester's policies and trust. */
+  registerSubagent(childSessionKey: string, requesterSessionKey: string, childAgentId?: string): void;
+  /** From `subagent_ended` / `session_end`. */
+  endSubagent(childSessionKey: string): void;
+  /** Effective policies (own, inherited from whom, global), trust and ceiling; with `tool`, a dry run. */
+  explain(who: string, tool?: string, params?: Record<string, unknown>): Record<string, unknown>;
+  agentGraph(): { relationships: Array<{ parentAgentId: string; parentSessionKey: string; childAgentId: string; childSessionKey: string; createdAt: number }> };
   takeLogs(): Array<{ level: string; message: string }>;
   /** Records of this engine's audit trail matching the filter (newest `limit`). */
   auditQuery(filter?: AuditFilter): AuditRecord[];

@@ -10,6 +10,7 @@
 // - before_message_write is synchronous: its handler never returns a Promise.
 
 const path = require('node:path');
+const { registerCommands, registerGatewayMethods } = require('./commands.js');
 
 const PLUGIN_ID = 'openclaw-governance';
 const SHARED = Symbol.for('@vainplex/openclaw-governance');
@@ -192,12 +193,17 @@ function register(api) {
   }), { priority: 5 });
 
   const forget = (key) => key && engine.endSession(key);
+  const ended = (key) => key && (engine.endSubagent(key), engine.endSession(key));
   // A new or reset session must not inherit the conversation context of the one before it.
   api.on('session_start', guarded('session_start', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
-  api.on('session_end', guarded('session_end', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
-  // A sub-agent's session starts without context; cross-agent inheritance builds on these hooks.
-  api.on('subagent_spawned', guarded('subagent_spawned', (event, ctx = {}) => forget(event.childSessionKey || ctx.childSessionKey)), { priority: 1 });
-  api.on('subagent_ended', guarded('subagent_ended', (event, ctx = {}) => forget(event.targetSessionKey || ctx.childSessionKey)), { priority: 1 });
+  api.on('session_end', guarded('session_end', (event, ctx = {}) => ended(event.sessionKey || ctx.sessionKey)), { priority: 1 });
+  // The agent graph: a sub-agent is bound by its requester's policies and trust ceiling.
+  api.on('subagent_spawned', guarded('subagent_spawned', (event, ctx = {}) => {
+    const child = event.childSessionKey || ctx.childSessionKey;
+    const parent = ctx.requesterSessionKey || event.requesterSessionKey;
+    if (child && parent) engine.registerSubagent(child, parent, event.agentId);
+  }), { priority: 1 });
+  api.on('subagent_ended', guarded('subagent_ended', (event, ctx = {}) => ended(event.targetSessionKey || ctx.childSessionKey)), { priority: 1 });
   api.on('gateway_start', guarded('gateway_start', () => {
     const s = engine.getStatus();
     log(s.configValid ? 'info' : 'error', `${s.configValid ? 'active' : 'CONFIG INVALID'}: ${s.policies.length} policies, failMode ${s.failMode}, audit ${s.audit.enabled ? s.audit.dir : 'off'}`);
@@ -212,80 +218,6 @@ function register(api) {
 
   registerCommands(api, () => engine);
   registerGatewayMethods(api, () => engine);
-}
-
-function statusText(status) {
-  if (!status.configValid) {
-    return `Governance: config INVALID (failMode ${status.failMode})\n` +
-      status.configErrors.map((e) => `- ${e.path}: ${e.message}`).join('\n');
-  }
-  const builtins = status.policies.filter((p) => p.builtin).map((p) => p.id.replace('builtin-', ''));
-  return [
-    `Governance ${status.version}: ${status.enabled ? 'enabled' : 'DISABLED'}, failMode ${status.failMode}, unknown tools: ${status.unknownToolAction}, timezone ${status.timezone}`,
-    `Policies: ${status.policies.length} (builtins: ${builtins.join(', ') || 'none'})`,
-    `Evaluations: ${status.evaluations} (allowed ${status.allowed}, denied ${status.denied}, escalated ${status.escalated}, fallbacks ${status.errorFallbacks})`,
-    `Audit: ${status.audit.enabled ? `${status.audit.written} records in ${status.audit.dir}` : 'off'}${status.audit.lastError ? ` (last error: ${status.audit.lastError})` : ''}`,
-  ].join('\n');
-}
-
-/** `/governance audit [agent] [N]`: the newest N (default 10) records, optionally of one agent. */
-function auditText(engine, args) {
-  const n = args.find((a) => /^\d+$/.test(a));
-  const agent = args.find((a) => !/^\d+$/.test(a));
-  const records = engine.auditQuery({ agent, limit: Math.min(Number(n || 10), 100) });
-  if (!records.length) return 'No audit records';
-  return records.map((r) => `#${r.seq} ${r.timestampIso} ${r.verdict} ${r.context.agentId} ${r.context.toolName || r.context.hook}` +
-    `${r.ruleId ? ` ${r.ruleId}` : ''}${r.blockReason ? `: ${r.blockReason}` : ''}`).join('\n');
-}
-
-function registerCommands(api, engine) {
-  api.registerCommand?.({
-    name: 'governance',
-    description: 'Governance status; "/governance policies", "/governance audit [agent] [N]"',
-    acceptsArgs: true,
-    requireAuth: true,
-    handler: (ctx = {}) => {
-      const status = engine().getStatus();
-      const [sub, ...rest] = String(ctx.args || '').trim().split(/\s+/);
-      if (sub === 'audit') return { text: auditText(engine(), rest) };
-      if (sub === 'policies') {
-        return { text: status.policies.map((p) => `${p.id} (${p.rules} rules, priority ${p.priority}, hooks ${p.hooks.join(',')})`).join('\n') || 'No policies' };
-      }
-      return { text: statusText(status) };
-    },
-  });
-  api.registerCommand?.({
-    name: 'trust',
-    description: 'Trust scores and tiers: /trust [agent] (read-only)',
-    acceptsArgs: true,
-    requireAuth: true,
-    handler: (ctx = {}) => {
-      const id = String(ctx.args || '').trim().split(/\s+/)[0];
-      const view = (t) => `${t.agentId}: ${t.tier} (${Math.round(t.score)})`;
-      if (id) {
-        const t = engine().getTrust(id);
-        return { text: t ? view(t) : `No trust data for ${id}` };
-      }
-      const all = engine().getTrust();
-      return { text: all.agents.map(view).join('\n') || 'No agents known yet' };
-    },
-  });
-}
-
-function registerGatewayMethods(api, engine) {
-  const method = (name, fn) => api.registerGatewayMethod?.(name, ({ params, respond }) => {
-    try {
-      respond(true, fn(params || {}));
-    } catch (err) {
-      respond(false, undefined, { code: 'GOVERNANCE_ERROR', message: String(err && err.message) });
-    }
-  }, { scope: 'operator.read' });
-  method('governance.status', () => engine().getStatus());
-  method('governance.trust', (p) => (p.agentId ? engine().getTrust(String(p.agentId)) : engine().getTrust()));
-  // Audit read-back: params are the query filter (agent, session, from, to, verdict, policy, rule,
-  // risk, hook, category, limit); verify checks the trail against the engine's signing key.
-  method('governance.audit.query', (p) => engine().auditQuery({ limit: 100, ...p }));
-  method('governance.audit.verify', () => engine().auditVerify());
 }
 
 module.exports = {

@@ -33,11 +33,14 @@ test('audit verify: exit 0 on the untouched log, 1 naming seq, file and reason a
   assert.match(ok.stdout, /signatures checked/);
   const audit = path.join(dir, 'governance', 'audit');
   const file = path.join(audit, fs.readdirSync(audit).find((f) => f.endsWith('.jsonl')));
-  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('rm -rf /var/www/old-release', 'ls /var/www/old-release'));
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const at = lines.findIndex((l) => l.includes('rm -rf /var/www/old-release'));
+  const seq = JSON.parse(lines[at]).seq;
+  fs.writeFileSync(file, lines.join('\n').replace('rm -rf /var/www/old-release', 'ls /var/www/old-release'));
   const bad = run('audit', 'verify', '--dir', dir, '--pubkey', key);
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /^INVALID/);
-  assert.match(bad.stdout, /seq 3 {2}\d{4}-\d\d-\d\d\.jsonl:4 {2}hash does not match the record's contents \(record altered\)/);
+  assert.ok(bad.stdout.includes(`seq ${seq}  ${path.basename(file)}:${at + 1}  hash does not match the record's contents (record altered)`), bad.stdout);
 });
 
 test('audit query, export and prove', () => {
@@ -50,15 +53,18 @@ test('audit query, export and prove', () => {
   const csv = run('audit', 'export', '--dir', dir, '--format', 'csv', '--risk', 'high').stdout.trim().split('\n');
   assert.match(csv[0], /^seq,timestampIso,verdict,hook,agentId/);
   assert.ok(csv.length >= 2 && csv.slice(1).every((row) => row.includes(',high,')));
-  const proof = auditProveDir(path.join(dir, 'governance', 'audit'), 3);
+  const rm = denies.find((r) => r.ruleId === 'rm-rf');
+  const proof = auditProveDir(path.join(dir, 'governance', 'audit'), rm.seq);
   assert.equal(proof.record.ruleId, 'rm-rf');
-  assert.equal(proof.treeSize, 10);
-  assert.match(proof.signedNote, /^openclaw-governance\/[0-9a-f]{16}\n10\n\S+\ntimestamp \d+\n\n\u2014 /);
+  assert.equal(proof.leafHash, rm.hash);
+  assert.ok(proof.treeSize > rm.seq);
+  assert.match(proof.signedNote, new RegExp(`^openclaw-governance/[0-9a-f]{16}\n${proof.treeSize}\n\\S+\ntimestamp \\d+\n\n\u2014 `));
   assert.equal(run('audit', 'export', '--dir', dir).status, 1, 'export needs a format');
 });
 
 test('gateway methods and /governance audit read the live trail', () => {
-  const api = mockApi({ config: { builtinPolicies: { credentialGuard: true } } });
+  // main's default is high enough that one block does not move its tier (a trust record).
+  const api = mockApi({ config: { builtinPolicies: { credentialGuard: true }, trust: { defaults: { main: 75 } } } });
   plugin.register(api);
   fire(api, 'before_tool_call', { toolName: 'read', params: { path: '.env' } }, { agentId: 'main', sessionKey: 'agent:main:main' });
   fire(api, 'before_tool_call', { toolName: 'read', params: { path: 'a.md' } }, { agentId: 'forge', sessionKey: 'agent:forge:main' });

@@ -669,13 +669,6 @@ impl GovernanceEngine {
         }
     }
 
-    pub fn trust_of(&self, agent_id: &str) -> Option<(TrustSnapshot, crate::trust::TrustSignals)> {
-        let Mode::Ready(core) = &self.mode else {
-            return None;
-        };
-        Some((core.trust.snapshot(agent_id), core.trust.signals(agent_id)))
-    }
-
     pub fn known_agents(&self) -> Vec<String> {
         match &self.mode {
             Mode::Ready(core) => core.trust.known_agents(),
@@ -693,9 +686,16 @@ impl GovernanceEngine {
         audit.and(trust)
     }
 
-    /// Flush and sign a checkpoint (host shutdown, operator request).
+    /// Trust state on disk, audit flushed and signed (host shutdown, operator request).
     pub fn checkpoint(&self) -> Result<(), String> {
-        self.audit.as_ref().map_or(Ok(()), |w| w.checkpoint())
+        let trust = match &self.mode {
+            Mode::Ready(core) => core.trust.flush(),
+            Mode::Invalid { .. } => Ok(()),
+        };
+        self.audit
+            .as_ref()
+            .map_or(Ok(()), |w| w.checkpoint())
+            .and(trust)
     }
 
     pub fn close(&mut self) -> Result<(), String> {

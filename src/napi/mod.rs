@@ -10,7 +10,7 @@ use crate::audit::store::LogData;
 use crate::audit::{prove, verify};
 use crate::context::Request;
 use crate::engine::{EngineError, EngineOptions, GovernanceEngine as Core};
-use crate::trust::Outcome;
+use crate::trust::{OperatorChange, Outcome, TrustTier};
 use crate::verdict::Verdict;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
@@ -144,22 +144,86 @@ impl GovernanceEngine {
         serde_json::to_value(self.core.status()).unwrap_or(Value::Null)
     }
 
-    /// One agent's trust, or every known agent's when `agentId` is omitted.
+    /// One agent's trust (with the ceiling its ancestors set when `sessionKey` names a
+    /// sub-agent session), or every known agent's when `agentId` is omitted.
     #[napi(catch_unwind)]
-    pub fn get_trust(&self, agent_id: Option<String>) -> Value {
-        let one = |id: &str| {
-            self.core.trust_of(id).map(|(snap, signals)| {
-                json!({ "agentId": id, "score": snap.score, "tier": snap.tier, "signals": signals })
-            })
-        };
+    pub fn get_trust(&self, agent_id: Option<String>, session_key: Option<String>) -> Value {
         match agent_id {
-            Some(id) => one(&id).unwrap_or(Value::Null),
+            Some(id) => self
+                .core
+                .trust_view(&id, session_key.as_deref())
+                .unwrap_or(Value::Null),
             None => {
-                json!({ "agents": self.core.known_agents().iter().filter_map(|id| one(id)).collect::<Vec<_>>() })
+                let agents: Vec<Value> = self
+                    .core
+                    .known_agents()
+                    .iter()
+                    .filter_map(|id| self.core.trust_view(id, None))
+                    .collect();
+                json!({ "agents": agents })
             }
         }
     }
 
+    /// Operator trust change: `op` is set | lock | unlock | floor | reset; `value` the score or
+    /// tier; `by` who asked (recorded in the audit trail).
+    #[napi(catch_unwind)]
+    pub fn set_trust(
+        &self,
+        agent_id: String,
+        op: String,
+        value: Option<String>,
+        by: String,
+    ) -> Result<Value> {
+        let change = operator_change(&op, value.as_deref())
+            .map_err(|e| Error::new(Status::InvalidArg, e))?;
+        let result = self
+            .core
+            .trust_operate(&agent_id, &change, &by)
+            .map_err(Error::from_reason)?;
+        serde_json::to_value(result).map_err(|e| Error::from_reason(e.to_string()))
+    }
+
+    /// From `subagent_spawned`: `childSessionKey` was spawned by `requesterSessionKey`.
+    #[napi(catch_unwind)]
+    pub fn register_subagent(
+        &self,
+        child_session_key: String,
+        requester_session_key: String,
+        child_agent_id: Option<String>,
+    ) {
+        self.core.register_subagent(
+            &child_session_key,
+            &requester_session_key,
+            child_agent_id.as_deref(),
+        );
+    }
+
+    /// From `subagent_ended` / `session_end`.
+    #[napi(catch_unwind)]
+    pub fn end_subagent(&self, child_session_key: String) {
+        self.core.end_subagent(&child_session_key);
+    }
+
+    /// Which policies bind an agent or session (own, inherited from whom, global), its trust
+    /// and ceiling, and with `tool` which rule would decide that call and why (a dry run).
+    #[napi(catch_unwind)]
+    pub fn explain(
+        &self,
+        who: String,
+        tool: Option<String>,
+        params: Option<Value>,
+    ) -> Result<Value> {
+        let params = params.and_then(|p| p.as_object().cloned());
+        self.core
+            .explain(&who, tool.as_deref(), params)
+            .map_err(Error::from_reason)
+    }
+
+    #[napi(catch_unwind)]
+    pub fn agent_graph(&self) -> Value {
+        self.core.agent_graph()
+    }
     #[napi(catch_unwind)]
     pub fn take_logs(&self) -> Value {
         serde_json::to_value(self.core.take_logs()).unwrap_or(Value::Null)
@@ -197,6 +261,37 @@ impl GovernanceEngine {
     pub fn close(&mut self) -> Result<()> {
         self.core.close().map_err(Error::from_reason)
     }
+}
+
+fn operator_change(op: &str, value: Option<&str>) -> std::result::Result<OperatorChange, String> {
+    let score = || -> std::result::Result<f64, String> {
+        let v = value.ok_or_else(|| format!("{op} needs a score 0–100"))?;
+        v.parse::<f64>()
+            .ok()
+            .filter(|s| (0.0..=100.0).contains(s))
+            .ok_or_else(|| format!("{op}: \"{v}\" is not a score 0–100"))
+    };
+    Ok(match op {
+        "set" => OperatorChange::SetScore(score()?),
+        "floor" => OperatorChange::Floor(score()?),
+        "lock" => {
+            let v = value.ok_or("lock needs a tier")?;
+            let tier = TrustTier::parse(v).ok_or_else(|| {
+                format!(
+                    "lock: unknown tier \"{v}\" (known: {})",
+                    TrustTier::NAMES.join(", ")
+                )
+            })?;
+            OperatorChange::LockTier(tier)
+        }
+        "unlock" => OperatorChange::Unlock,
+        "reset" => OperatorChange::ResetHistory,
+        other => {
+            return Err(format!(
+                "unknown trust operation \"{other}\" (set, lock, unlock, floor, reset)"
+            ))
+        }
+    })
 }
 
 fn audit_error(msg: String) -> Error {

@@ -75,6 +75,31 @@ measure('    plain-JS RegExp evaluation', () => jsEval(big.toolName, big.params,
 
 engine.flush();
 
+console.log('\nSub-agent three levels deep (main → forge → task), 20 policies per agent, exec of an ordinary command');
+{
+  const perAgent = (agent) => Array.from({ length: 20 }, (_, i) => ({
+    id: `${agent}-${i}`, scope: { agents: [agent] },
+    rules: [{ id: `r${i}`, conditions: [{ type: 'tool', name: 'exec', params: { command: { matches: `forbidden-${agent}-${i}\\b|\\bmkfs${i}\\b` } } }],
+      effect: { action: 'deny', reason: `${agent} rule ${i}` } }],
+  }));
+  const subConfig = { ...config, trust: { defaults: { main: 60, forge: 50, task: 70 } }, policies: [...config.policies, ...perAgent('main'), ...perAgent('forge'), ...perAgent('task')] };
+  const subDir = path.join(stateDir, 'subagent');
+  const sub = new GovernanceEngine(subConfig, { stateDir: path.join(subDir, 'engine') });
+  const subCtx = { agentId: 'task', sessionKey: 'agent:main:subagent:forge:subagent:task', toolName: 'exec' };
+  const subReq = JSON.stringify({ hook: 'before_tool_call', ...subCtx, ...ORDINARY });
+  const v = JSON.parse(sub.evaluateJson(subReq));
+  if (v.action !== 'allow' || !v.crossAgent || v.crossAgent.ancestors.length !== 2) throw new Error(`sub-agent scenario misconfigured: ${JSON.stringify(v)}`);
+  const subApi = {
+    registrationMode: 'full', pluginConfig: subConfig, logger: { info() {}, warn() {}, error: console.error, debug() {} },
+    runtime: { state: { resolveStateDir: () => path.join(subDir, 'hook') } }, hooks: {},
+    on(name, fn) { subApi.hooks[name] = fn; }, registerCommand() {}, registerGatewayMethod() {}, registerService() {},
+  };
+  plugin.register(subApi);
+  measure('    before_tool_call handler via the shim', () => subApi.hooks.before_tool_call(ORDINARY, subCtx));
+  measure('    engine alone: evaluateJson (native call)', () => sub.evaluateJson(subReq));
+  sub.close();
+}
+
 console.log('\nAudit trail: records/s from JS through the engine (hashing, redaction, batched fsync, checkpoints)');
 {
   const n = Number(process.env.BENCH_AUDIT_N || 300000);

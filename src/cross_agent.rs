@@ -27,11 +27,13 @@ pub struct Relationship {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CrossAgentContext {
-    pub parent_agent_id: String,
-    pub parent_session_key: String,
+    // Keys in alphabetical order: audit records serialize canonically straight from structs.
     /// Ancestors, nearest first.
     pub ancestors: Vec<String>,
-    pub inherited_policy_ids: Vec<String>,
+    /// Shared between evaluations of the same lineage (computed once per chain and hook).
+    pub inherited_policy_ids: std::sync::Arc<Vec<String>>,
+    pub parent_agent_id: String,
+    pub parent_session_key: String,
     pub trust_ceiling: f64,
     /// The ancestor whose score sets the ceiling.
     pub trust_ceiling_from: String,

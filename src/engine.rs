@@ -55,6 +55,7 @@ struct Core {
     risk: RiskAssessor,
     trust: TrustManager,
     graph: AgentGraph,
+    inherited: lineage::InheritedCache,
     frequency: FrequencyTracker,
     conversations: Conversations,
 }
@@ -141,6 +142,7 @@ impl GovernanceEngine {
                 None => TrustManager::new(config.trust.clone()),
             },
             graph: AgentGraph::default(),
+            inherited: Default::default(),
             frequency: FrequencyTracker::new(per_key, 10_000),
             conversations: Conversations::new(config.performance.max_context_messages),
             config,

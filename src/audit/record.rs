@@ -98,7 +98,7 @@ pub struct AuditRecord {
     pub controls: Vec<&'static str>,
     /// Sub-agent traceability (parent, inherited policies, trust ceiling).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cross_agent: Option<Value>,
+    pub cross_agent: Option<crate::cross_agent::CrossAgentContext>,
     /// Chain events: what happened (break location, torn bytes, pruned range).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub details: Option<Value>,

@@ -91,10 +91,7 @@ pub fn audit_record(
             tool_params: req.params.clone(),
         },
         controls: Vec::new(),
-        cross_agent: v
-            .cross_agent
-            .as_ref()
-            .and_then(|c| serde_json::to_value(c).ok()),
+        cross_agent: v.cross_agent.clone(),
         details: None,
         error: v.error.clone(),
         evaluation_us: v.evaluation_us,

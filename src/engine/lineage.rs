@@ -5,6 +5,8 @@ use super::Core;
 use crate::context::Hook;
 use crate::cross_agent::CrossAgentContext;
 use crate::trust::TrustSnapshot;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 pub struct Lineage {
     /// The agent first, then its ancestors nearest first.
@@ -16,6 +18,45 @@ pub struct Lineage {
 impl Lineage {
     pub fn agent_refs(&self) -> Vec<&str> {
         self.agents.iter().map(String::as_str).collect()
+    }
+}
+
+/// Policy ids a chain inherits (covering an ancestor but not the agent itself), cached per chain
+/// and hook: the index never changes after load, so neither does the answer.
+#[derive(Default)]
+pub struct InheritedCache(Mutex<HashMap<(Hook, Vec<String>), Arc<Vec<String>>>>);
+
+const CACHE_CHAINS: usize = 4096;
+
+impl Core {
+    fn inherited(&self, hook: Hook, agents: &[String]) -> Arc<Vec<String>> {
+        let key = (hook, agents.to_vec());
+        if let Some(hit) = self
+            .inherited
+            .0
+            .lock()
+            .ok()
+            .and_then(|c| c.get(&key).cloned())
+        {
+            return hit;
+        }
+        let own_ranks = self.index.candidates(hook, &agents[0]);
+        let refs: Vec<&str> = agents.iter().map(String::as_str).collect();
+        let policies = self.index.policies();
+        let ids: Vec<String> = self
+            .index
+            .candidates_for(hook, &refs)
+            .into_iter()
+            .filter(|r| !own_ranks.contains(r))
+            .map(|r| policies[r].id.clone())
+            .collect();
+        let ids = Arc::new(ids);
+        if let Ok(mut cache) = self.inherited.0.lock() {
+            if cache.len() < CACHE_CHAINS {
+                cache.insert(key, ids.clone());
+            }
+        }
+        ids
     }
 }
 
@@ -58,16 +99,7 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
             }
         });
     let trust = TrustSnapshot::of(own.score.min(ceiling));
-    let own_ranks = core.index.candidates(hook, agent_id);
-    let refs: Vec<&str> = agents.iter().map(String::as_str).collect();
-    let policies = core.index.policies();
-    let inherited_policy_ids = core
-        .index
-        .candidates_for(hook, &refs)
-        .into_iter()
-        .filter(|r| !own_ranks.contains(r))
-        .map(|r| policies[r].id.clone())
-        .collect();
+    let inherited_policy_ids = core.inherited(hook, &agents);
     let cross = CrossAgentContext {
         parent_agent_id: parent.parent_agent_id.clone(),
         parent_session_key: parent.parent_session_key.clone(),

@@ -18,16 +18,18 @@ use crate::time::{now_ms, LocalTime};
 use crate::trust::TrustChange;
 use crate::trust::{Outcome, TrustManager, TrustSnapshot};
 use crate::verdict::{LogLine, MatchSummary, Verdict};
-use evidence::{audit_record, start_audit, trust_path as trust_file, Logs};
+use evidence::{audit_record, Logs};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 mod approval;
+mod build;
 mod evidence;
 mod explain;
 mod lineage;
+mod outcomes;
 mod prompt;
 mod status;
 mod trail;
@@ -90,130 +92,6 @@ pub struct GovernanceEngine {
 }
 
 impl GovernanceEngine {
-    /// Strict construction: a bad config is an error.
-    pub fn try_new(raw: &Value, opts: &EngineOptions) -> Result<GovernanceEngine, EngineError> {
-        let config = GovernanceConfig::resolve(raw)?;
-        let logs = Logs::default();
-        let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
-        let trust_path = trust_file(&config, opts);
-        Ok(GovernanceEngine::ready(config, audit, logs, trust_path))
-    }
-
-    /// Tolerant construction for the host: a bad config yields an engine that follows
-    /// `failMode` on every call instead of throwing inside `register`.
-    pub fn new(raw: &Value, opts: &EngineOptions) -> GovernanceEngine {
-        let logs = Logs::default();
-        match GovernanceConfig::resolve(raw) {
-            Ok(config) => match start_audit(&config, opts, &logs) {
-                Ok(audit) => {
-                    let trust_path = trust_file(&config, opts);
-                    GovernanceEngine::ready(config, audit, logs, trust_path)
-                }
-                Err(e) => {
-                    // Another engine owns this directory: keep trust in memory rather than
-                    // racing it for trust.json.
-                    let engine = GovernanceEngine::ready(config, None, logs, None);
-                    engine.log(
-                        "error",
-                        format!("audit disabled: cannot start the writer: {e}"),
-                    );
-                    engine
-                }
-            },
-            Err(error) => GovernanceEngine::invalid(raw, opts, error, logs),
-        }
-    }
-
-    fn ready(
-        config: GovernanceConfig,
-        audit: Option<AuditWriter>,
-        logs: Logs,
-        trust_path: Option<PathBuf>,
-    ) -> GovernanceEngine {
-        let per_key = config
-            .performance
-            .frequency_buffer_size
-            .max(config.max_frequency_limit() as usize + 1);
-        let core = Core {
-            index: PolicyIndex::build(config.policies.clone()),
-            risk: RiskAssessor::new(&config.tool_risk_overrides),
-            trust: match trust_path {
-                Some(path) => TrustManager::persistent(config.trust.clone(), path, now_ms()),
-                None => TrustManager::new(config.trust.clone()),
-            },
-            graph: AgentGraph::default(),
-            inherited: Default::default(),
-            frequency: FrequencyTracker::new(per_key, 10_000),
-            conversations: Conversations::new(config.performance.max_context_messages),
-            config,
-        };
-        let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, logs);
-        if let Mode::Ready(core) = &engine.mode {
-            if let Some(e) = &core.trust.load_error {
-                engine.log("error", format!("trust store: {e}"));
-            }
-            if core.config.output_validation_present {
-                engine.log(
-                    "warn",
-                    "outputValidation is accepted but not enforced in this version".into(),
-                );
-            }
-        }
-        engine
-    }
-
-    fn invalid(
-        raw: &Value,
-        opts: &EngineOptions,
-        error: ConfigError,
-        logs: Logs,
-    ) -> GovernanceEngine {
-        // A failMode we cannot read is treated as closed: a broken config must not allow silently.
-        let fail_mode = match raw.get("failMode").and_then(Value::as_str) {
-            Some("open") | None => FailMode::Open,
-            _ => FailMode::Closed,
-        };
-        let fallback = GovernanceConfig::resolve(&serde_json::json!({})).ok();
-        let audit = fallback.and_then(|mut c| {
-            c.workspace = raw
-                .get("workspace")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            start_audit(&c, opts, &logs).ok().flatten()
-        });
-        let engine = GovernanceEngine::assemble(
-            Mode::Invalid {
-                error: error.clone(),
-                fail_mode,
-            },
-            audit,
-            logs,
-        );
-        engine.log(
-            "error",
-            format!("governance config rejected, failMode={fail_mode:?}: {error}"),
-        );
-        engine
-    }
-
-    fn assemble(mode: Mode, audit: Option<AuditWriter>, logs: Logs) -> GovernanceEngine {
-        // Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
-        let sync = match &mode {
-            Mode::Ready(core) => core.config.audit.sync_on_block,
-            Mode::Invalid { .. } => true,
-        };
-        GovernanceEngine {
-            mode,
-            audit,
-            sync_on_block: sync,
-            counters: Counters::default(),
-            logs,
-            intent_skipped: AtomicBool::new(false),
-            intent_warned: AtomicBool::new(false),
-            started_ms: now_ms(),
-        }
-    }
-
     pub fn config(&self) -> Option<&GovernanceConfig> {
         match &self.mode {
             Mode::Ready(core) => Some(&core.config),
@@ -612,100 +490,6 @@ impl GovernanceEngine {
             .lock()
             .map(|mut l| std::mem::take(&mut *l))
             .unwrap_or_default()
-    }
-
-    /// The host reports what happened to a governed call (after_tool_call, approval resolution).
-    pub fn record_outcome(&self, agent_id: &str, outcome: Outcome, req: Option<&Request>) {
-        let Mode::Ready(core) = &self.mode else {
-            return;
-        };
-        // Blocks were counted when the verdict was given; the host's echo must not count twice.
-        if outcome != Outcome::Blocked {
-            let session_key = req.and_then(|r| r.session_key.as_deref()).unwrap_or("");
-            self.record_trust(core, agent_id, session_key, outcome, now_ms());
-        }
-        let verdict = match outcome {
-            Outcome::EscalationApproved => AuditVerdict::EscalateApproved,
-            Outcome::EscalationDenied => AuditVerdict::EscalateDenied,
-            _ => return,
-        };
-        if let (Some(writer), Some(req)) = (&self.audit, req) {
-            let mut v = blank_verdict(core.trust.snapshot(agent_id));
-            v.reason = format!("approval resolved: {verdict:?}");
-            let _ = writer.write(
-                audit_record(req, agent_id, &v, verdict, now_ms(), false),
-                false,
-            );
-        }
-    }
-
-    /// Records the host's approval timeout (the host then denies).
-    pub fn record_approval_timeout(&self, agent_id: &str, req: &Request) {
-        let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else {
-            return;
-        };
-        let mut v = blank_verdict(core.trust.snapshot(agent_id));
-        v.reason = "approval timed out".into();
-        let _ = writer.write(
-            audit_record(
-                req,
-                agent_id,
-                &v,
-                AuditVerdict::EscalateTimeout,
-                now_ms(),
-                false,
-            ),
-            false,
-        );
-    }
-
-    pub fn observe_message(&self, session_key: &str, text: &str) {
-        if let Mode::Ready(core) = &self.mode {
-            core.conversations.observe(session_key, text);
-        }
-    }
-
-    pub fn end_session(&self, session_key: &str) {
-        if let Mode::Ready(core) = &self.mode {
-            core.conversations.forget(session_key);
-        }
-    }
-
-    pub fn known_agents(&self) -> Vec<String> {
-        match &self.mode {
-            Mode::Ready(core) => core.trust.known_agents(),
-            Mode::Invalid { .. } => Vec::new(),
-        }
-    }
-
-    /// Audit records and trust state on disk.
-    pub fn flush(&self) -> Result<(), String> {
-        let audit = self.audit.as_ref().map_or(Ok(()), |w| w.flush());
-        let trust = match &self.mode {
-            Mode::Ready(core) => core.trust.flush(),
-            Mode::Invalid { .. } => Ok(()),
-        };
-        audit.and(trust)
-    }
-
-    /// Trust state on disk, audit flushed and signed (host shutdown, operator request).
-    pub fn checkpoint(&self) -> Result<(), String> {
-        let trust = match &self.mode {
-            Mode::Ready(core) => core.trust.flush(),
-            Mode::Invalid { .. } => Ok(()),
-        };
-        self.audit
-            .as_ref()
-            .map_or(Ok(()), |w| w.checkpoint())
-            .and(trust)
-    }
-
-    pub fn close(&mut self) -> Result<(), String> {
-        let trust = match &mut self.mode {
-            Mode::Ready(core) => core.trust.close(),
-            Mode::Invalid { .. } => Ok(()),
-        };
-        self.audit.as_mut().map_or(Ok(()), |w| w.close()).and(trust)
     }
 }
 

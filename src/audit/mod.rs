@@ -1,6 +1,7 @@
 //! Audit trail: every evaluation of an enforcement hook becomes a redacted, hash-linked JSONL
 //! record written off the hot path. Verification, checkpoints and queries build on this.
 
+mod chain;
 pub mod checkpoint;
 pub mod line;
 pub mod merkle;

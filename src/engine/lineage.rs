@@ -24,7 +24,10 @@ impl Lineage {
 /// Policy ids a chain inherits (covering an ancestor but not the agent itself), cached per chain
 /// and hook: the index never changes after load, so neither does the answer.
 #[derive(Default)]
-pub struct InheritedCache(Mutex<HashMap<(Hook, Vec<String>), Arc<Vec<String>>>>);
+pub struct InheritedCache(Mutex<HashMap<ChainKey, Arc<Vec<String>>>>);
+
+/// A hook and the agent chain (the agent first, then its ancestors).
+type ChainKey = (Hook, Vec<String>);
 
 const CACHE_CHAINS: usize = 4096;
 

@@ -1,0 +1,143 @@
+//! Building an engine: a resolved config becomes the compiled core, the audit writer and the
+//! trust store start; a config that does not resolve yields an engine that follows `failMode`.
+
+use super::evidence::{start_audit, trust_path as trust_file, Logs};
+use super::{Core, Counters, EngineError, EngineOptions, GovernanceEngine, Mode};
+use crate::audit::AuditWriter;
+use crate::config::{ConfigError, FailMode, GovernanceConfig};
+use crate::conversation::Conversations;
+use crate::cross_agent::AgentGraph;
+use crate::frequency::FrequencyTracker;
+use crate::policy::index::PolicyIndex;
+use crate::risk::RiskAssessor;
+use crate::time::now_ms;
+use crate::trust::TrustManager;
+use serde_json::Value;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+
+impl GovernanceEngine {
+    /// Strict construction: a bad config is an error.
+    pub fn try_new(raw: &Value, opts: &EngineOptions) -> Result<GovernanceEngine, EngineError> {
+        let config = GovernanceConfig::resolve(raw)?;
+        let logs = Logs::default();
+        let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
+        let trust_path = trust_file(&config, opts);
+        Ok(GovernanceEngine::ready(config, audit, logs, trust_path))
+    }
+
+    /// Tolerant construction for the host: a bad config yields an engine that follows
+    /// `failMode` on every call instead of throwing inside `register`.
+    pub fn new(raw: &Value, opts: &EngineOptions) -> GovernanceEngine {
+        let logs = Logs::default();
+        match GovernanceConfig::resolve(raw) {
+            Ok(config) => match start_audit(&config, opts, &logs) {
+                Ok(audit) => {
+                    let trust_path = trust_file(&config, opts);
+                    GovernanceEngine::ready(config, audit, logs, trust_path)
+                }
+                Err(e) => {
+                    // Another engine owns this directory: keep trust in memory rather than
+                    // racing it for trust.json.
+                    let engine = GovernanceEngine::ready(config, None, logs, None);
+                    engine.log(
+                        "error",
+                        format!("audit disabled: cannot start the writer: {e}"),
+                    );
+                    engine
+                }
+            },
+            Err(error) => GovernanceEngine::invalid(raw, opts, error, logs),
+        }
+    }
+
+    fn ready(
+        config: GovernanceConfig,
+        audit: Option<AuditWriter>,
+        logs: Logs,
+        trust_path: Option<PathBuf>,
+    ) -> GovernanceEngine {
+        let per_key = config
+            .performance
+            .frequency_buffer_size
+            .max(config.max_frequency_limit() as usize + 1);
+        let core = Core {
+            index: PolicyIndex::build(config.policies.clone()),
+            risk: RiskAssessor::new(&config.tool_risk_overrides),
+            trust: match trust_path {
+                Some(path) => TrustManager::persistent(config.trust.clone(), path, now_ms()),
+                None => TrustManager::new(config.trust.clone()),
+            },
+            graph: AgentGraph::default(),
+            inherited: Default::default(),
+            frequency: FrequencyTracker::new(per_key, 10_000),
+            conversations: Conversations::new(config.performance.max_context_messages),
+            config,
+        };
+        let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, logs);
+        if let Mode::Ready(core) = &engine.mode {
+            if let Some(e) = &core.trust.load_error {
+                engine.log("error", format!("trust store: {e}"));
+            }
+            if core.config.output_validation_present {
+                engine.log(
+                    "warn",
+                    "outputValidation is accepted but not enforced in this version".into(),
+                );
+            }
+        }
+        engine
+    }
+
+    fn invalid(
+        raw: &Value,
+        opts: &EngineOptions,
+        error: ConfigError,
+        logs: Logs,
+    ) -> GovernanceEngine {
+        // A failMode we cannot read is treated as closed: a broken config must not allow silently.
+        let fail_mode = match raw.get("failMode").and_then(Value::as_str) {
+            Some("open") | None => FailMode::Open,
+            _ => FailMode::Closed,
+        };
+        let fallback = GovernanceConfig::resolve(&serde_json::json!({})).ok();
+        let audit = fallback.and_then(|mut c| {
+            c.workspace = raw
+                .get("workspace")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            start_audit(&c, opts, &logs).ok().flatten()
+        });
+        let engine = GovernanceEngine::assemble(
+            Mode::Invalid {
+                error: error.clone(),
+                fail_mode,
+            },
+            audit,
+            logs,
+        );
+        engine.log(
+            "error",
+            format!("governance config rejected, failMode={fail_mode:?}: {error}"),
+        );
+        engine
+    }
+
+    fn assemble(mode: Mode, audit: Option<AuditWriter>, logs: Logs) -> GovernanceEngine {
+        // Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
+        let sync = match &mode {
+            Mode::Ready(core) => core.config.audit.sync_on_block,
+            Mode::Invalid { .. } => true,
+        };
+        GovernanceEngine {
+            mode,
+            audit,
+            sync_on_block: sync,
+            counters: Counters::default(),
+            logs,
+            intent_skipped: AtomicBool::new(false),
+            intent_warned: AtomicBool::new(false),
+            started_ms: now_ms(),
+        }
+    }
+}

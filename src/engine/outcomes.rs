@@ -1,0 +1,103 @@
+//! What the host reports back (outcomes, approvals, messages, session ends) and shutdown.
+
+use super::{audit_record, blank_verdict, GovernanceEngine, Mode};
+use crate::audit::AuditVerdict;
+use crate::context::Request;
+use crate::time::now_ms;
+use crate::trust::Outcome;
+
+impl GovernanceEngine {
+    /// The host reports what happened to a governed call (after_tool_call, approval resolution).
+    pub fn record_outcome(&self, agent_id: &str, outcome: Outcome, req: Option<&Request>) {
+        let Mode::Ready(core) = &self.mode else {
+            return;
+        };
+        // Blocks were counted when the verdict was given; the host's echo must not count twice.
+        if outcome != Outcome::Blocked {
+            let session_key = req.and_then(|r| r.session_key.as_deref()).unwrap_or("");
+            self.record_trust(core, agent_id, session_key, outcome, now_ms());
+        }
+        let verdict = match outcome {
+            Outcome::EscalationApproved => AuditVerdict::EscalateApproved,
+            Outcome::EscalationDenied => AuditVerdict::EscalateDenied,
+            _ => return,
+        };
+        if let (Some(writer), Some(req)) = (&self.audit, req) {
+            let mut v = blank_verdict(core.trust.snapshot(agent_id));
+            v.reason = format!("approval resolved: {verdict:?}");
+            let _ = writer.write(
+                audit_record(req, agent_id, &v, verdict, now_ms(), false),
+                false,
+            );
+        }
+    }
+
+    /// Records the host's approval timeout (the host then denies).
+    pub fn record_approval_timeout(&self, agent_id: &str, req: &Request) {
+        let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else {
+            return;
+        };
+        let mut v = blank_verdict(core.trust.snapshot(agent_id));
+        v.reason = "approval timed out".into();
+        let _ = writer.write(
+            audit_record(
+                req,
+                agent_id,
+                &v,
+                AuditVerdict::EscalateTimeout,
+                now_ms(),
+                false,
+            ),
+            false,
+        );
+    }
+
+    pub fn observe_message(&self, session_key: &str, text: &str) {
+        if let Mode::Ready(core) = &self.mode {
+            core.conversations.observe(session_key, text);
+        }
+    }
+
+    pub fn end_session(&self, session_key: &str) {
+        if let Mode::Ready(core) = &self.mode {
+            core.conversations.forget(session_key);
+        }
+    }
+
+    pub fn known_agents(&self) -> Vec<String> {
+        match &self.mode {
+            Mode::Ready(core) => core.trust.known_agents(),
+            Mode::Invalid { .. } => Vec::new(),
+        }
+    }
+
+    /// Audit records and trust state on disk.
+    pub fn flush(&self) -> Result<(), String> {
+        let audit = self.audit.as_ref().map_or(Ok(()), |w| w.flush());
+        let trust = match &self.mode {
+            Mode::Ready(core) => core.trust.flush(),
+            Mode::Invalid { .. } => Ok(()),
+        };
+        audit.and(trust)
+    }
+
+    /// Trust state on disk, audit flushed and signed (host shutdown, operator request).
+    pub fn checkpoint(&self) -> Result<(), String> {
+        let trust = match &self.mode {
+            Mode::Ready(core) => core.trust.flush(),
+            Mode::Invalid { .. } => Ok(()),
+        };
+        self.audit
+            .as_ref()
+            .map_or(Ok(()), |w| w.checkpoint())
+            .and(trust)
+    }
+
+    pub fn close(&mut self) -> Result<(), String> {
+        let trust = match &mut self.mode {
+            Mode::Ready(core) => core.trust.close(),
+            Mode::Invalid { .. } => Ok(()),
+        };
+        self.audit.as_mut().map_or(Ok(()), |w| w.close()).and(trust)
+    }
+}

@@ -75,7 +75,6 @@ pub struct AuditWriter {
 
 /// Wake the writer early once this many records wait.
 const WAKE_AT: usize = 4096;
-/// How often the writer drains the buffer into the file (fsync follows `flush_interval`).
 
 impl AuditWriter {
     pub fn start(opts: WriterOptions) -> Result<AuditWriter, String> {

@@ -173,7 +173,6 @@ impl GovernanceEngine {
                 now,
             ),
         });
-        let agents = lineage.agent_refs();
         let decision = core.conversations.with(session_key, |conversation| {
             let facts = Facts {
                 req,
@@ -188,7 +187,10 @@ impl GovernanceEngine {
                 conversation,
                 intent_skipped: &self.intent_skipped,
             };
-            evaluator::evaluate_lineage(&core.index, hook, &agents, &facts)
+            match &lineage.ranks {
+                Some(ranks) => evaluator::walk(&core.index, ranks, &facts),
+                None => evaluator::evaluate(&core.index, hook, &facts),
+            }
         });
         self.warn_intent_once();
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);

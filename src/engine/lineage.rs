@@ -13,18 +13,20 @@ pub struct Lineage {
     pub agents: Vec<String>,
     pub trust: TrustSnapshot,
     pub cross: Option<CrossAgentContext>,
+    /// For a sub-agent: the merged candidates of the whole chain (`None` = the agent's own list).
+    pub ranks: Option<Arc<[usize]>>,
 }
 
-impl Lineage {
-    pub fn agent_refs(&self) -> Vec<&str> {
-        self.agents.iter().map(String::as_str).collect()
-    }
+/// What a chain of agents is bound by, cached per chain and hook: the index never changes after
+/// load, so neither does the answer (the merged candidate list and the inherited policy ids).
+#[derive(Clone)]
+pub struct ChainPolicies {
+    pub ranks: Arc<[usize]>,
+    pub inherited: Arc<Vec<String>>,
 }
 
-/// Policy ids a chain inherits (covering an ancestor but not the agent itself), cached per chain
-/// and hook: the index never changes after load, so neither does the answer.
 #[derive(Default)]
-pub struct InheritedCache(Mutex<HashMap<ChainKey, Arc<Vec<String>>>>);
+pub struct InheritedCache(Mutex<HashMap<ChainKey, ChainPolicies>>);
 
 /// A hook and the agent chain (the agent first, then its ancestors).
 type ChainKey = (Hook, Vec<String>);
@@ -32,7 +34,7 @@ type ChainKey = (Hook, Vec<String>);
 const CACHE_CHAINS: usize = 4096;
 
 impl Core {
-    fn inherited(&self, hook: Hook, agents: &[String]) -> Arc<Vec<String>> {
+    fn chain_policies(&self, hook: Hook, agents: &[String]) -> ChainPolicies {
         let key = (hook, agents.to_vec());
         if let Some(hit) = self
             .inherited
@@ -45,21 +47,23 @@ impl Core {
         }
         let own_ranks = self.index.candidates(hook, &agents[0]);
         let refs: Vec<&str> = agents.iter().map(String::as_str).collect();
+        let ranks = self.index.candidates_for(hook, &refs);
         let policies = self.index.policies();
-        let ids: Vec<String> = self
-            .index
-            .candidates_for(hook, &refs)
-            .into_iter()
+        let inherited: Vec<String> = ranks
+            .iter()
             .filter(|r| !own_ranks.contains(r))
-            .map(|r| policies[r].id.clone())
+            .map(|r| policies[*r].id.clone())
             .collect();
-        let ids = Arc::new(ids);
+        let found = ChainPolicies {
+            ranks: ranks.into(),
+            inherited: Arc::new(inherited),
+        };
         if let Ok(mut cache) = self.inherited.0.lock() {
             if cache.len() < CACHE_CHAINS {
-                cache.insert(key, ids.clone());
+                cache.insert(key, found.clone());
             }
         }
-        ids
+        found
     }
 }
 
@@ -75,6 +79,7 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
             agents: vec![agent_id.to_string()],
             trust: own,
             cross: None,
+            ranks: None,
         };
     };
     let mut agents = vec![agent_id.to_string()];
@@ -102,12 +107,12 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
             }
         });
     let trust = TrustSnapshot::of(own.score.min(ceiling));
-    let inherited_policy_ids = core.inherited(hook, &agents);
+    let bound = core.chain_policies(hook, &agents);
     let cross = CrossAgentContext {
         parent_agent_id: parent.parent_agent_id.clone(),
         parent_session_key: parent.parent_session_key.clone(),
         ancestors: agents[1..].to_vec(),
-        inherited_policy_ids,
+        inherited_policy_ids: bound.inherited,
         trust_ceiling: ceiling,
         trust_ceiling_from: ceiling_from,
     };
@@ -115,5 +120,6 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
         agents,
         trust,
         cross: Some(cross),
+        ranks: Some(bound.ranks),
     }
 }

@@ -24,21 +24,9 @@ pub fn evaluate<'a>(index: &'a PolicyIndex, hook: Hook, f: &Facts) -> Decision<'
     walk(index, &index.candidates(hook, f.agent_id), f)
 }
 
-/// For a sub-agent: the policies covering it or any ancestor (own ∪ inherited ∪ global), so
-/// deny-wins holds across the chain and a child can never allow what an ancestor denies.
-pub fn evaluate_lineage<'a>(
-    index: &'a PolicyIndex,
-    hook: Hook,
-    agents: &[&str],
-    f: &Facts,
-) -> Decision<'a> {
-    match agents {
-        [] | [_] => evaluate(index, hook, f),
-        _ => walk(index, &index.candidates_for(hook, agents), f),
-    }
-}
-
-fn walk<'a>(index: &'a PolicyIndex, ranks: &[usize], f: &Facts) -> Decision<'a> {
+/// Walks a prepared candidate list in rank order, e.g. a sub-agent chain's cached merge of its
+/// own, every ancestor's and the global policies, so deny-wins holds across the chain.
+pub fn walk<'a>(index: &'a PolicyIndex, ranks: &[usize], f: &Facts) -> Decision<'a> {
     let policies = index.policies();
     let mut decision = Decision {
         action: Action::Allow,

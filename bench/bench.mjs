@@ -66,14 +66,9 @@ const rows = [
   measure('(c) plain-JS RegExp evaluation, same policies', () => jsEval(ORDINARY.toolName, ORDINARY.params, CTX)),
 ];
 
-console.log('\nAdversarial: an 80 KB command ("curl x " repeated, no pipe) through all builtins and patterns');
-const big = { toolName: 'exec', params: { command: 'curl x '.repeat(Math.floor((80 * 1024) / 7)) } };
-const bigJson = JSON.stringify({ hook: 'before_tool_call', ...CTX, ...big });
-measure('    engine (native call)', () => engine.evaluateJson(bigJson), 200);
-measure('    before_tool_call handler via the shim', () => handler(big, CTX), 200);
-measure('    plain-JS RegExp evaluation', () => jsEval(big.toolName, big.params, CTX), 5);
-
-engine.flush();
+// The adversarial case runs in a fresh process: in this one, the garbage and the audit backlog
+// of the 200 000 calls above would be measured along with it.
+process.stdout.write(execFileSync(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), 'adversarial.mjs')], { encoding: 'utf8' }));
 
 console.log('\nSub-agent three levels deep (main → forge → task), 20 policies per agent, exec of an ordinary command');
 {

@@ -13,6 +13,9 @@ if (!portFile || !requestLog || !command) {
   process.exit(2);
 }
 const FINAL_TEXT = "OCG-E2E-DONE: the cleanup was refused by policy.";
+const SPAWN_MARK = "OCG-E2E-SPAWN";
+const SUBAGENT_MARK = "OCG-E2E-SUBAGENT-TASK";
+const victim = command.replace(/^rm -rf /, "");
 let seq = 0;
 
 function send(res, status, type, body) {
@@ -41,20 +44,37 @@ const server = http.createServer((req, res) => {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const toolNames = (body.tools || []).map((t) => t && t.function && t.function.name).filter(Boolean);
     const sawToolResult = messages.some((m) => m && m.role === "tool");
-    const mode = !sawToolResult && toolNames.includes("exec") ? "tool_call" : "text";
+    const allText = messages.map((m) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""))).join("\n");
+    const userText = messages.filter((m) => m && m.role === "user")
+      .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""))).join("\n");
+    const isSubagentTurn = allText.includes(SUBAGENT_MARK);
+    const wantsSpawn = !isSubagentTurn && userText.includes(SPAWN_MARK);
+    let mode = "text";
+    let call = null;
     const n = ++seq;
+    if (!sawToolResult && wantsSpawn && (toolNames.includes("sessions_spawn") || toolNames.includes("tool_call"))) {
+      mode = "spawn";
+      const args = { task: `${SUBAGENT_MARK}: please run the cleanup of ${victim}`, label: "ocg-e2e-cleanup", context: "isolated" };
+      call = toolNames.includes("sessions_spawn")
+        ? { name: "sessions_spawn", arguments: JSON.stringify(args) }
+        : { name: "tool_call", arguments: JSON.stringify({ id: "sessions_spawn", args }) };
+    } else if (!sawToolResult && toolNames.includes("exec")) {
+      mode = "tool_call";
+      call = { name: "exec", arguments: JSON.stringify({ command }) };
+    }
+    if (call) call = { id: `call_e2e_${n}`, type: "function", function: call };
     fs.appendFileSync(requestLog, JSON.stringify({
-      n, at: new Date().toISOString(), mode, stream: !!body.stream, model: body.model, toolNames, messages,
+      n, at: new Date().toISOString(), mode, subagent: isSubagentTurn, stream: !!body.stream, model: body.model, toolNames,
+      toolCall: call && call.function, tools: n <= 1 ? body.tools : undefined, messages,
     }) + "\n");
 
     const created = Math.floor(Date.now() / 1000);
     const id = `chatcmpl-e2e-${n}`;
-    const call = { id: `call_e2e_${n}`, type: "function", function: { name: "exec", arguments: JSON.stringify({ command }) } };
     const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
-    const finish = mode === "tool_call" ? "tool_calls" : "stop";
+    const finish = call ? "tool_calls" : "stop";
 
     if (!body.stream) {
-      const message = mode === "tool_call"
+      const message = call
         ? { role: "assistant", content: null, tool_calls: [call] }
         : { role: "assistant", content: FINAL_TEXT };
       return send(res, 200, "application/json", JSON.stringify({
@@ -66,7 +86,7 @@ const server = http.createServer((req, res) => {
     const chunk = (choices, extra) => res.write(`data: ${JSON.stringify({
       id, object: "chat.completion.chunk", created, model: body.model, choices, ...extra,
     })}\n\n`);
-    const delta = mode === "tool_call"
+    const delta = call
       ? { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }
       : { role: "assistant", content: FINAL_TEXT };
     chunk([{ index: 0, delta, finish_reason: null }]);

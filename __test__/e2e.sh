@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end test against the real host: pack this package, install the tarball into OpenClaw the way a user
 # would, let a fake model ask for `exec rm -rf <dir>`, and check that the governance plugin refused it, told the
-# model why, wrote an audit record, and answers governance.status over a loopback gateway.
+# model why, wrote an audit record, and answers governance.status over a loopback gateway; then, over the
+# gateway, let the model spawn a sub-agent whose own `exec rm -rf` is judged with its parent's lineage.
 #
 #   npm run build && bash __test__/e2e.sh
 #
@@ -236,6 +237,28 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   sleep 1
 done
 step "phase B: gateway (pid $GW_PID) governance.status -> $(sed 's/^0$/answered/;s/^1$/no answer/' "$RUN/rc/gateway-status")"
+# let startup finish (channels, sidecars, gateway_start hooks) before the webchat turn and the stop below
+for _ in $(seq 1 150); do
+  grep -q '\[gateway\] ready' "$RUN/logs/gateway.out" 2>/dev/null && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.2
+done
+# phase C: a webchat turn whose model spawns a sub-agent (sessions_spawn needs the gateway: under
+# `openclaw agent --local` the host answers "published reply runtime missing for main"). The child runs in
+# the background; its completion is announced back to the parent in a run named announce:…:subagent:….
+set +e
+timeout 30 openclaw gateway call chat.send --params "$(node -e 'console.log(JSON.stringify({sessionKey: "agent:main:e2e-spawn",
+  message: `OCG-E2E-SPAWN: delegate the cleanup of ${process.argv[1]} to a sub-agent`, idempotencyKey: `ocg-e2e-spawn-${Date.now()}`}))' "$RUN/victim")" \
+  --json < /dev/null > "$RUN/chat-send-spawn.json" 2>> "$RUN/logs/gateway-call.err"
+rc_file chat-send-spawn $?
+set -e
+deadline=$(( $(date +%s) + 90 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  grep -qE 'run announce:[^ ]*:subagent:[^ ]* ended' "$RUN/logs/gateway.out" 2>/dev/null && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.5
+done
+step "phase C: chat.send (spawn a sub-agent) -> rc $(cat "$RUN/rc/chat-send-spawn"), announce run $(grep -qE 'run announce:[^ ]*:subagent:[^ ]* ended' "$RUN/logs/gateway.out" && echo ended || echo 'not seen')"
 # the audit trail read back through the running gateway (operator.read methods)
 for m in verify query; do
   params='{}'; [ "$m" = query ] && params='{"verdict":"deny"}'
@@ -246,12 +269,6 @@ for m in verify query; do
   set -e
 done
 step "phase B: governance.audit.verify -> rc $(cat "$RUN/rc/gateway-audit-verify"), governance.audit.query -> rc $(cat "$RUN/rc/gateway-audit-query")"
-# let startup finish (channels, sidecars, gateway_start hooks) so the stop below is an ordinary shutdown
-for _ in $(seq 1 150); do
-  grep -q '\[gateway\] ready' "$RUN/logs/gateway.out" 2>/dev/null && break
-  kill -0 "$GW_PID" 2>/dev/null || break
-  sleep 0.2
-done
 # what the gateway and the fake model listen on (checked by check.js: loopback only)
 if command -v ss > /dev/null; then
   pids=$(ps -eo pid=,pgid= | awk -v a="$GW_PID" -v b="$FAKE_PID" '$2 == a || $2 == b { print $1 }' | paste -sd'|')

@@ -59,6 +59,9 @@ pub const BUILTIN_TOOL_RISK: &[(&str, f64)] = &[
     ("apply_patch", 60.0),
     ("process", 60.0),
     ("sessions_spawn", 45.0),
+    // The host's wrapper for deferred tools (`tool_call {id, args}`): the wrapped tool is judged
+    // on its own right after, so the wrapper must not trip the unknown-tool rule.
+    ("tool_call", 10.0),
     ("sessions_send", 50.0),
     ("browser", 40.0),
     ("message", 40.0),

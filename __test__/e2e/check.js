@@ -118,6 +118,7 @@ if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") {
 }
 
 // 8. audit trail ----------------------------------------------------------------------------------------------
+const auditRecords = [];
 {
   const expectedDir = path.join(stateDir, "plugins", pluginId, "governance", "audit");
   const found = [];
@@ -135,6 +136,7 @@ if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") {
   let bad = 0;
   const records = [];
   for (const f of found) { const r = readJsonl(f); bad += r.bad; records.push(...r.rows); }
+  auditRecords.push(...records);
   const hit = records.find((r) => r && r.executionPrevented === true && r.verdict === "deny" && r.ruleId === "rm-rf" &&
     r.context && r.context.toolName === "exec");
   const dayName = found.every((f) => /^\d{4}-\d{2}-\d{2}\.jsonl$/.test(path.basename(f)));
@@ -145,6 +147,49 @@ if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") {
   if (found.length) console.log(`       audit files (${where}): ${found.map((f) => path.relative(runDir, f)).join(", ")}`);
   if (bad) console.log(`       note: ${bad} audit line(s) were not valid JSON`);
   if (found.length && !dayName) console.log("       note: audit file names are not YYYY-MM-DD.jsonl");
+}
+
+// 8b. a sub-agent spawned over the gateway (phase C) is judged with its parent's lineage ---------------------------
+{
+  const PARENT_KEY = "agent:main:e2e-spawn";
+  const spawnIdx = requests.findIndex((r) => r.mode === "spawn");
+  const spawnResults = requests.slice(spawnIdx + 1).filter((r) => r.role === "parent")
+    .flatMap((r) => (r.messages || []).filter((m) => m && m.role === "tool")).map((m) => contentText(m.content));
+  const accepted = spawnResults.find((t) => /\\?"status\\?":\s*\\?"accepted/.test(t));
+  const childKey = ((accepted || "").match(/agent:[^"\\\s]+:subagent:[^"\\\s]+/) || [])[0] || null;
+  const sent = readJson(path.join(runDir, "chat-send-spawn.json")).value;
+  check("gateway chat.send: the fake model spawned a sub-agent (sessions_spawn) and the host accepted it",
+    rc("chat-send-spawn") === 0 && spawnIdx >= 0 && !!childKey,
+    `chat.send exit code ${rc("chat-send-spawn")}, answer ${short(JSON.stringify(sent ?? null), 200)}\n` +
+      (spawnIdx < 0 ? `no spawn request; modes ${JSON.stringify(requests.map((r) => `${r.role}:${r.mode}`))}`
+        : `spawn call ${short(JSON.stringify(requests[spawnIdx].toolCall), 300)}\ntool results: ${spawnResults.map((t) => short(t, 400)).join(" | ") || "none"}`));
+  if (childKey) console.log(`       child session ${childKey} (requester ${PARENT_KEY})`);
+
+  const childCall = requests.findIndex((r) => r.role === "child" && r.mode === "tool_call");
+  const childToolMsgs = requests.slice(childCall + 1).filter((r) => r.role === "child")
+    .flatMap((r) => (r.messages || []).filter((m) => m && m.role === "tool")).map((m) => contentText(m.content));
+  const childBlocked = childToolMsgs.find((t) => BLOCK_TEXT.test(t));
+  const denied = auditRecords.filter((r) => r && r.verdict === "deny" && r.context && r.context.toolName === "exec" &&
+    r.context.hook === "before_tool_call" && /:subagent:/.test(r.context.sessionKey || ""));
+  check("the sub-agent's exec rm -rf was blocked in before_tool_call: the victim survives, the reason reached the sub-agent",
+    childCall >= 0 && !!childBlocked && denied.some((r) => r.executionPrevented === true) && fs.existsSync(path.join(victimDir, "canary")),
+    `child exec request ${childCall >= 0 ? `#${requests[childCall].n}` : "missing"}; child tool results: ` +
+      `${childToolMsgs.map((t) => short(t, 200)).join(" | ") || "none"}; denied sub-agent exec records: ${denied.length}; ` +
+      `canary ${fs.existsSync(path.join(victimDir, "canary")) ? "present" : "GONE"}`);
+  const hit = denied.find((r) => r.crossAgent && r.crossAgent.parentAgentId);
+  check("audit record of the sub-agent's denied exec carries crossAgent (parentAgentId set)", !!hit,
+    denied.length ? denied.map((r) => short(JSON.stringify({ sessionKey: r.context.sessionKey, ruleId: r.ruleId, crossAgent: r.crossAgent ?? null }), 600)).join("\n")
+      : "no denied exec record for a :subagent: session");
+  if (hit) {
+    console.log(`       sessionKey ${hit.context.sessionKey}, ruleId ${hit.ruleId}`);
+    console.log(`       crossAgent ${JSON.stringify(hit.crossAgent)}`);
+  }
+  // parentSessionKey is the requester's key only if the plugin learnt the edge from subagent_spawned
+  // (reading the child's key `agent:main:subagent:<uuid>` alone would give "agent:main").
+  check("crossAgent.parentSessionKey is the requester session reported by subagent_spawned",
+    !!hit && hit.crossAgent.parentSessionKey === PARENT_KEY && (!childKey || hit.context.sessionKey === childKey),
+    hit ? `parentSessionKey ${hit.crossAgent.parentSessionKey}, expected ${PARENT_KEY}; record session ${hit.context.sessionKey}, child ${childKey}`
+      : "no crossAgent on a denied sub-agent exec record");
 }
 
 // 9. governance.status over the gateway --------------------------------------------------------------------------

@@ -4,6 +4,9 @@
 // Turn logic: while the conversation holds no tool result and the request offers an `exec` tool, answer with
 // one `exec` tool call; once any role:"tool" message exists, answer with plain text (OpenClaw adds an internal
 // user message after a tool result, so "last message is a tool result" would never hold).
+// Sub-agent flow: a user message holding SPAWN_MARK makes the model spawn a sub-agent instead (through the
+// deferred-tool wrapper `tool_call {id:"sessions_spawn", args:{task}}`, or `sessions_spawn` when offered directly);
+// the sub-agent's own turn (its task holds SUBAGENT_MARK) asks for the same `exec`; both then answer with text.
 const http = require("node:http");
 const fs = require("node:fs");
 
@@ -44,11 +47,12 @@ const server = http.createServer((req, res) => {
     const messages = Array.isArray(body.messages) ? body.messages : [];
     const toolNames = (body.tools || []).map((t) => t && t.function && t.function.name).filter(Boolean);
     const sawToolResult = messages.some((m) => m && m.role === "tool");
-    const allText = messages.map((m) => (typeof m?.content === "string" ? m.content : JSON.stringify(m?.content ?? ""))).join("\n");
     const userText = messages.filter((m) => m && m.role === "user")
       .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""))).join("\n");
-    const isSubagentTurn = allText.includes(SUBAGENT_MARK);
-    const wantsSpawn = !isSubagentTurn && userText.includes(SPAWN_MARK);
+    // The parent's conversation holds the user's SPAWN_MARK request (later also the child's completion
+    // event); the child's isolated conversation holds only the task, which carries SUBAGENT_MARK.
+    const wantsSpawn = userText.includes(SPAWN_MARK);
+    const isSubagentTurn = !wantsSpawn && userText.includes(SUBAGENT_MARK);
     let mode = "text";
     let call = null;
     const n = ++seq;
@@ -64,8 +68,8 @@ const server = http.createServer((req, res) => {
     }
     if (call) call = { id: `call_e2e_${n}`, type: "function", function: call };
     fs.appendFileSync(requestLog, JSON.stringify({
-      n, at: new Date().toISOString(), mode, subagent: isSubagentTurn, stream: !!body.stream, model: body.model, toolNames,
-      toolCall: call && call.function, tools: n <= 1 ? body.tools : undefined, messages,
+      n, at: new Date().toISOString(), mode, role: isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
+      toolCall: call && call.function, messages,
     }) + "\n");
 
     const created = Math.floor(Date.now() / 1000);

@@ -118,6 +118,9 @@ export declare class GovernanceEngine {
   /** JSON in, JSON out: the cheapest crossing. Never throws; bad input follows failMode. */
   evaluateJson(request: string): string;
   recordOutcome(request: Partial<EvaluationRequest>, outcome: Outcome): void;
+  /** Output validation (seed 000), synchronous; audited as output_pass | output_flag | output_block. */
+  validateOutput(request: { agentId?: string; sessionKey?: string; text: string; hook?: string }): OutputResult;
+  validateOutputJson(request: string): string;
   /** Feeds `context.conversationContains` (user and assistant text). */
   observeMessage(sessionKey: string, text: string): void;
   endSession(sessionKey: string): void;
@@ -149,6 +152,33 @@ export declare class GovernanceEngine {
 }
 
 export declare function validateConfig(config: Record<string, unknown>): ConfigIssue[];
+
+export type ClaimCategory = 'system_state' | 'entity_name' | 'existence' | 'operational_status' | 'capability' | 'self_referential';
+
+export interface DetectedClaim {
+  category: ClaimCategory;
+  detectorId: string;
+  matchedText: string;
+  offset: number;
+  subject: string;
+  assertion: string;
+  negative: boolean;
+  confidence: number;
+  name?: string;
+}
+
+export interface OutputResult {
+  verdict: 'pass' | 'flag' | 'block';
+  claims: DetectedClaim[];
+  factChecks: Array<{ status: 'no_fact_found' | 'confirmed' | 'contradicted' | 'expired_fact'; factId?: string; expected?: string; claimed?: string }>;
+  violations: Array<{ claim: DetectedClaim; reason: string; severity: 'low' | 'medium' | 'high'; contradictedFactId?: string; expected?: string }>;
+  evaluationUs: number;
+  trust: { score: number; tier: TrustTier };
+  /** Why validation did not run (disabled, short text, exempt agent, trust above the threshold). */
+  skipped?: string;
+  /** Set when validation failed open. */
+  error?: string;
+}
 
 export interface AuditFilter {
   agent?: string;

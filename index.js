@@ -31,6 +31,11 @@ class GovernanceEngine extends Native {
     }
   }
 
+  /** Output validation, synchronous: `{agentId?, sessionKey?, text, hook?}` → `{verdict, claims, violations, …}`. */
+  validateOutput(request) {
+    return JSON.parse(this.validateOutputJson(JSON.stringify(request)));
+  }
+
   recordOutcome(request, outcome) {
     super.recordOutcome(JSON.stringify(request || {}), String(outcome));
   }

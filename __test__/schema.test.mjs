@@ -149,7 +149,16 @@ const EVERY_KEY = {
     rateLimiter: { enabled: true, maxPerMinute: 30 },
   },
   performance: { maxEvalUs: 2000, maxContextMessages: 20, frequencyBufferSize: 500 },
-  outputValidation: { enabled: true, anything: ["goes", "for now"] },
+  outputValidation: {
+    enabled: true, minTextLength: 20, exempt: ["bot-*"],
+    factRegistries: [{ id: "r", facts: [
+      { id: "f", category: "system_state", subject: "nginx", value: { type: "state", state: "installed" } },
+      { subject: "redis", predicate: "running", value: true, source: "trace" },
+    ] }, { filePath: "~/facts.json" }],
+    customDetectors: [{ id: "d", category: "existence", patterns: ["no (\\w+) here"] }],
+    agentOverrides: [{ agent: "main", profile: "lenient" }],
+    hooks: { llmOutput: true },
+  },
   policies: [
     {
       id: "all-keys",
@@ -253,7 +262,7 @@ const GOOD = [
   ["redactPatterns as one string", { audit: { redactPatterns: "secret=\\S+" } }],
   ["H:MM time", withCondition({ type: "time", after: "8:05" })],
   ["regex of exactly 500 characters", withMatcher({ matches: "a".repeat(500) })],
-  ["outputValidation is any object", { outputValidation: { unverifiedClaimPolicy: "flag", whatever: 1 } }],
+  ["outputValidation alias unverifiedClaimPolicy", { outputValidation: { unverifiedClaimPolicy: "flag" } }],
 ];
 
 const BAD = [
@@ -344,6 +353,7 @@ const BAD = [
   ["toolRiskOverrides -1", { toolRiskOverrides: { exec: -1 } }],
   ["toolRiskOverrides as a string", { toolRiskOverrides: { exec: "high" } }],
   ["outputValidation not an object", { outputValidation: "yes" }],
+  ["outputValidation typo", { outputValidation: { whatever: 1 } }],
 ];
 
 // Problems only the native resolver can see (a JSON Schema cannot check regex syntax for the Rust
@@ -406,10 +416,10 @@ describe("manifest", () => {
     assert.deepEqual(problems, []);
   });
 
-  it("leaves outputValidation open and says it is not enforced", () => {
+  it("closes outputValidation and says the hooks do not enforce it yet", () => {
     const ov = manifest.configSchema.properties.outputValidation;
-    assert.equal(ov.type, "object");
-    assert.match(ov.description, /not enforced/);
+    assert.equal(ov.additionalProperties, false);
+    assert.match(ov.description, /do not enforce it yet/);
   });
 });
 

@@ -33,6 +33,7 @@ mod outcomes;
 mod prompt;
 mod status;
 mod trail;
+mod validation;
 
 pub use status::Status;
 
@@ -58,6 +59,7 @@ struct Core {
     trust: TrustManager,
     graph: AgentGraph,
     inherited: lineage::InheritedCache,
+    validator: crate::output::Validator,
     frequency: FrequencyTracker,
     conversations: Conversations,
 }

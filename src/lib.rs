@@ -21,6 +21,7 @@ pub mod conversation;
 pub mod cross_agent;
 pub mod engine;
 pub mod frequency;
+pub mod output;
 pub mod policy;
 pub mod risk;
 pub mod time;

@@ -19,7 +19,7 @@ pub struct Filter {
     pub rule: Option<String>,
     pub risk: Option<String>,
     pub hook: Option<String>,
-    /// Claim category of output-validation records (`context.claims[].category`).
+    /// Claim category of output-validation records (`context.outputValidation.claims[].category`).
     pub category: Option<String>,
     /// Keep only the newest `limit` matches.
     pub limit: Option<usize>,
@@ -73,7 +73,7 @@ impl Filter {
                 || matched.iter().any(|m| m["ruleId"].as_str() == Some(p))
         });
         let category_ok = self.category.as_ref().is_none_or(|c| {
-            ctx["claims"]
+            ctx["outputValidation"]["claims"]
                 .as_array()
                 .is_some_and(|cl| cl.iter().any(|x| x["category"].as_str() == Some(c)))
         });

@@ -33,6 +33,10 @@ pub enum AuditVerdict {
     /// An agent's trust tier moved, or an operator changed its trust.
     #[serde(rename = "governance.trust.change")]
     TrustChange,
+    /// Output validation (seed 000 §11.1).
+    OutputPass,
+    OutputFlag,
+    OutputBlock,
 }
 
 impl AuditVerdict {
@@ -49,6 +53,9 @@ impl AuditVerdict {
             AuditVerdict::ChainTorn => "governance.chain.torn",
             AuditVerdict::Retention => "governance.retention",
             AuditVerdict::TrustChange => "governance.trust.change",
+            AuditVerdict::OutputPass => "output_pass",
+            AuditVerdict::OutputFlag => "output_flag",
+            AuditVerdict::OutputBlock => "output_block",
         }
     }
 }
@@ -64,6 +71,9 @@ pub struct AuditContext {
     pub message_content: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message_to: Option<String>,
+    /// Output validation: claim count, violations (matched segments only), trigger hook (§11.2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_validation: Option<Value>,
     pub session_key: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
@@ -182,6 +192,10 @@ const CONTROLS: &[(&str, &[&str])] = &[
     ("governance.chain.break", &["A.5.24", "A.8.15"]),
     ("governance.chain.torn", &["A.8.15"]),
     ("governance.retention", &["A.8.15", "A.5.33"]),
+    // seed 000 §11.3
+    ("output_pass", &["A.8.10"]),
+    ("output_flag", &["A.8.10", "A.5.24"]),
+    ("output_block", &["A.8.10", "A.5.24", "A.5.28"]),
 ];
 
 pub fn controls_for(hook: &str, verdict: AuditVerdict) -> Vec<&'static str> {

@@ -57,7 +57,8 @@ pub struct GovernanceConfig {
     pub builtins: BuiltinsConfig,
     pub performance: PerformanceConfig,
     /// Present but not enforced yet (output validation has its own issue).
-    pub output_validation_present: bool,
+    /// `outputValidation` (seed 000): compiled into the engine's validator.
+    pub output: crate::output::config::OutputConfig,
 }
 
 pub const TOP_LEVEL_KEYS: [&str; 16] = [
@@ -133,7 +134,10 @@ impl GovernanceConfig {
                 &root.child("performance", &mut issues),
                 &mut issues,
             ),
-            output_validation_present: root.child("outputValidation", &mut issues).is_present(),
+            output: crate::output::config::parse(
+                &root.child("outputValidation", &mut issues),
+                &mut issues,
+            ),
             timezone_name,
             timezone,
             policies,

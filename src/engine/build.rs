@@ -62,6 +62,7 @@ impl GovernanceEngine {
             .frequency_buffer_size
             .max(config.max_frequency_limit() as usize + 1);
         let core = Core {
+            validator: crate::output::Validator::new(config.output.clone()),
             index: PolicyIndex::build(config.policies.clone()),
             risk: RiskAssessor::new(&config.tool_risk_overrides),
             trust: match trust_path {
@@ -79,10 +80,16 @@ impl GovernanceEngine {
             if let Some(e) = &core.trust.load_error {
                 engine.log("error", format!("trust store: {e}"));
             }
-            if core.config.output_validation_present {
+            if core.config.output.present {
                 engine.log(
                     "warn",
-                    "outputValidation is accepted but not enforced in this version".into(),
+                    "outputValidation is compiled and answers validateOutput(), but the host hooks do not enforce it yet".into(),
+                );
+            }
+            for f in &core.config.output.unsupported_facts {
+                engine.log(
+                    "warn",
+                    format!("outputValidation: not applied yet, ignored: {f}"),
                 );
             }
         }

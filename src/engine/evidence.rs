@@ -86,6 +86,7 @@ pub fn audit_record(
             hook,
             message_content: req.message_content.clone(),
             message_to: req.message_to.clone(),
+            output_validation: None,
             session_key: req.session_key.clone().unwrap_or_default(),
             tool_name: req.tool_name.clone(),
             tool_params: req.params.clone(),

@@ -106,6 +106,41 @@ impl GovernanceEngine {
         to_json(&verdict)
     }
 
+    /// Output validation (seed 000), synchronous for the host's `before_message_write`:
+    /// `{agentId?, sessionKey?, text, hook?}` in, `{verdict, claims, factChecks, violations, …}` out.
+    /// Never throws: unreadable input or an internal failure passes with an `error` (fail-open, §15.2).
+    #[napi]
+    pub fn validate_output_json(&self, request: String) -> String {
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct OutputRequest {
+            agent_id: Option<String>,
+            session_key: Option<String>,
+            text: String,
+            hook: Option<String>,
+        }
+        let run = || -> std::result::Result<String, String> {
+            let r: OutputRequest = serde_json::from_str(&request)
+                .map_err(|e| format!("unreadable validation request: {e}"))?;
+            let hook = r.hook.as_deref().unwrap_or("validate_output");
+            let result = self
+                .core
+                .validate_output(
+                    r.agent_id.as_deref(),
+                    r.session_key.as_deref(),
+                    &r.text,
+                    hook,
+                )
+                .ok_or("the governance config is invalid")?;
+            serde_json::to_string(&result).map_err(|e| e.to_string())
+        };
+        match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Ok(json)) => json,
+            Ok(Err(e)) => json!({ "verdict": "pass", "error": e, "claims": [], "violations": [] }).to_string(),
+            Err(_) => json!({ "verdict": "pass", "error": "internal error during output validation", "claims": [], "violations": [] }).to_string(),
+        }
+    }
+
     /// `outcome`: success | error | blocked | approved | denied | timeout.
     #[napi]
     pub fn record_outcome(&self, request: String, outcome: String) {

@@ -1,0 +1,73 @@
+//! Output validation through the engine: the agent's (ceiling-capped) trust picks the profile,
+//! the validator judges the text, and the verdict is audited with matched segments only
+//! (seed 000 §11.2, §14.3: agent output is never logged beyond what matched).
+
+use super::{lineage, GovernanceEngine, Mode};
+use crate::audit::{AuditRecord, AuditVerdict};
+use crate::context::{agent_from_session_key, Hook};
+use crate::output::{OutputResult, OutputVerdict};
+use serde_json::json;
+
+impl GovernanceEngine {
+    /// Synchronous (the host's `before_message_write` is). `hook` names the trigger for the audit.
+    pub fn validate_output(
+        &self,
+        agent_id: Option<&str>,
+        session_key: Option<&str>,
+        text: &str,
+        hook: &str,
+    ) -> Option<OutputResult> {
+        let Mode::Ready(core) = &self.mode else {
+            return None;
+        };
+        let now = crate::time::now_ms();
+        let session = session_key.unwrap_or("");
+        let agent = agent_id
+            .filter(|a| !a.is_empty())
+            .or_else(|| agent_from_session_key(session))
+            .unwrap_or("unknown");
+        let trust = lineage::lineage(core, Hook::MessageSending, agent, session, now).trust;
+        let result = core.validator.validate(agent, text, trust, now);
+        if result.skipped.is_none() {
+            self.audit_output(agent, session, hook, &result, now);
+        }
+        Some(result)
+    }
+
+    fn audit_output(&self, agent: &str, session: &str, hook: &str, r: &OutputResult, now: i64) {
+        let Some(writer) = &self.audit else { return };
+        let verdict = match r.verdict {
+            OutputVerdict::Pass => AuditVerdict::OutputPass,
+            OutputVerdict::Flag => AuditVerdict::OutputFlag,
+            OutputVerdict::Block => AuditVerdict::OutputBlock,
+        };
+        let violations: Vec<_> = r
+            .violations
+            .iter()
+            .map(|v| {
+                json!({
+                    "detectorId": v.claim.detector_id, "category": v.claim.category, "matchedText": v.claim.matched_text,
+                    "subject": v.claim.subject, "assertion": v.claim.assertion, "reason": v.reason, "severity": v.severity,
+                    "contradictedFactId": v.contradicted_fact_id,
+                })
+            })
+            .collect();
+        let mut record =
+            AuditRecord::event(verdict, json!({ "evaluationUs": r.evaluation_us }), now);
+        record.details = None;
+        record.context.agent_id = agent.to_string();
+        record.context.session_key = session.to_string();
+        record.context.hook = hook.to_string();
+        record.context.output_validation = Some(json!({
+            "claimCount": r.claims.len(),
+            "claims": r.claims.iter().map(|c| json!({ "category": c.category })).collect::<Vec<_>>(),
+            "violations": violations,
+            "triggerHook": hook,
+        }));
+        record.trust = r.trust;
+        record.evaluation_us = r.evaluation_us;
+        if let Err(e) = writer.write(record, r.verdict == OutputVerdict::Block) {
+            self.log("error", format!("audit record not written: {e}"));
+        }
+    }
+}

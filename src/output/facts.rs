@@ -1,0 +1,216 @@
+//! Fact registries (seed 000 §5): curated ground truth that claims are checked against.
+//! Exact subjects are indexed by (category, lowercased subject); regex subjects are one
+//! `RegexSet` per category, so a lookup costs a hash probe and one set match.
+
+use super::claims::{normalize, ClaimCategory, DetectedClaim};
+use regex::RegexSet;
+use serde::Serialize;
+use std::collections::HashMap;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum FactValue {
+    Exists(bool),
+    State(String),
+    Name {
+        correct: String,
+        aliases: Vec<String>,
+    },
+    Status(String),
+    Capability(bool),
+}
+
+#[derive(Debug, Clone)]
+pub struct Fact {
+    pub id: String,
+    pub registry: String,
+    pub category: ClaimCategory,
+    pub subject: String,
+    pub subject_is_regex: bool,
+    pub value: FactValue,
+    pub ttl_seconds: Option<u64>,
+    pub updated_at_ms: Option<i64>,
+}
+
+impl Fact {
+    fn expired(&self, now: i64) -> bool {
+        match (self.ttl_seconds, self.updated_at_ms) {
+            (Some(ttl), Some(at)) => now > at + ttl as i64 * 1000,
+            (Some(_), None) => false,
+            _ => false,
+        }
+    }
+
+    fn expected(&self) -> String {
+        match &self.value {
+            FactValue::Exists(b) => if *b { "exists" } else { "does not exist" }.into(),
+            FactValue::State(s) => s.clone(),
+            FactValue::Name { correct, .. } => correct.clone(),
+            FactValue::Status(s) => s.clone(),
+            FactValue::Capability(b) => if *b { "supported" } else { "not supported" }.into(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "status")]
+pub enum FactCheck {
+    NoFactFound,
+    Confirmed {
+        #[serde(rename = "factId")]
+        fact_id: String,
+    },
+    Contradicted {
+        #[serde(rename = "factId")]
+        fact_id: String,
+        expected: String,
+        claimed: String,
+    },
+    ExpiredFact {
+        #[serde(rename = "factId")]
+        fact_id: String,
+    },
+}
+
+/// The compiled facts of the registries that apply.
+#[derive(Default)]
+pub struct FactIndex {
+    exact: HashMap<(ClaimCategory, String), Vec<usize>>,
+    regex: HashMap<ClaimCategory, (RegexSet, Vec<usize>)>,
+    facts: Vec<Fact>,
+}
+
+impl FactIndex {
+    /// Regex subjects were validated at load; a set that does not build leaves them out.
+    pub fn build(facts: Vec<Fact>) -> FactIndex {
+        let mut exact: HashMap<(ClaimCategory, String), Vec<usize>> = HashMap::new();
+        let mut patterns: HashMap<ClaimCategory, (Vec<String>, Vec<usize>)> = HashMap::new();
+        for (i, f) in facts.iter().enumerate() {
+            if f.subject_is_regex {
+                let e = patterns.entry(f.category).or_default();
+                e.0.push(format!("(?i)^(?:{})$", f.subject));
+                e.1.push(i);
+            } else {
+                exact
+                    .entry((f.category, normalize(&f.subject)))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        let regex = patterns
+            .into_iter()
+            .filter_map(|(cat, (pats, ids))| Some((cat, (RegexSet::new(&pats).ok()?, ids))))
+            .collect();
+        FactIndex {
+            exact,
+            regex,
+            facts,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.facts.is_empty()
+    }
+
+    pub fn has_category(&self, c: ClaimCategory) -> bool {
+        self.facts.iter().any(|f| f.category == c)
+    }
+
+    /// Facts whose subject matches the claim's subject (or its last word, or the name it gives).
+    fn candidates(&self, claim: &DetectedClaim) -> Vec<&Fact> {
+        let mut keys = vec![normalize(&claim.subject)];
+        if let Some(last) = keys[0].rsplit(' ').next().filter(|l| *l != keys[0]) {
+            keys.push(last.to_string());
+        }
+        if let Some(name) = &claim.name {
+            keys.push(normalize(name));
+        }
+        let mut out: Vec<usize> = Vec::new();
+        for key in &keys {
+            if let Some(ids) = self.exact.get(&(claim.category, key.clone())) {
+                out.extend(ids);
+            }
+            if let Some((set, ids)) = self.regex.get(&claim.category) {
+                out.extend(set.matches(key).into_iter().map(|m| ids[m]));
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out.into_iter().map(|i| &self.facts[i]).collect()
+    }
+
+    pub fn check(&self, claim: &DetectedClaim, now: i64) -> FactCheck {
+        let mut expired = None;
+        for fact in self.candidates(claim) {
+            if fact.expired(now) {
+                expired = Some(fact.id.clone());
+                continue;
+            }
+            if let Some(result) = compare(claim, fact) {
+                return result;
+            }
+        }
+        expired.map_or(FactCheck::NoFactFound, |fact_id| FactCheck::ExpiredFact {
+            fact_id,
+        })
+    }
+}
+
+/// Does the claim agree with the fact? `None` when the fact says nothing about this assertion.
+fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
+    let agrees = match &fact.value {
+        FactValue::Exists(exists) => *exists != claim.negative,
+        FactValue::Capability(supported) => *supported != claim.negative,
+        FactValue::State(state) => {
+            let state = state.to_lowercase();
+            // A flat fact `installed: false` is stored as the state `not_installed`.
+            let (fact_state, fact_negative) = match state.strip_prefix("not_") {
+                Some(s) => (s.to_string(), true),
+                None => (state.clone(), false),
+            };
+            let claimed = claim.assertion.trim_start_matches("not_");
+            let present = [
+                "installed",
+                "present",
+                "available",
+                "configured",
+                "running",
+                "enabled",
+                "active",
+                "loaded",
+            ];
+            if claimed == fact_state {
+                claim.negative == fact_negative
+            } else if claim.assertion == "not_found" && present.contains(&fact_state.as_str()) {
+                fact_negative
+            } else {
+                return None;
+            }
+        }
+        FactValue::Status(status) => {
+            let healthy = status == "operational";
+            healthy != claim.negative
+        }
+        FactValue::Name { correct, aliases } => {
+            let claimed = claim
+                .name
+                .as_deref()
+                .unwrap_or(&claim.subject)
+                .to_lowercase();
+            claimed == correct.to_lowercase() || aliases.iter().any(|a| a.to_lowercase() == claimed)
+        }
+    };
+    let fact_id = fact.id.clone();
+    Some(if agrees {
+        FactCheck::Confirmed { fact_id }
+    } else {
+        let claimed = match &fact.value {
+            FactValue::Name { .. } => claim.name.clone().unwrap_or_else(|| claim.subject.clone()),
+            _ => claim.assertion.clone(),
+        };
+        FactCheck::Contradicted {
+            fact_id,
+            expected: fact.expected(),
+            claimed,
+        }
+    })
+}

@@ -1,0 +1,314 @@
+//! Output validation (seed 000, RFC-003): claims in agent output checked against fact
+//! registries, with pass / flag / block verdicts scaled by the agent's trust. Synchronous and
+//! bounded, for the host's synchronous `before_message_write`.
+
+pub mod claims;
+pub mod config;
+pub mod facts;
+
+use crate::policy::glob::Glob;
+use crate::trust::{TrustSnapshot, TrustTier};
+use claims::{ClaimCategory, DetectedClaim, Pattern};
+use facts::{FactCheck, FactIndex};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputVerdict {
+    Pass,
+    Flag,
+    Block,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClaimPolicy {
+    Ignore,
+    Flag,
+    Block,
+}
+
+impl ClaimPolicy {
+    pub fn parse(s: &str) -> Option<ClaimPolicy> {
+        Some(match s {
+            "ignore" => ClaimPolicy::Ignore,
+            "flag" => ClaimPolicy::Flag,
+            "block" => ClaimPolicy::Block,
+            _ => return None,
+        })
+    }
+
+    fn verdict(self) -> OutputVerdict {
+        match self {
+            ClaimPolicy::Ignore => OutputVerdict::Pass,
+            ClaimPolicy::Flag => OutputVerdict::Flag,
+            ClaimPolicy::Block => OutputVerdict::Block,
+        }
+    }
+}
+
+/// The three policies and the detection depth of one agent (§9.2).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Profile {
+    pub unverified: ClaimPolicy,
+    pub contradiction: ClaimPolicy,
+    pub self_referential: ClaimPolicy,
+    /// Run only detectors whose category has facts (trusted agents).
+    pub contradiction_only: bool,
+}
+
+impl Profile {
+    /// The trust-proportional table of §9.2.
+    pub fn for_tier(tier: TrustTier) -> Profile {
+        Profile::table(tier)
+    }
+
+    fn table(tier: TrustTier) -> Profile {
+        use ClaimPolicy::*;
+        let (unverified, contradiction, self_referential, contradiction_only) = match tier {
+            TrustTier::Untrusted => (Block, Block, Block, false),
+            TrustTier::Restricted => (Flag, Block, Flag, false),
+            TrustTier::Standard => (Flag, Flag, Flag, false),
+            TrustTier::Trusted | TrustTier::Privileged => (Ignore, Flag, Ignore, true),
+        };
+        Profile {
+            unverified,
+            contradiction,
+            self_referential,
+            contradiction_only,
+        }
+    }
+
+    /// Named profiles of §9.4 overrides.
+    pub fn named(name: &str) -> Option<Profile> {
+        Some(match name {
+            "strict" => Profile::for_tier(TrustTier::Untrusted),
+            "standard" => Profile::for_tier(TrustTier::Standard),
+            "lenient" => Profile::for_tier(TrustTier::Trusted),
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Violation {
+    pub claim: DetectedClaim,
+    pub reason: String,
+    pub severity: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradicted_fact_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutputResult {
+    pub verdict: OutputVerdict,
+    pub claims: Vec<DetectedClaim>,
+    pub fact_checks: Vec<FactCheck>,
+    pub violations: Vec<Violation>,
+    pub evaluation_us: f64,
+    pub trust: TrustSnapshot,
+    /// Why validation did not run (disabled, short text, exempt agent, trust above threshold).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+}
+
+/// A per-agent override (§9.4); `None` profile = keep the trust-derived one.
+#[derive(Debug, Clone)]
+pub struct AgentOverride {
+    pub agent: Glob,
+    pub disabled: bool,
+    pub profile: Option<Profile>,
+    pub unverified: Option<ClaimPolicy>,
+    pub contradiction: Option<ClaimPolicy>,
+    pub self_referential: Option<ClaimPolicy>,
+}
+
+/// Everything compiled from `outputValidation`.
+pub struct Validator {
+    pub config: config::OutputConfig,
+    patterns: Vec<Pattern>,
+    facts: FactIndex,
+}
+
+/// Below this confidence a claim may be flagged but never blocked (§14.4).
+const BLOCK_CONFIDENCE: f64 = 0.7;
+
+impl Validator {
+    pub fn new(config: config::OutputConfig) -> Validator {
+        let mut patterns: Vec<Pattern> = claims::BUILTIN_IDS
+            .iter()
+            .filter(|id| config.builtin_detectors.contains(&id.to_string()))
+            .flat_map(|id| claims::builtin(id))
+            .collect();
+        patterns.extend(config.custom.iter().cloned());
+        let facts = FactIndex::build(config.facts.clone());
+        Validator {
+            config,
+            patterns,
+            facts,
+        }
+    }
+
+    fn profile(&self, agent: &str, trust: TrustSnapshot) -> Option<Profile> {
+        let mut profile = Profile::for_tier(trust.tier);
+        if let (TrustTier::Standard, Some((u, c, s))) = (trust.tier, self.config.defaults) {
+            (
+                profile.unverified,
+                profile.contradiction,
+                profile.self_referential,
+            ) = (u, c, s);
+        }
+        if let Some(o) = self
+            .config
+            .overrides
+            .iter()
+            .find(|o| o.agent.matches(agent))
+        {
+            if o.disabled {
+                return None;
+            }
+            profile = o.profile.unwrap_or(profile);
+            profile.unverified = o.unverified.unwrap_or(profile.unverified);
+            profile.contradiction = o.contradiction.unwrap_or(profile.contradiction);
+            profile.self_referential = o.self_referential.unwrap_or(profile.self_referential);
+        }
+        Some(profile)
+    }
+
+    fn skip_reason(&self, agent: &str, text: &str, trust: TrustSnapshot) -> Option<String> {
+        let c = &self.config;
+        if !c.enabled {
+            return Some("output validation disabled".into());
+        }
+        if text.chars().count() < c.min_text_length {
+            return Some(format!(
+                "shorter than minTextLength ({})",
+                c.min_text_length
+            ));
+        }
+        if c.exempt.iter().any(|g| g.matches(agent)) {
+            return Some(format!("agent {agent} is exempt"));
+        }
+        if trust.score > c.trust_exempt_threshold {
+            return Some(format!(
+                "trust {} above trustExemptThreshold {}",
+                trust.score, c.trust_exempt_threshold
+            ));
+        }
+        None
+    }
+
+    /// The whole pipeline of §6.1, synchronous and bounded by `performance.maxTextLength` and
+    /// `maxClaimsPerOutput`.
+    pub fn validate(
+        &self,
+        agent: &str,
+        text: &str,
+        trust: TrustSnapshot,
+        now: i64,
+    ) -> OutputResult {
+        let started = std::time::Instant::now();
+        let mut result = OutputResult {
+            verdict: OutputVerdict::Pass,
+            claims: Vec::new(),
+            fact_checks: Vec::new(),
+            violations: Vec::new(),
+            evaluation_us: 0.0,
+            trust,
+            skipped: self.skip_reason(agent, text, trust),
+        };
+        let profile = match (&result.skipped, self.profile(agent, trust)) {
+            (None, Some(p)) => p,
+            (None, None) => {
+                result.skipped = Some(format!("output validation disabled for {agent}"));
+                return result;
+            }
+            _ => return result,
+        };
+        let text = truncate(text, self.config.max_text_length);
+        let patterns: Vec<&Pattern> = self
+            .patterns
+            .iter()
+            .filter(|p| !profile.contradiction_only || self.facts.has_category(p.category))
+            .collect();
+        result.claims = claims::detect_refs(text, &patterns, self.config.max_claims);
+        for claim in &result.claims {
+            let check = if claim.category == ClaimCategory::SelfReferential {
+                FactCheck::NoFactFound
+            } else {
+                self.facts.check(claim, now)
+            };
+            if let Some(v) = judge(claim, &check, &profile) {
+                result.verdict = result.verdict.max(v.1);
+                result.violations.push(v.0);
+            }
+            result.fact_checks.push(check);
+        }
+        result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
+        result
+    }
+}
+
+fn truncate(text: &str, max_chars: usize) -> &str {
+    match text.char_indices().nth(max_chars) {
+        Some((i, _)) => &text[..i],
+        None => text,
+    }
+}
+
+/// §7.2 for one claim: the violation it causes and the verdict it asks for, if any.
+fn judge(
+    claim: &DetectedClaim,
+    check: &FactCheck,
+    profile: &Profile,
+) -> Option<(Violation, OutputVerdict)> {
+    let (policy, reason, severity, fact, expected) = match check {
+        _ if claim.category == ClaimCategory::SelfReferential => (
+            profile.self_referential,
+            "self-referential statement instead of work".to_string(),
+            "low",
+            None,
+            None,
+        ),
+        FactCheck::Confirmed { .. } => return None,
+        FactCheck::Contradicted {
+            fact_id,
+            expected,
+            claimed,
+        } => (
+            profile.contradiction,
+            format!("contradicts fact {fact_id}: expected {expected}, claimed {claimed}"),
+            "high",
+            Some(fact_id.clone()),
+            Some(expected.clone()),
+        ),
+        FactCheck::NoFactFound | FactCheck::ExpiredFact { .. } => (
+            profile.unverified,
+            "unverified claim: no fact covers it".to_string(),
+            "medium",
+            None,
+            None,
+        ),
+    };
+    let mut verdict = policy.verdict();
+    if verdict == OutputVerdict::Block && claim.confidence < BLOCK_CONFIDENCE {
+        verdict = OutputVerdict::Flag;
+    }
+    (verdict != OutputVerdict::Pass).then(|| {
+        let v = Violation {
+            claim: claim.clone(),
+            reason,
+            severity,
+            contradicted_fact_id: fact,
+            expected,
+        };
+        (v, verdict)
+    })
+}
+
+#[cfg(test)]
+mod tests;

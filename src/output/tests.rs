@@ -1,0 +1,406 @@
+use super::*;
+use crate::config::error::Issues;
+use crate::config::reader::Obj;
+use serde_json::{json, Value};
+
+fn validator(raw: Value) -> Validator {
+    let mut issues = Issues::default();
+    let cfg = config::parse(
+        &Obj::new(Some(&raw), "outputValidation".into(), &mut issues),
+        &mut issues,
+    );
+    assert!(issues.is_empty(), "{issues:?}");
+    Validator::new(cfg)
+}
+
+fn claims_in(text: &str) -> Vec<DetectedClaim> {
+    validator(json!({}))
+        .validate("x", text, TrustSnapshot::of(50.0), 0)
+        .claims
+}
+
+fn seed_registries() -> Value {
+    json!({ "factRegistries": [
+        { "id": "team-names", "name": "Team", "facts": [
+            { "id": "owner-name", "category": "entity_name", "subject": "(user|owner|boss|creator|Albert|albert)", "subjectIsRegex": true,
+              "value": { "type": "name", "correctName": "Albert", "aliases": ["albert", "Albert Hild", "alberthild"] } },
+            { "id": "irina-name", "category": "entity_name", "subject": "(Irina|irina|Iulia|iulia|partner)", "subjectIsRegex": true,
+              "value": { "type": "name", "correctName": "Irina", "aliases": ["irina"] } } ] },
+        { "id": "system-state", "name": "System", "facts": [
+            { "id": "governance-plugin", "category": "existence", "subject": "(governance|openclaw-governance|governance plugin)", "subjectIsRegex": true,
+              "value": { "type": "exists", "exists": true } },
+            { "id": "node-installed", "category": "system_state", "subject": "(node|node.js|nodejs)", "subjectIsRegex": true,
+              "value": { "type": "state", "state": "installed" } } ] },
+        { "id": "infra", "name": "Infra", "facts": [
+            { "id": "pipeline-status", "category": "operational_status", "subject": "(pipeline|ci pipeline)", "subjectIsRegex": true,
+              "value": { "type": "status", "status": "operational" } } ] }
+    ] })
+}
+
+#[test]
+fn the_system_state_examples_of_the_seed() {
+    let c = claims_in("Node.js is not installed.");
+    assert_eq!(
+        (
+            c[0].subject.as_str(),
+            c[0].assertion.as_str(),
+            c[0].negative
+        ),
+        ("Node.js", "not_installed", true)
+    );
+    let c = claims_in("The service is running fine.");
+    assert_eq!(
+        (
+            c[0].subject.as_str(),
+            c[0].assertion.as_str(),
+            c[0].negative
+        ),
+        ("service", "running", false)
+    );
+    let c = claims_in("I couldn't find docker on this host.");
+    assert_eq!(
+        (c[0].subject.as_str(), c[0].assertion.as_str()),
+        ("docker on this", "not_found")
+    );
+    assert!(
+        claims_in("You might want to install X.").is_empty(),
+        "a suggestion is not a claim"
+    );
+    assert!(
+        claims_in("I think nginx might be slow.").is_empty(),
+        "an opinion is not a claim"
+    );
+}
+
+#[test]
+fn other_detectors_find_their_claims() {
+    let c = claims_in("The user is Iulia.");
+    assert_eq!(
+        (c[0].category, c[0].subject.as_str(), c[0].name.as_deref()),
+        (ClaimCategory::EntityName, "user", Some("Iulia"))
+    );
+    let c = claims_in("There is no config file for that.");
+    assert_eq!(
+        (c[0].category, c[0].assertion.as_str()),
+        (ClaimCategory::Existence, "not_exists")
+    );
+    let c = claims_in("The CI pipeline is broken.");
+    assert_eq!(
+        (
+            c[0].category,
+            c[0].subject.as_str(),
+            c[0].assertion.as_str()
+        ),
+        (ClaimCategory::OperationalStatus, "CI pipeline", "broken")
+    );
+    let c = claims_in("OpenClaw doesn't support webhooks.");
+    assert_eq!(
+        (c[0].category, c[0].assertion.as_str()),
+        (ClaimCategory::Capability, "not_supported")
+    );
+    let c = claims_in("My instructions say I should only review.");
+    assert!(c.is_empty(), "'should' hedges this sentence");
+    let c = claims_in("According to my instructions, I only review code.");
+    assert_eq!(c[0].category, ClaimCategory::SelfReferential);
+    // Sentences are independent; quotes and code are no hiding place.
+    let c = claims_in("All good. `redis` is not running. \"postgres\" is not installed");
+    assert_eq!(
+        c.iter().map(|c| c.subject.as_str()).collect::<Vec<_>>(),
+        ["redis", "postgres"]
+    );
+}
+
+#[test]
+fn the_anti_patterns_of_section_13() {
+    let v = validator(seed_registries());
+    let untrusted = TrustSnapshot::of(10.0);
+    let standard = TrustSnapshot::of(45.0);
+    // 13.1 false system state
+    let r = v.validate(
+        "forge",
+        "Node.js is not installed on the server.",
+        untrusted,
+        0,
+    );
+    assert_eq!(r.verdict, OutputVerdict::Block);
+    assert_eq!(
+        r.violations[0].contradicted_fact_id.as_deref(),
+        Some("node-installed")
+    );
+    assert_eq!(
+        v.validate(
+            "forge",
+            "Node.js is not installed on the server.",
+            standard,
+            0
+        )
+        .verdict,
+        OutputVerdict::Flag
+    );
+    // 13.2 Irina → Iulia
+    let r = v.validate("forge", "Albert's partner is Iulia.", untrusted, 0);
+    assert_eq!(r.verdict, OutputVerdict::Block);
+    assert!(
+        r.violations[0]
+            .reason
+            .contains("expected Irina, claimed Iulia"),
+        "{:?}",
+        r.violations
+    );
+    assert_eq!(
+        v.validate("forge", "The user is Albert.", untrusted, 0)
+            .verdict,
+        OutputVerdict::Pass,
+        "a confirmed claim passes"
+    );
+    // 13.3 false non-existence
+    let r = v.validate(
+        "forge",
+        "The governance plugin doesn't exist yet.",
+        untrusted,
+        0,
+    );
+    assert_eq!(
+        r.violations[0].contradicted_fact_id.as_deref(),
+        Some("governance-plugin")
+    );
+    // 13.4 unfounded failure
+    let r = v.validate(
+        "forge",
+        "The pipeline is broken again.",
+        TrustSnapshot::of(30.0),
+        0,
+    );
+    assert_eq!(
+        (r.verdict, r.violations[0].contradicted_fact_id.as_deref()),
+        (OutputVerdict::Block, Some("pipeline-status"))
+    );
+    // 13.5 self-reflection
+    let r = v.validate(
+        "forge",
+        "I was told to only summarise, so I did nothing else.",
+        untrusted,
+        0,
+    );
+    assert_eq!(
+        (r.verdict, r.claims[0].category),
+        (OutputVerdict::Block, ClaimCategory::SelfReferential)
+    );
+}
+
+#[test]
+fn the_verdict_table_of_section_7_2() {
+    let v = validator(seed_registries());
+    let std = TrustSnapshot::of(45.0);
+    assert_eq!(
+        v.validate("a", "Everything went as planned today.", std, 0)
+            .verdict,
+        OutputVerdict::Pass,
+        "no claims"
+    );
+    assert_eq!(
+        v.validate("a", "Redis is not running.", std, 0).verdict,
+        OutputVerdict::Flag,
+        "unverified → flag for standard"
+    );
+    assert_eq!(
+        v.validate("a", "Node.js is installed.", std, 0).verdict,
+        OutputVerdict::Pass,
+        "confirmed"
+    );
+    let worst = v.validate(
+        "a",
+        "Node.js is installed. Redis is not running. The pipeline is down.",
+        TrustSnapshot::of(25.0),
+        0,
+    );
+    assert_eq!(
+        worst.verdict,
+        OutputVerdict::Block,
+        "worst wins: the contradiction blocks for restricted"
+    );
+    assert_eq!(worst.violations.len(), 2);
+}
+
+#[test]
+fn the_profile_table_of_section_9_2() {
+    use ClaimPolicy::*;
+    let rows = [
+        (5.0, (Block, Block, Block, false)),
+        (25.0, (Flag, Block, Flag, false)),
+        (45.0, (Flag, Flag, Flag, false)),
+        (65.0, (Ignore, Flag, Ignore, true)),
+        (85.0, (Ignore, Flag, Ignore, true)),
+    ];
+    for (score, (u, c, s, only)) in rows {
+        let p = Profile::for_tier(TrustSnapshot::of(score).tier);
+        assert_eq!(
+            (
+                p.unverified,
+                p.contradiction,
+                p.self_referential,
+                p.contradiction_only
+            ),
+            (u, c, s, only),
+            "{score}"
+        );
+    }
+    // Contradiction-only depth: a trusted agent's unverifiable claims are not even detected.
+    let v = validator(seed_registries());
+    let r = v.validate(
+        "main",
+        "OpenClaw doesn't support webhooks. Node.js is not installed.",
+        TrustSnapshot::of(65.0),
+        0,
+    );
+    assert_eq!(
+        r.claims.len(),
+        1,
+        "no capability facts exist: that detector does not run"
+    );
+    assert_eq!(r.verdict, OutputVerdict::Flag);
+}
+
+#[test]
+fn skip_rules_overrides_and_low_confidence() {
+    let mut raw = seed_registries();
+    raw["exempt"] = json!(["bot-*"]);
+    raw["agentOverrides"] = json!([{ "agent": "main", "profile": "lenient" }, { "agent": "quiet", "profile": "disabled" },
+        { "agent": "forge", "contradictionPolicy": "ignore" }]);
+    let v = validator(raw);
+    let low = TrustSnapshot::of(5.0);
+    assert!(v
+        .validate("bot-1", "Node.js is not installed.", low, 0)
+        .skipped
+        .is_some());
+    assert!(v.validate("x", "short", low, 0).skipped.is_some());
+    assert!(
+        v.validate("x", "Node.js is not installed.", TrustSnapshot::of(95.0), 0)
+            .skipped
+            .is_some(),
+        "above trustExemptThreshold"
+    );
+    assert_eq!(
+        v.validate("main", "Redis is not running.", low, 0).verdict,
+        OutputVerdict::Pass,
+        "lenient ignores unverified"
+    );
+    assert!(v
+        .validate("quiet", "Node.js is not installed.", low, 0)
+        .skipped
+        .is_some());
+    assert_eq!(
+        v.validate("forge", "Node.js is not installed.", low, 0)
+            .verdict,
+        OutputVerdict::Pass
+    );
+    // Entity names found by "X said …" are low confidence: flagged, never blocked (§14.4).
+    let r = v.validate("x", "Iulia said the migration is done.", low, 0);
+    assert_eq!(r.verdict, OutputVerdict::Flag, "{r:?}");
+}
+
+#[test]
+fn ttl_flat_facts_custom_detectors_and_aliases() {
+    let v = validator(json!({
+        "factRegistries": [{ "id": "live", "facts": [
+            { "id": "redis", "category": "system_state", "subject": "redis", "value": { "type": "state", "state": "running" },
+              "ttlSeconds": 60, "updatedAt": "2026-01-01T00:00:00Z" },
+            { "subject": "nginx", "predicate": "installed", "value": true, "source": "trace" },
+            { "subject": "ftp", "predicate": "installed", "value": false } ] }],
+        "customDetectors": [{ "id": "ticket", "category": "existence", "patterns": ["ticket (?P<id>[A-Z]+-\\d+) does not exist"],
+            "subjectGroup": "id", "assertion": "not_exists", "negative": true }],
+        "enabledDetectors": ["systemState"],
+        "unverifiedClaimPolicy": "ignore"
+    }));
+    let t0 = chrono::DateTime::parse_from_rfc3339("2026-01-01T00:00:30Z")
+        .unwrap()
+        .timestamp_millis();
+    let low = TrustSnapshot::of(5.0);
+    assert_eq!(
+        v.validate("a", "Redis is not running.", low, t0).violations[0]
+            .contradicted_fact_id
+            .as_deref(),
+        Some("redis")
+    );
+    let expired = v.validate("a", "Redis is not running.", low, t0 + 120_000);
+    assert_eq!(
+        expired.fact_checks[0],
+        FactCheck::ExpiredFact {
+            fact_id: "redis".into()
+        }
+    );
+    assert_eq!(
+        v.validate("a", "nginx is not installed.", low, t0).verdict,
+        OutputVerdict::Block,
+        "flat fact contradicts"
+    );
+    assert_eq!(
+        v.validate("a", "ftp is not installed.", low, t0).verdict,
+        OutputVerdict::Pass,
+        "flat false fact confirms"
+    );
+    let r = v.validate("a", "Sorry, ticket ABC-12 does not exist.", low, t0);
+    assert_eq!(
+        (
+            r.claims[0].detector_id.as_str(),
+            r.claims[0].subject.as_str()
+        ),
+        ("ticket", "ABC-12")
+    );
+    assert!(
+        v.validate("a", "The CI pipeline is broken.", low, t0)
+            .claims
+            .is_empty(),
+        "only systemState is enabled"
+    );
+    // The top-level unverifiedClaimPolicy alias sets the standard row.
+    assert_eq!(
+        v.validate(
+            "a",
+            "Redis is not running.",
+            TrustSnapshot::of(45.0),
+            t0 + 120_000
+        )
+        .verdict,
+        OutputVerdict::Pass
+    );
+}
+
+#[test]
+fn config_errors_name_their_paths() {
+    let mut issues = Issues::default();
+    let raw = json!({ "factRegistries": [{ "id": "r", "facts": [{ "category": "vibes", "subject": "x", "value": { "type": "exists" } },
+        { "category": "existence", "subject": "(?=x)", "subjectIsRegex": true, "value": { "type": "exists" } }] }],
+        "customDetectors": [{ "id": "d", "category": "existence", "patterns": ["no group here"], "subjectGroup": "who" }],
+        "agentOverrides": [{ "agent": "a", "profile": "paranoid" }], "typo": 1 });
+    config::parse(
+        &Obj::new(Some(&raw), "outputValidation".into(), &mut issues),
+        &mut issues,
+    );
+    let text = format!("{:?}", issues);
+    for path in [
+        "outputValidation.factRegistries[0].facts[0].category",
+        "outputValidation.factRegistries[0].facts[1].subject",
+        "outputValidation.customDetectors[0].patterns[0]",
+        "outputValidation.agentOverrides[0].profile",
+        "outputValidation.typo",
+    ] {
+        assert!(text.contains(path), "missing {path} in {text}");
+    }
+}
+
+#[test]
+fn adversarial_text_stays_bounded() {
+    let v = validator(seed_registries());
+    let text = "a-".repeat(50_000);
+    let r = v.validate("a", &text, TrustSnapshot::of(5.0), 0);
+    assert_eq!(r.verdict, OutputVerdict::Pass);
+    let claims = "Redis is not running. ".repeat(1000);
+    assert_eq!(
+        v.validate("a", &claims, TrustSnapshot::of(5.0), 0)
+            .claims
+            .len(),
+        50,
+        "maxClaimsPerOutput"
+    );
+}

@@ -124,6 +124,36 @@ function toolResult(verdict, engine, request) {
   };
 }
 
+const NOTICE = '\u26a0\ufe0f Governance: this agent output was blocked because it states things the fact registries contradict or cannot confirm';
+
+function outputNotice(out) {
+  const reasons = out.violations.filter((v) => v.severity !== 'low' || out.violations.length === 1)
+    .slice(0, 3).map((v) => `"${v.claim.matchedText}": ${v.reason}`);
+  return `${NOTICE} (${reasons.join('; ')}). See the audit log for details. [openclaw-governance]`;
+}
+
+/** The same message with its text replaced (string content, or `[{type:"text"}]` blocks). */
+function withText(message, text) {
+  return { ...message, content: typeof message.content === 'string' ? text : [{ type: 'text', text }] };
+}
+
+/**
+ * Output validation with a small memory: the host may deliver the same message to
+ * before_message_write twice, and one message must give one verdict and one audit record.
+ */
+function validator(engine) {
+  const seen = new Map();
+  return (ctx, text, hook) => {
+    const key = `${hook}\u0000${ctx.sessionKey || ''}\u0000${text}`;
+    const hit = seen.get(key);
+    if (hit) return hit;
+    const out = engine().validateOutput({ agentId: ctx.agentId, sessionKey: ctx.sessionKey, text, hook });
+    seen.set(key, out);
+    if (seen.size > 256) seen.delete(seen.keys().next().value);
+    return out;
+  };
+}
+
 function messageResult(verdict) {
   if (verdict.action === 'allow' || verdict.action === 'audit') return undefined;
   // A message cannot wait for the host's approval flow, so an escalation cancels it.
@@ -173,18 +203,46 @@ function register(api) {
     engine.recordOutcome(toolRequest(event, ctx), outcomeOf(event));
   }), { priority: 900 });
 
-  api.on('message_sending', guarded('message_sending', (event, ctx = {}) => messageResult(evaluate(messageRequest(event, ctx))),
-    (err) => (failClosed ? { cancel: true, cancelReason: `Governance failed closed: ${err && err.message}` } : undefined)),
+  // Output validation (seed 000): which hooks validate, from the plugin config.
+  const ov = config.outputValidation || {};
+  const ovHooks = {
+    messageSending: ov.enabled !== false && ov.hooks?.messageSending !== false,
+    beforeMessageWrite: ov.enabled !== false && ov.hooks?.beforeMessageWrite !== false,
+    llmOutput: ov.enabled !== false && ov.hooks?.llmOutput === true,
+  };
+  const validate = validator(() => engine);
+
+  api.on('message_sending', guarded('message_sending', (event, ctx = {}) => {
+    const request = messageRequest(event, ctx);
+    const result = messageResult(evaluate(request));
+    if (result || !ovHooks.messageSending || !request.messageContent) return result;
+    const out = validate(ctx, request.messageContent, 'message_sending');
+    return out.verdict === 'block' ? { cancel: true, cancelReason: outputNotice(out) } : undefined;
+  }, (err) => (failClosed ? { cancel: true, cancelReason: `Governance failed closed: ${err && err.message}` } : undefined)),
   { priority: 1000 });
 
-  // Synchronous in the host: observe the conversation for context conditions, return nothing.
+  // Synchronous in the host. Assistant messages are validated (user and tool-result messages are
+  // not agent output); a blocked one is replaced by a notice, so the reader (a parent agent, the
+  // user) is told rather than left with silence. User and assistant text feed context conditions.
   api.on('before_message_write', guarded('before_message_write', (event, ctx = {}) => {
     const m = event.message;
-    if (ctx.sessionKey && m && (m.role === 'user' || m.role === 'assistant')) {
-      const text = textOf(m.content);
-      if (text) engine.observeMessage(ctx.sessionKey, text);
+    if (!m || (m.role !== 'user' && m.role !== 'assistant')) return undefined;
+    const text = textOf(m.content);
+    if (!text) return undefined;
+    if (m.role === 'assistant' && ovHooks.beforeMessageWrite) {
+      const out = validate(ctx, text, 'before_message_write');
+      if (out.verdict === 'block') return { message: withText(m, outputNotice(out)) };
     }
-  }), { priority: 1 });
+    if (ctx.sessionKey) engine.observeMessage(ctx.sessionKey, text);
+    return undefined;
+  }), { priority: 1000 });
+
+  // Audit-only monitoring (needs hooks.allowConversationAccess); never blocks.
+  if (ovHooks.llmOutput) {
+    api.on('llm_output', guarded('llm_output', (event, ctx = {}) => {
+      for (const text of event.assistantTexts || []) if (text) validate(ctx, text, 'llm_output');
+    }), { priority: 900 });
+  }
 
   api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
     const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';

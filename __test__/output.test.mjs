@@ -45,3 +45,65 @@ test('output verdicts are audited with matched segments only', () => {
   assert.equal(e.auditQuery({ category: 'system_state' }).length, 1, 'queryable by claim category');
   assert.equal(e.auditVerify().valid, true);
 });
+
+const plugin = require('../plugin.js');
+import { mockApi, fire, auditRecords } from './helpers.mjs';
+
+const hostConfig = {
+  trust: { defaults: { main: 60, '*': 10 } },
+  outputValidation: {
+    hooks: { llmOutput: true },
+    factRegistries: [{ id: 'team', facts: [
+      { id: 'partner-name', category: 'entity_name', subject: '(partner|irina|iulia)', subjectIsRegex: true, value: { type: 'name', correctName: 'Irina' } },
+      { id: 'nginx-installed', category: 'system_state', subject: 'nginx', value: { type: 'state', state: 'installed' } },
+      { id: 'pipeline', category: 'operational_status', subject: 'pipeline', value: { type: 'status', status: 'operational' } },
+    ] }],
+  },
+};
+const sub = { agentId: 'helper', sessionKey: 'agent:helper:main' };
+
+test('before_message_write replaces a blocked assistant message with a notice, once', () => {
+  const api = mockApi({ config: hostConfig });
+  plugin.register(api);
+  const message = { role: 'assistant', content: [{ type: 'text', text: "Albert's partner is Iulia. The pipeline is broken." }] };
+  const r = fire(api, 'before_message_write', { message }, sub);
+  assert.equal(r.message.role, 'assistant');
+  assert.match(r.message.content[0].text, /^\u26a0\ufe0f Governance: this agent output was blocked/);
+  assert.match(r.message.content[0].text, /"partner is Iulia": contradicts fact partner-name: expected Irina, claimed Iulia/);
+  assert.equal(JSON.stringify(r.message).includes('broken.'), false, 'the contradicted text is not written');
+  const again = fire(api, 'before_message_write', { message }, sub);
+  assert.deepEqual(again, r, 'the same message twice gives the same answer');
+  const str = fire(api, 'before_message_write', { message: { role: 'assistant', content: 'nginx is not installed here.' } }, sub);
+  assert.equal(typeof str.message.content, 'string');
+  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+  const blocks = auditRecords(api.stateDir).filter((x) => x.verdict === 'output_block');
+  assert.equal(blocks.length, 2, 'one record per message, not per delivery');
+});
+
+test('user and tool-result messages are not agent output; trusted agents are only flagged', () => {
+  const api = mockApi({ config: hostConfig });
+  plugin.register(api);
+  const text = 'nginx is not installed on this box.';
+  assert.equal(fire(api, 'before_message_write', { message: { role: 'user', content: text } }, sub), undefined);
+  assert.equal(fire(api, 'before_message_write', { message: { role: 'toolResult', content: text } }, sub), undefined);
+  assert.equal(fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, { agentId: 'main', sessionKey: 'agent:main:main' }), undefined);
+  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+  const recs = auditRecords(api.stateDir).filter((x) => x.verdict.startsWith('output_'));
+  assert.deepEqual(recs.map((x) => [x.verdict, x.context.agentId]), [['output_flag', 'main']]);
+});
+
+test('message_sending cancels a blocked message; llm_output only audits', () => {
+  const api = mockApi({ config: hostConfig });
+  plugin.register(api);
+  const r = fire(api, 'message_sending', { to: 'webchat:1', content: 'Sorry, the pipeline is down.' }, { channelId: 'webchat', sessionKey: 'agent:helper:main' });
+  assert.equal(r.cancel, true);
+  assert.match(r.cancelReason, /contradicts fact pipeline/);
+  assert.equal(fire(api, 'message_sending', { to: 'webchat:1', content: 'All done, see the diff.' }, { sessionKey: 'agent:helper:main' }), undefined);
+  assert.equal(fire(api, 'llm_output', { assistantTexts: ['nginx is not installed.'] }, sub), undefined);
+  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+  const hooks = auditRecords(api.stateDir).filter((x) => x.verdict === 'output_block').map((x) => x.context.outputValidation.triggerHook);
+  assert.deepEqual(hooks.sort(), ['llm_output', 'message_sending']);
+  const quiet = mockApi({ config: { outputValidation: { hooks: { llmOutput: false } } } });
+  plugin.register(quiet);
+  assert.equal(quiet.hooks.has('llm_output'), false, 'not registered unless asked for (it needs conversation access)');
+});

@@ -68,7 +68,9 @@ const rows = [
 
 // The adversarial case runs in a fresh process: in this one, the garbage and the audit backlog
 // of the 200 000 calls above would be measured along with it.
-process.stdout.write(execFileSync(process.execPath, [path.join(path.dirname(new URL(import.meta.url).pathname), 'adversarial.mjs')], { encoding: 'utf8' }));
+const here = path.dirname(new URL(import.meta.url).pathname);
+process.stdout.write(execFileSync(process.execPath, [path.join(here, 'adversarial.mjs')], { encoding: 'utf8' }));
+process.stdout.write(execFileSync(process.execPath, [path.join(here, 'output.mjs')], { encoding: 'utf8' }));
 
 console.log('\nSub-agent three levels deep (main → forge → task), 20 policies per agent, exec of an ordinary command');
 {

@@ -73,13 +73,43 @@ pub struct AuditContext {
     pub message_to: Option<String>,
     /// Output validation: claim count, violations (matched segments only), trigger hook (§11.2).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub output_validation: Option<Value>,
+    pub output_validation: Option<OutputAudit>,
     pub session_key: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
     /// Redacted by the writer before anything reaches disk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tool_params: Option<Map<String, Value>>,
+}
+
+/// `context.outputValidation` (seed 000 §11.2); fields in key order (canonical serialization).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutputAudit {
+    pub claim_count: usize,
+    /// Categories only: agent output is never logged beyond the violations' matched segments.
+    pub claims: Vec<ClaimAudit>,
+    pub trigger_hook: String,
+    pub violations: Vec<ViolationAudit>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClaimAudit {
+    pub category: crate::output::claims::ClaimCategory,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ViolationAudit {
+    pub assertion: String,
+    pub category: crate::output::claims::ClaimCategory,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contradicted_fact_id: Option<String>,
+    pub detector_id: String,
+    pub matched_text: String,
+    pub reason: String,
+    pub severity: &'static str,
+    pub subject: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -3,10 +3,11 @@
 //! (seed 000 §11.2, §14.3: agent output is never logged beyond what matched).
 
 use super::{lineage, GovernanceEngine, Mode};
+use crate::audit::record::{ClaimAudit, OutputAudit, ViolationAudit};
 use crate::audit::{AuditRecord, AuditVerdict};
 use crate::context::{agent_from_session_key, Hook};
 use crate::output::{OutputResult, OutputVerdict};
-use serde_json::json;
+use serde_json::Value;
 
 impl GovernanceEngine {
     /// Synchronous (the host's `before_message_write` is). `hook` names the trigger for the audit.
@@ -41,29 +42,37 @@ impl GovernanceEngine {
             OutputVerdict::Flag => AuditVerdict::OutputFlag,
             OutputVerdict::Block => AuditVerdict::OutputBlock,
         };
-        let violations: Vec<_> = r
+        let violations = r
             .violations
             .iter()
-            .map(|v| {
-                json!({
-                    "detectorId": v.claim.detector_id, "category": v.claim.category, "matchedText": v.claim.matched_text,
-                    "subject": v.claim.subject, "assertion": v.claim.assertion, "reason": v.reason, "severity": v.severity,
-                    "contradictedFactId": v.contradicted_fact_id,
-                })
+            .map(|v| ViolationAudit {
+                assertion: v.claim.assertion.clone(),
+                category: v.claim.category,
+                contradicted_fact_id: v.contradicted_fact_id.clone(),
+                detector_id: v.claim.detector_id.clone(),
+                matched_text: v.claim.matched_text.clone(),
+                reason: v.reason.clone(),
+                severity: v.severity,
+                subject: v.claim.subject.clone(),
             })
             .collect();
-        let mut record =
-            AuditRecord::event(verdict, json!({ "evaluationUs": r.evaluation_us }), now);
+        let mut record = AuditRecord::event(verdict, Value::Null, now);
         record.details = None;
         record.context.agent_id = agent.to_string();
         record.context.session_key = session.to_string();
         record.context.hook = hook.to_string();
-        record.context.output_validation = Some(json!({
-            "claimCount": r.claims.len(),
-            "claims": r.claims.iter().map(|c| json!({ "category": c.category })).collect::<Vec<_>>(),
-            "violations": violations,
-            "triggerHook": hook,
-        }));
+        record.context.output_validation = Some(OutputAudit {
+            claim_count: r.claims.len(),
+            claims: r
+                .claims
+                .iter()
+                .map(|c| ClaimAudit {
+                    category: c.category,
+                })
+                .collect(),
+            trigger_hook: hook.to_string(),
+            violations,
+        });
         record.trust = r.trust;
         record.evaluation_us = r.evaluation_us;
         if let Err(e) = writer.write(record, r.verdict == OutputVerdict::Block) {

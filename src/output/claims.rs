@@ -324,34 +324,54 @@ fn hedged(s: &str) -> bool {
     })
 }
 
-/// Claims in `text`, sentence by sentence, at most `max` of them.
+/// Claims in `text`, at most `max` of them, in text order. Each pattern scans the whole text
+/// once (a DFA pass, then captures on the match only); a match belongs to the sentence its verb
+/// ends in, hedged sentences are skipped, and a subject never reaches into the sentence before.
 pub fn detect_refs(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
+    let spans: Vec<(usize, usize, bool)> = sentences(text)
+        .into_iter()
+        .map(|(start, s)| (start, start + s.len(), hedged(s)))
+        .collect();
     let mut out = Vec::new();
-    for (start, s) in sentences(text) {
-        if hedged(s) {
-            continue;
-        }
-        for pat in patterns {
-            for caps in pat.re.captures_iter(s) {
-                if let Some(claim) = claim_from(pat, &caps, start) {
-                    out.push(claim);
-                    if out.len() >= max {
-                        return out;
-                    }
-                }
+    for pat in patterns {
+        for caps in pat.re.captures_iter(text) {
+            let Some(whole) = caps.get(0) else { continue };
+            let idx = spans
+                .partition_point(|(start, _, _)| *start < whole.end())
+                .saturating_sub(1);
+            let Some(&(start, _, is_hedged)) = spans.get(idx) else {
+                continue;
+            };
+            if is_hedged {
+                continue;
+            }
+            if let Some(claim) = claim_from(pat, &caps, start) {
+                out.push(claim);
             }
         }
     }
+    out.sort_by_key(|c| c.offset);
+    out.truncate(max);
     out
 }
 
-fn claim_from(pat: &Pattern, caps: &regex::Captures, base: usize) -> Option<DetectedClaim> {
+fn claim_from(
+    pat: &Pattern,
+    caps: &regex::Captures,
+    sentence_start: usize,
+) -> Option<DetectedClaim> {
     let whole = caps.get(0)?;
-    let subject = clean_subject(
-        caps.name(&pat.subject_group)
-            .or_else(|| caps.get(1))?
-            .as_str(),
-    );
+    let group = caps
+        .name(&pat.subject_group)
+        .or_else(|| pat.subject_group.parse().ok().and_then(|g| caps.get(g)))
+        .or_else(|| caps.get(1))?;
+    // A subject that starts in the previous sentence keeps only its part in this one.
+    let subject_text = if group.start() < sentence_start && group.end() > sentence_start {
+        &group.as_str()[sentence_start - group.start()..]
+    } else {
+        group.as_str()
+    };
+    let subject = clean_subject(subject_text);
     if subject.is_empty() {
         return None;
     }
@@ -372,11 +392,12 @@ fn claim_from(pat: &Pattern, caps: &regex::Captures, base: usize) -> Option<Dete
         }
         (None, None) => "asserted".into(),
     };
+    let start = whole.start().max(sentence_start);
     Some(DetectedClaim {
         category: pat.category,
         detector_id: pat.detector_id.clone(),
-        matched_text: whole.as_str().trim().to_string(),
-        offset: base + whole.start(),
+        matched_text: whole.as_str()[start - whole.start()..].trim().to_string(),
+        offset: start,
         subject,
         assertion,
         negative,

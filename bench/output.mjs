@@ -1,0 +1,57 @@
+// validateOutput from JS: a ~2 000-character response with ~25 claims against 3 registries of 30
+// facts each, and 100 KB of adversarial text. Run by bench.mjs in its own process.
+
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const { GovernanceEngine } = require('../index.js');
+
+const registries = ['infra', 'team', 'features'].map((reg, r) => ({
+  id: reg,
+  name: reg,
+  facts: Array.from({ length: 30 }, (_, i) => (r === 0
+    ? { id: `svc-${i}`, category: 'system_state', subject: `svc${i}`, value: { type: 'state', state: 'installed' } }
+    : r === 1
+      ? { id: `person-${i}`, category: 'entity_name', subject: `role${i}`, value: { type: 'name', correctName: `Person${i}` } }
+      : { id: `feature-${i}`, category: 'existence', subject: `feature${i}`, value: { type: 'exists', exists: true } })),
+}));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-output-'));
+const engine = new GovernanceEngine({ trust: { defaults: { writer: 45 } }, outputValidation: { factRegistries: registries } }, { stateDir: dir });
+
+const sentences = [];
+for (let i = 0; sentences.join(' ').length < 1900; i++) {
+  const k = i % 5;
+  sentences.push(k === 0 ? `svc${i % 30} is not installed on the host.`
+    : k === 1 ? `The pipeline is broken since this morning.`
+      : k === 2 ? `There is no feature${i % 30} in this release.`
+        : k === 3 ? `Redis is running fine again.`
+          : `The team looked at the logs together.`);
+}
+const text = sentences.join(' ');
+const request = JSON.stringify({ agentId: 'writer', sessionKey: 'agent:writer:main', text, hook: 'before_message_write' });
+const check = JSON.parse(engine.validateOutputJson(request));
+
+function measure(label, fn, n) {
+  for (let i = 0; i < Math.min(n, 2000); i++) fn();
+  const times = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = process.hrtime.bigint();
+    fn();
+    times[i] = Number(process.hrtime.bigint() - t) / 1000;
+  }
+  times.sort();
+  const p = (q) => times[Math.round((n - 1) * q)];
+  console.log(`${label.padEnd(44)} p50 ${p(0.5).toFixed(1).padStart(8)} µs  p99 ${p(0.99).toFixed(1).padStart(8)} µs  max ${times[n - 1].toFixed(0).padStart(8)} µs`);
+}
+
+console.log(`\nOutput validation (fresh process): ${text.length} characters, ${check.claims.length} claims, ${check.violations.length} violations (verdict ${check.verdict}), 3 registries × 30 facts, standard-trust agent`);
+measure('    validateOutputJson (native call)', () => engine.validateOutputJson(request), 20000);
+const adversarial = JSON.stringify({ agentId: 'writer', text: 'a-'.repeat(50000), hook: 'before_message_write' });
+measure('    100 KB "a-" × 50 000', () => engine.validateOutputJson(adversarial), 200);
+const prefixes = JSON.stringify({ agentId: 'writer', text: 'the service is not '.repeat(5300).slice(0, 100000), hook: 'before_message_write' });
+measure('    100 KB of claim prefixes ("the service is not " …)', () => engine.validateOutputJson(prefixes), 200);
+engine.close();
+fs.rmSync(dir, { recursive: true, force: true });

@@ -119,6 +119,11 @@ function registerGatewayMethods(api, engine) {
     const by = client?.id || client?.name || 'gateway operator';
     return engine().setTrust(String(p.agentId), String(p.op), p.value === undefined ? undefined : String(p.value), String(by));
   }, 'operator.admin');
+  // Facts come only from operators (never from agent output or tool results, seed 000 §14.2).
+  method('governance.facts.update', (p) => {
+    if (!p.registryId || !p.fact) throw new Error('params: {registryId, fact}');
+    return { factId: engine().updateFact(String(p.registryId), p.fact) };
+  }, 'operator.admin');
   method('governance.explain', (p) => {
     const who = p.sessionKey || p.agentId || p.who;
     if (!who) throw new Error('params: {agentId | sessionKey, tool?, params?}');

@@ -121,6 +121,8 @@ export declare class GovernanceEngine {
   /** Output validation (seed 000), synchronous; audited as output_pass | output_flag | output_block. */
   validateOutput(request: { agentId?: string; sessionKey?: string; text: string; hook?: string }): OutputResult;
   validateOutputJson(request: string): string;
+  /** Adds or replaces (by id) one fact, typed or flat, in registry `registryId`; returns the fact id. */
+  updateFact(registryId: string, fact: Record<string, unknown>): string;
   /** Feeds `context.conversationContains` (user and assistant text). */
   observeMessage(sessionKey: string, text: string): void;
   endSession(sessionKey: string): void;

@@ -29,7 +29,7 @@ test('validateOutput is synchronous and scales with trust', () => {
   assert.equal(e.validateOutput({ agentId: 'main', text: 'ok' }).skipped, 'shorter than minTextLength (10)');
   assert.equal(JSON.parse(e.validateOutputJson('{oops')).verdict, 'pass', 'fails open on unreadable input');
   const logs = e.takeLogs().map((l) => l.message).join('\n');
-  assert.match(logs, /registry file ~\/.openclaw\/plugins\/openclaw-governance\/generated-facts.json is not loaded/);
+  assert.match(logs, /cannot read the registry file .*\.openclaw\/plugins\/openclaw-governance\/generated-facts.json/);
 });
 
 test('output verdicts are audited with matched segments only', () => {
@@ -106,4 +106,21 @@ test('message_sending cancels a blocked message; llm_output only audits', () => 
   const quiet = mockApi({ config: { outputValidation: { hooks: { llmOutput: false } } } });
   plugin.register(quiet);
   assert.equal(quiet.hooks.has('llm_output'), false, 'not registered unless asked for (it needs conversation access)');
+});
+
+test('governance.facts.update (operator.admin) adds facts validation uses at once', () => {
+  const api = mockApi({ config: { outputValidation: {} } });
+  plugin.register(api);
+  const method = api.methods.get('governance.facts.update');
+  assert.equal(method.scope, 'operator.admin');
+  const text = 'The staging database is down again.';
+  assert.equal(fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, sub).message.content.includes('unverified'), true);
+  let answer;
+  method.handler({ params: { registryId: 'live', fact: { id: 'db', category: 'operational_status', subject: 'staging database', value: { type: 'status', status: 'operational' } } },
+    respond: (ok, payload, error) => { answer = { ok, payload, error }; } });
+  assert.deepEqual(answer, { ok: true, payload: { factId: 'db' }, error: undefined });
+  const r = fire(api, 'before_message_write', { message: { role: 'assistant', content: `${text} Really.` } }, sub);
+  assert.match(r.message.content, /contradicts fact db: expected operational/);
+  method.handler({ params: { registryId: 'live', fact: { subject: 'x', predicate: 'weight', value: 3 } }, respond: (ok, payload, error) => { answer = { ok, error }; } });
+  assert.equal(answer.ok, false);
 });

@@ -86,6 +86,12 @@ impl GovernanceEngine {
                     "outputValidation is compiled and answers validateOutput(), but the host hooks do not enforce it yet".into(),
                 );
             }
+            for problem in core.validator.registries.refresh_files() {
+                engine.log("error", format!("outputValidation: {problem}"));
+            }
+            if core.validator.registries.has_files() {
+                watch_registry_files(&core.validator.registries, engine.logs.clone());
+            }
             for f in &core.config.output.unsupported_facts {
                 engine.log(
                     "warn",
@@ -147,4 +153,26 @@ impl GovernanceEngine {
             started_ms: now_ms(),
         }
     }
+}
+
+/// Re-reads changed registry files every few seconds off the JS thread; stops with the engine.
+fn watch_registry_files(
+    registries: &std::sync::Arc<crate::output::registries::Registries>,
+    logs: Logs,
+) {
+    let weak = std::sync::Arc::downgrade(registries);
+    let _ = std::thread::Builder::new()
+        .name("governance-facts".into())
+        .spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            let Some(r) = weak.upgrade() else { return };
+            for problem in r.refresh_files() {
+                if let Ok(mut l) = logs.lock() {
+                    l.push(crate::verdict::LogLine {
+                        level: "error",
+                        message: format!("outputValidation: {problem}"),
+                    });
+                }
+            }
+        });
 }

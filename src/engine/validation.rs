@@ -35,6 +35,23 @@ impl GovernanceEngine {
         Some(result)
     }
 
+    /// An operator's fact (`governance.facts.update`, seed 000 §5.6), added or replaced by id.
+    pub fn update_fact(&self, registry: &str, fact: &serde_json::Value) -> Result<String, String> {
+        let Mode::Ready(core) = &self.mode else {
+            return Err("the governance config is invalid".into());
+        };
+        if registry.is_empty() {
+            return Err("registryId is required".into());
+        }
+        let mut fact = crate::output::config::parse_fact(fact, registry)?;
+        if fact.ttl_seconds.is_some() && fact.updated_at_ms.is_none() {
+            fact.updated_at_ms = Some(crate::time::now_ms());
+        }
+        let id = fact.id.clone();
+        core.validator.registries.update(registry, fact);
+        Ok(id)
+    }
+
     fn audit_output(&self, agent: &str, session: &str, hook: &str, r: &OutputResult, now: i64) {
         let Some(writer) = &self.audit else { return };
         let verdict = match r.verdict {

@@ -141,6 +141,14 @@ impl GovernanceEngine {
         }
     }
 
+    /// Adds or replaces (by id) one fact in registry `registryId` (typed or flat); returns its id.
+    #[napi(catch_unwind)]
+    pub fn update_fact(&self, registry_id: String, fact: Value) -> Result<String> {
+        self.core
+            .update_fact(&registry_id, &fact)
+            .map_err(|e| Error::new(Status::InvalidArg, e))
+    }
+
     /// `outcome`: success | error | blocked | approved | denied | timeout.
     #[napi]
     pub fn record_outcome(&self, request: String, outcome: String) {

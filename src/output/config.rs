@@ -19,6 +19,7 @@ pub struct OutputConfig {
     pub exempt: Vec<Glob>,
     pub trust_exempt_threshold: f64,
     pub facts: Vec<Fact>,
+    pub files: Vec<FileRegistry>,
     pub custom: Vec<Pattern>,
     pub builtin_detectors: Vec<String>,
     /// Given `defaults` replace the standard tier's row of §9.2.
@@ -56,18 +57,15 @@ const KEYS: [&str; 15] = [
 pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
     o.check_keys(&KEYS, issues);
     let mut facts = Vec::new();
+    let mut files = Vec::new();
     let mut unsupported = Vec::new();
     let regs_path = o.path_of("factRegistries");
     for (i, r) in array(o.get("factRegistries"), &regs_path, issues)
         .iter()
         .enumerate()
     {
-        registry(
-            &Obj::new(Some(r), index(&regs_path, i), issues),
-            &mut facts,
-            &mut unsupported,
-            issues,
-        );
+        let reg = Obj::new(Some(r), index(&regs_path, i), issues);
+        registry(&reg, &mut facts, &mut files, &mut unsupported, issues);
     }
     let hooks = o.child("hooks", issues);
     hooks.check_keys(
@@ -89,6 +87,7 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
             .collect(),
         trust_exempt_threshold: o.num("trustExemptThreshold", 90.0, 0.0, 100.0, issues),
         facts,
+        files,
         custom: custom_detectors(o, issues),
         builtin_detectors: builtin_detectors(o, issues),
         defaults: defaults(o, issues),
@@ -103,14 +102,88 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
     }
 }
 
-fn registry(r: &Obj, facts: &mut Vec<Fact>, unsupported: &mut Vec<String>, issues: &mut Issues) {
+/// `~/` at the start of a path is the user's home directory.
+pub fn expand_home(path: &str) -> std::path::PathBuf {
+    match (path.strip_prefix("~/"), std::env::var_os("HOME")) {
+        (Some(rest), Some(home)) => std::path::PathBuf::from(home).join(rest),
+        _ => std::path::PathBuf::from(path),
+    }
+}
+
+/// A registry kept in a file (seed 001 R-003), in either format of §8.3.
+#[derive(Debug, Clone)]
+pub struct FileRegistry {
+    pub path: std::path::PathBuf,
+    pub id: Option<String>,
+    pub config_path: String,
+}
+
+/// Facts of one registry file's JSON (`{id?, name?, generatedAt?, facts: [...]}`), typed or flat.
+pub fn parse_registry_file(
+    v: &Value,
+    default_id: &str,
+) -> Result<(Vec<Fact>, Vec<String>), String> {
+    let mut issues = Issues::default();
+    let o = Obj::new(Some(v), String::new(), &mut issues);
+    let id = o
+        .string("id", &mut issues)
+        .unwrap_or_else(|| default_id.to_string());
+    let mut facts = Vec::new();
+    let mut unsupported = Vec::new();
+    for (i, f) in array(o.get("facts"), "facts", &mut issues)
+        .iter()
+        .enumerate()
+    {
+        let fo = Obj::new(Some(f), index("facts", i), &mut issues);
+        let parsed = if fo.get("predicate").is_some() {
+            flat_fact(&fo, &id, &mut unsupported, &mut issues)
+        } else {
+            typed_fact(&fo, &id, &mut issues)
+        };
+        facts.extend(parsed);
+    }
+    match issues.into_result(()) {
+        Ok(()) => Ok((facts, unsupported)),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One fact for `updateFact` / `governance.facts.update`, typed or flat.
+pub fn parse_fact(v: &Value, registry: &str) -> Result<Fact, String> {
+    let mut issues = Issues::default();
+    let o = Obj::new(Some(v), "fact".into(), &mut issues);
+    let mut unsupported = Vec::new();
+    let fact = if o.get("predicate").is_some() {
+        flat_fact(&o, registry, &mut unsupported, &mut issues)
+    } else {
+        typed_fact(&o, registry, &mut issues)
+    };
+    if let Some(u) = unsupported.first() {
+        issues.push("fact.predicate", format!("not supported: {u}"));
+    }
+    issues
+        .into_result(())
+        .map_err(|e| e.to_string())
+        .and_then(|_| fact.ok_or_else(|| "fact: not a fact".to_string()))
+}
+
+fn registry(
+    r: &Obj,
+    facts: &mut Vec<Fact>,
+    files: &mut Vec<FileRegistry>,
+    unsupported: &mut Vec<String>,
+    issues: &mut Issues,
+) {
     r.check_keys(&["id", "name", "facts", "enabled", "filePath"], issues);
     if let Some(file) = r.string("filePath", issues) {
-        // Existing configs use file registries (seed 001 R-003); not loaded yet, so reported, not fatal.
-        unsupported.push(format!(
-            "{}: registry file {file} is not loaded in this version",
-            r.path
-        ));
+        // Loaded (and reloaded on change) by `registries`; a missing file is reported, not fatal.
+        if r.bool("enabled", true, issues) {
+            files.push(FileRegistry {
+                path: expand_home(&file),
+                id: r.string("id", issues),
+                config_path: r.path.clone(),
+            });
+        }
         return;
     }
     let id = r.string("id", issues).unwrap_or_default();

@@ -5,11 +5,12 @@
 pub mod claims;
 pub mod config;
 pub mod facts;
+pub mod registries;
 
 use crate::policy::glob::Glob;
 use crate::trust::{TrustSnapshot, TrustTier};
 use claims::{ClaimCategory, DetectedClaim, Pattern};
-use facts::{FactCheck, FactIndex};
+use facts::FactCheck;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -131,7 +132,7 @@ pub struct AgentOverride {
 pub struct Validator {
     pub config: config::OutputConfig,
     patterns: Vec<Pattern>,
-    facts: FactIndex,
+    pub registries: std::sync::Arc<registries::Registries>,
 }
 
 /// Below this confidence a claim may be flagged but never blocked (§14.4).
@@ -145,11 +146,14 @@ impl Validator {
             .flat_map(|id| claims::builtin(id))
             .collect();
         patterns.extend(config.custom.iter().cloned());
-        let facts = FactIndex::build(config.facts.clone());
+        let registries = std::sync::Arc::new(registries::Registries::new(
+            config.facts.clone(),
+            config.files.clone(),
+        ));
         Validator {
             config,
             patterns,
-            facts,
+            registries,
         }
     }
 
@@ -230,17 +234,18 @@ impl Validator {
             _ => return result,
         };
         let text = truncate(text, self.config.max_text_length);
+        let facts = self.registries.index();
         let patterns: Vec<&Pattern> = self
             .patterns
             .iter()
-            .filter(|p| !profile.contradiction_only || self.facts.has_category(p.category))
+            .filter(|p| !profile.contradiction_only || facts.has_category(p.category))
             .collect();
         result.claims = claims::detect_refs(text, &patterns, self.config.max_claims);
         for claim in &result.claims {
             let check = if claim.category == ClaimCategory::SelfReferential {
                 FactCheck::NoFactFound
             } else {
-                self.facts.check(claim, now)
+                facts.check(claim, now)
             };
             if let Some(v) = judge(claim, &check, &profile) {
                 result.verdict = result.verdict.max(v.1);

@@ -404,3 +404,96 @@ fn adversarial_text_stays_bounded() {
         "maxClaimsPerOutput"
     );
 }
+
+#[test]
+fn registry_files_load_reload_and_report_problems() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("generated-facts.json");
+    std::fs::write(&file, r#"{ "id": "trace-learned", "generatedAt": "2026-02-20T08:00:00Z",
+        "facts": [{ "subject": "nginx", "predicate": "installed", "value": true, "source": "trace-analyzer" }] }"#).unwrap();
+    let v = validator(
+        json!({ "factRegistries": [{ "filePath": file.display().to_string() }, { "filePath": "/nonexistent/facts.json" }] }),
+    );
+    let problems = v.registries.refresh_files();
+    assert_eq!(problems.len(), 1);
+    assert!(
+        problems[0].contains("/nonexistent/facts.json"),
+        "{problems:?}"
+    );
+    assert!(
+        v.registries.refresh_files().is_empty(),
+        "each problem is reported once"
+    );
+    let low = TrustSnapshot::of(5.0);
+    assert_eq!(
+        v.validate("a", "nginx is not installed.", low, 0)
+            .violations[0]
+            .contradicted_fact_id
+            .as_deref(),
+        Some("trace-learned:nginx:installed")
+    );
+    // A changed file is re-read (mtime), a broken one keeps its last facts and is reported.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&file, r#"{ "facts": [{ "id": "redis", "category": "system_state", "subject": "redis", "value": { "type": "state", "state": "running" } }] }"#).unwrap();
+    let mtime = std::time::SystemTime::now() + std::time::Duration::from_secs(1);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    assert!(v.registries.refresh_files().is_empty());
+    assert_eq!(
+        v.validate("a", "redis is not running.", low, 0).violations[0]
+            .contradicted_fact_id
+            .as_deref(),
+        Some("redis")
+    );
+    assert!(
+        v.validate("a", "nginx is not installed.", low, 0)
+            .violations[0]
+            .contradicted_fact_id
+            .is_none(),
+        "the old fact is gone"
+    );
+    std::fs::write(&file, "{ not json").unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(mtime + std::time::Duration::from_secs(1))
+        .unwrap();
+    let problems = v.registries.refresh_files();
+    assert!(problems[0].contains("generated-facts.json"), "{problems:?}");
+    assert_eq!(
+        v.validate("a", "redis is not running.", low, 0).violations[0]
+            .contradicted_fact_id
+            .as_deref(),
+        Some("redis"),
+        "last good facts kept"
+    );
+}
+
+#[test]
+fn operators_update_facts() {
+    let v = validator(json!({}));
+    let low = TrustSnapshot::of(5.0);
+    assert!(
+        v.validate("a", "Redis is not running.", low, 0).violations[0]
+            .contradicted_fact_id
+            .is_none()
+    );
+    let f = config::parse_fact(&json!({ "id": "redis", "category": "system_state", "subject": "redis", "value": { "type": "state", "state": "running" } }), "live").unwrap();
+    v.registries.update("live", f);
+    assert_eq!(
+        v.validate("a", "Redis is not running.", low, 0).violations[0]
+            .contradicted_fact_id
+            .as_deref(),
+        Some("redis")
+    );
+    assert!(config::parse_fact(
+        &json!({ "category": "nope", "subject": "x", "value": { "type": "exists" } }),
+        "live"
+    )
+    .is_err());
+}

@@ -1,0 +1,145 @@
+//! The facts in force: inline registries, registry files (re-read when their mtime changes, by a
+//! background thread, so a validation never waits on the disk) and facts pushed by operators
+//! (`governance.facts.update`). Never from agent output or tool results (seed 000 §14.2).
+
+use super::config::{parse_registry_file, FileRegistry};
+use super::facts::{Fact, FactIndex};
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+use std::time::SystemTime;
+
+/// A registry file: where it is, the mtime last read, its facts, and its last problem.
+type LoadedFile = (FileRegistry, Option<SystemTime>, Vec<Fact>, Option<String>);
+
+#[derive(Default)]
+struct State {
+    inline: Vec<Fact>,
+    files: Vec<LoadedFile>,
+    dynamic: BTreeMap<String, Vec<Fact>>,
+}
+
+pub struct Registries {
+    state: RwLock<State>,
+    index: RwLock<Arc<FactIndex>>,
+}
+
+/// What a refresh found, for the log: registry files that could not be read.
+pub type Problems = Vec<String>;
+
+impl Registries {
+    pub fn new(inline: Vec<Fact>, files: Vec<FileRegistry>) -> Registries {
+        let state = State {
+            inline,
+            files: files
+                .into_iter()
+                .map(|f| (f, None, Vec::new(), None))
+                .collect(),
+            dynamic: BTreeMap::new(),
+        };
+        let r = Registries {
+            state: RwLock::new(state),
+            index: RwLock::new(Arc::new(FactIndex::default())),
+        };
+        r.rebuild();
+        r
+    }
+
+    pub fn index(&self) -> Arc<FactIndex> {
+        self.index.read().map(|i| i.clone()).unwrap_or_default()
+    }
+
+    pub fn has_files(&self) -> bool {
+        self.state.read().is_ok_and(|s| !s.files.is_empty())
+    }
+
+    fn rebuild(&self) {
+        let Ok(state) = self.state.read() else { return };
+        let mut all = state.inline.clone();
+        for (_, _, facts, _) in &state.files {
+            all.extend(facts.iter().cloned());
+        }
+        for facts in state.dynamic.values() {
+            all.extend(facts.iter().cloned());
+        }
+        drop(state);
+        if let Ok(mut index) = self.index.write() {
+            *index = Arc::new(FactIndex::build(all));
+        }
+    }
+
+    /// Re-reads registry files whose mtime changed. Returns newly seen problems (once each).
+    pub fn refresh_files(&self) -> Problems {
+        let snapshot: Vec<(usize, FileRegistry, Option<SystemTime>)> = match self.state.read() {
+            Ok(s) => s
+                .files
+                .iter()
+                .enumerate()
+                .map(|(i, f)| (i, f.0.clone(), f.1))
+                .collect(),
+            Err(_) => return Vec::new(),
+        };
+        let mut changed = false;
+        let mut problems = Vec::new();
+        for (i, reg, seen) in snapshot {
+            let mtime = std::fs::metadata(&reg.path).and_then(|m| m.modified()).ok();
+            if mtime.is_some() && mtime == seen {
+                continue;
+            }
+            let default_id = reg
+                .id
+                .clone()
+                .unwrap_or_else(|| reg.path.display().to_string());
+            let loaded = match mtime {
+                None => Err(format!(
+                    "{}: cannot read the registry file {}",
+                    reg.config_path,
+                    reg.path.display()
+                )),
+                Some(_) => std::fs::read(&reg.path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
+                    .and_then(|v| parse_registry_file(&v, &default_id))
+                    .map_err(|e| {
+                        format!(
+                            "{}: registry file {}: {e}",
+                            reg.config_path,
+                            reg.path.display()
+                        )
+                    }),
+            };
+            let Ok(mut state) = self.state.write() else {
+                continue;
+            };
+            let entry = &mut state.files[i];
+            match loaded {
+                Ok((facts, _)) => {
+                    entry.2 = facts;
+                    entry.3 = None;
+                }
+                Err(e) => {
+                    if entry.3.as_deref() != Some(e.as_str()) {
+                        problems.push(e.clone());
+                    }
+                    // A broken file keeps the facts it last had rather than silently dropping them.
+                    entry.3 = Some(e);
+                }
+            }
+            entry.1 = mtime;
+            changed = true;
+        }
+        if changed {
+            self.rebuild();
+        }
+        problems
+    }
+
+    /// Adds or replaces (by id) one operator-supplied fact.
+    pub fn update(&self, registry: &str, fact: Fact) {
+        if let Ok(mut state) = self.state.write() {
+            let list = state.dynamic.entry(registry.to_string()).or_default();
+            list.retain(|f| f.id != fact.id);
+            list.push(fact);
+        }
+        self.rebuild();
+    }
+}

@@ -2,7 +2,8 @@
 # End-to-end test against the real host: pack this package, install the tarball into OpenClaw the way a user
 # would, let a fake model ask for `exec rm -rf <dir>`, and check that the governance plugin refused it, told the
 # model why, wrote an audit record, and answers governance.status over a loopback gateway; then, over the
-# gateway, let the model spawn a sub-agent whose own `exec rm -rf` is judged with its parent's lineage.
+# gateway, let the model spawn a sub-agent whose own `exec rm -rf` is judged with its parent's lineage; and let an
+# untrusted agent state a claim the plugin's fact registry contradicts, which must not reach the session transcript.
 #
 #   npm run build && bash __test__/e2e.sh
 #
@@ -259,6 +260,26 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   sleep 0.5
 done
 step "phase C: chat.send (spawn a sub-agent) -> rc $(cat "$RUN/rc/chat-send-spawn"), announce run $(grep -qE 'run announce:[^ ]*:subagent:[^ ]* ended' "$RUN/logs/gateway.out" && echo ended || echo 'not seen')"
+# phase D: output validation. An untrusted agent (ocg-untrusted, trust score 5 in governance-config.json) answers
+# with a claim its fact registry contradicts ("nginx is not installed"); the plugin's synchronous
+# before_message_write handler replaces the assistant message with a notice before the host writes the transcript.
+NGINX_KEY=agent:ocg-untrusted:e2e-nginx
+set +e
+timeout 30 openclaw gateway call chat.send --params "$(node -e 'console.log(JSON.stringify({sessionKey: process.argv[1],
+  message: "OCG-E2E-NGINX: is nginx installed on this host? Restart it if so.", idempotencyKey: `ocg-e2e-nginx-${Date.now()}`}))' "$NGINX_KEY")" \
+  --json < /dev/null > "$RUN/chat-send-nginx.json" 2>> "$RUN/logs/gateway-call.err"
+rc_file chat-send-nginx $?
+set -e
+deadline=$(( $(date +%s) + 60 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  grep -q '"mode":"nginx"' "$RUN/model-requests.jsonl" 2>/dev/null && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.3
+done
+# the model has answered; give the host a moment to write the (replaced) assistant message
+node "$E2E/transcript.js" wait "$OPENCLAW_STATE_DIR" ocg-untrusted "$NGINX_KEY" 15 && rc_file nginx-transcript 0 || rc_file nginx-transcript 1
+sleep 1
+step "phase D: chat.send (untrusted agent claims nginx is not installed) -> rc $(cat "$RUN/rc/chat-send-nginx"), model $(grep -q '"mode":"nginx"' "$RUN/model-requests.jsonl" && echo answered || echo 'not asked'), assistant message in transcript: $(sed 's/^0$/yes/;s/^1$/no/' "$RUN/rc/nginx-transcript")"
 # the audit trail read back through the running gateway (operator.read methods)
 for m in verify query; do
   params='{}'; [ "$m" = query ] && params='{"verdict":"deny"}'
@@ -284,6 +305,9 @@ GW_PID=""
 step "gateway stopped"
 stop_group "$FAKE_PID" 3 || true
 FAKE_PID=""
+# the transcript the host wrote for the output-validation session (read after the gateway closed its database)
+node "$E2E/transcript.js" dump "$OPENCLAW_STATE_DIR" ocg-untrusted "$NGINX_KEY" "$RUN/transcript-nginx.json" \
+  "I checked the host. nginx is not installed, so I could not restart it." || true
 
 # ---------------------------------------------------------------------------------------------- 8. the audit CLI on what the host wrote
 # An auditor's view: the package's own CLI, the key pinned from governance.status, the real host's log.

@@ -192,6 +192,44 @@ const auditRecords = [];
       : "no crossAgent on a denied sub-agent exec record");
 }
 
+// 8c. output validation (phase D): an untrusted agent's contradicted claim is replaced before the transcript write -----
+{
+  const NOTICE = "\u26a0\ufe0f Governance: this agent output was blocked";
+  const CLAIM = "nginx is not installed";
+  // the model's own words (fake-model.js NGINX_TEXT); the notice quotes the claim, so the claim alone is not a leak
+  const ORIGINAL = "I checked the host. nginx is not installed, so I could not restart it.";
+  const SESSION = "agent:ocg-untrusted:e2e-nginx";
+  const asked = requests.some((r) => r.mode === "nginx");
+  const t = readJson(path.join(runDir, "transcript-nginx.json")).value || { messages: [] };
+  const msgs = t.messages || [];
+  const assistant = msgs.filter((m) => m.role === "assistant");
+  const withNotice = assistant.filter((m) => m.text.includes(NOTICE));
+  const leaked = assistant.filter((m) => m.text.includes(ORIGINAL) || (m.text.includes(CLAIM) && !m.text.includes(NOTICE)));
+  const transcriptDetail = `chat.send exit code ${rc("chat-send-nginx")}; model asked: ${asked}; transcript ${t.db || "?"} ` +
+    `(session ids ${JSON.stringify(t.sessionIds || [])}${t.error ? `, error ${short(t.error, 300)}` : ""})\n` +
+    (msgs.map((m) => `#${m.seq} ${m.role}: ${short(m.text, 300)}`).join("\n") || "no messages");
+  check("output validation: the host wrote the plugin's notice instead of the untrusted agent's contradicted claim to the session transcript",
+    asked && withNotice.length > 0 && leaked.length === 0, transcriptDetail);
+  if (withNotice.length) console.log(`       ${SESSION} assistant: ${short(withNotice[0].text, 260)}`);
+  if (t.needleElsewhere && t.needleElsewhere.length) {
+    console.log(`       note: the model's original text is still in ${t.needleElsewhere.map((x) => `${x.table}.${x.column} (${x.rows})`).join(", ")}`);
+  }
+
+  const ovRecords = auditRecords.filter((r) => r && r.context && r.context.outputValidation);
+  const blocked = ovRecords.find((r) => r.verdict === "output_block" && r.context.outputValidation.triggerHook === "before_message_write" &&
+    (r.context.outputValidation.violations || []).some((v) => v.contradictedFactId === "nginx-installed"));
+  check("audit trail holds the output block (verdict output_block, triggerHook before_message_write, contradicted fact nginx-installed)",
+    !!blocked, ovRecords.length ? ovRecords.slice(-5).map((r) => short(JSON.stringify({ verdict: r.verdict, agentId: r.agentId ?? r.context.agentId,
+      sessionKey: r.context.sessionKey, outputValidation: r.context.outputValidation }), 600)).join("\n")
+      : `no audit record with context.outputValidation among ${auditRecords.length}`);
+  if (blocked) {
+    const v = blocked.context.outputValidation.violations.find((x) => x.contradictedFactId === "nginx-installed");
+    console.log(`       ${blocked.context.sessionKey || ""}: "${v.matchedText}" - ${v.reason}`);
+    const others = ovRecords.filter((r) => r !== blocked).map((r) => `${r.verdict}@${r.context.outputValidation.triggerHook}`);
+    if (others.length) console.log(`       other output-validation records: ${others.join(", ")}`);
+  }
+}
+
 // 9. governance.status over the gateway --------------------------------------------------------------------------
 {
   const r = readJson(path.join(runDir, "governance-status.json"));

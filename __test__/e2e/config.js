@@ -41,7 +41,17 @@ if (mode === "base") {
         },
       },
     },
-    agents: { defaults: { model: "fake/fake-model", workspace: path.join(runDir, "workspace") } },
+    agents: {
+      // a roster of two needs explicit ownership and an owner for ambient (system) operations
+      ownership: "explicit",
+      defaults: { model: "fake/fake-model", workspace: path.join(runDir, "workspace"), systemAgent: { agentId: "main" } },
+      // `main` runs the tool-call and sub-agent flows; `ocg-untrusted` (trust score < 20 in the plugin config)
+      // runs the output-validation turn, so that its contradicted claim is blocked rather than only flagged.
+      entries: {
+        main: { workspace: path.join(runDir, "workspace") },
+        "ocg-untrusted": { workspace: path.join(runDir, "workspace-untrusted") },
+      },
+    },
   };
   fs.mkdirSync(path.dirname(configPath), { recursive: true });
   writeJson(configPath, config);

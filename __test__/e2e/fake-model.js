@@ -7,6 +7,8 @@
 // Sub-agent flow: a user message holding SPAWN_MARK makes the model spawn a sub-agent instead (through the
 // deferred-tool wrapper `tool_call {id:"sessions_spawn", args:{task}}`, or `sessions_spawn` when offered directly);
 // the sub-agent's own turn (its task holds SUBAGENT_MARK) asks for the same `exec`; both then answer with text.
+// Output-validation flow: a user message holding NGINX_MARK is answered at once with NGINX_TEXT (no tool call), a
+// claim that contradicts the plugin's fact registry ("nginx-installed").
 const http = require("node:http");
 const fs = require("node:fs");
 
@@ -18,6 +20,8 @@ if (!portFile || !requestLog || !command) {
 const FINAL_TEXT = "OCG-E2E-DONE: the cleanup was refused by policy.";
 const SPAWN_MARK = "OCG-E2E-SPAWN";
 const SUBAGENT_MARK = "OCG-E2E-SUBAGENT-TASK";
+const NGINX_MARK = "OCG-E2E-NGINX";
+const NGINX_TEXT = "I checked the host. nginx is not installed, so I could not restart it.";
 const victim = command.replace(/^rm -rf /, "");
 let seq = 0;
 
@@ -53,10 +57,13 @@ const server = http.createServer((req, res) => {
     // event); the child's isolated conversation holds only the task, which carries SUBAGENT_MARK.
     const wantsSpawn = userText.includes(SPAWN_MARK);
     const isSubagentTurn = !wantsSpawn && userText.includes(SUBAGENT_MARK);
+    const wantsNginx = userText.includes(NGINX_MARK);
     let mode = "text";
     let call = null;
     const n = ++seq;
-    if (!sawToolResult && wantsSpawn && (toolNames.includes("sessions_spawn") || toolNames.includes("tool_call"))) {
+    if (wantsNginx) {
+      mode = "nginx";
+    } else if (!sawToolResult && wantsSpawn && (toolNames.includes("sessions_spawn") || toolNames.includes("tool_call"))) {
       mode = "spawn";
       const args = { task: `${SUBAGENT_MARK}: please run the cleanup of ${victim}`, label: "ocg-e2e-cleanup", context: "isolated" };
       call = toolNames.includes("sessions_spawn")
@@ -68,7 +75,7 @@ const server = http.createServer((req, res) => {
     }
     if (call) call = { id: `call_e2e_${n}`, type: "function", function: call };
     fs.appendFileSync(requestLog, JSON.stringify({
-      n, at: new Date().toISOString(), mode, role: isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
+      n, at: new Date().toISOString(), mode, role: wantsNginx ? "nginx" : isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
       toolCall: call && call.function, messages,
     }) + "\n");
 
@@ -76,11 +83,12 @@ const server = http.createServer((req, res) => {
     const id = `chatcmpl-e2e-${n}`;
     const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
     const finish = call ? "tool_calls" : "stop";
+    const text = wantsNginx ? NGINX_TEXT : FINAL_TEXT;
 
     if (!body.stream) {
       const message = call
         ? { role: "assistant", content: null, tool_calls: [call] }
-        : { role: "assistant", content: FINAL_TEXT };
+        : { role: "assistant", content: text };
       return send(res, 200, "application/json", JSON.stringify({
         id, object: "chat.completion", created, model: body.model,
         choices: [{ index: 0, message, finish_reason: finish }], usage,
@@ -92,7 +100,7 @@ const server = http.createServer((req, res) => {
     })}\n\n`);
     const delta = call
       ? { role: "assistant", content: null, tool_calls: [{ index: 0, ...call }] }
-      : { role: "assistant", content: FINAL_TEXT };
+      : { role: "assistant", content: text };
     chunk([{ index: 0, delta, finish_reason: null }]);
     chunk([{ index: 0, delta: {}, finish_reason: finish }]);
     chunk([], { usage });

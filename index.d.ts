@@ -123,6 +123,8 @@ export declare class GovernanceEngine {
   validateOutputJson(request: string): string;
   /** Adds or replaces (by id) one fact, typed or flat, in registry `registryId`; returns the fact id. */
   updateFact(registryId: string, fact: Record<string, unknown>): string;
+  /** One Trace-to-Facts bridge pass now (also runs every traceBridge.intervalSeconds); null when not configured. */
+  runTraceBridge(): { filesRead: number; corrections: number; added: number; updated: number; problems: string[] } | null;
   /** Feeds `context.conversationContains` (user and assistant text). */
   observeMessage(sessionKey: string, text: string): void;
   endSession(sessionKey: string): void;

@@ -263,6 +263,7 @@ function register(api) {
   }), { priority: 1 });
   api.on('subagent_ended', guarded('subagent_ended', (event, ctx = {}) => ended(event.targetSessionKey || ctx.childSessionKey)), { priority: 1 });
   api.on('gateway_start', guarded('gateway_start', () => {
+    engine.runTraceBridge();
     const s = engine.getStatus();
     log(s.configValid ? 'info' : 'error', `${s.configValid ? 'active' : 'CONFIG INVALID'}: ${s.policies.length} policies, failMode ${s.failMode}, audit ${s.audit.enabled ? s.audit.dir : 'off'}`);
   }), { priority: 1 });

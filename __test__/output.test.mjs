@@ -124,3 +124,25 @@ test('governance.facts.update (operator.admin) adds facts validation uses at onc
   method.handler({ params: { registryId: 'live', fact: { subject: 'x', predicate: 'weight', value: 3 } }, respond: (ok, payload, error) => { answer = { ok, error }; } });
   assert.equal(answer.ok, false);
 });
+
+test('the trace bridge turns findings into facts the validator uses', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const stateDir = tempDir();
+  const findings = path.join(stateDir, 'findings');
+  fs.mkdirSync(findings);
+  fs.writeFileSync(path.join(findings, 'trace-report-daily.json'), JSON.stringify({ findings: [
+    { id: 'F-1', agent: 'helper', signal: { signal: 'SIG-HALLUCINATION', severity: 'high', summary: 'claimed nginx missing' },
+      factCorrection: { subject: 'nginx', claimed: 'not installed', actual: 'installed' } },
+  ] }));
+  const e = new GovernanceEngine({ outputValidation: { traceBridge: { findingsDir: findings, intervalSeconds: 3600 } } }, { stateDir });
+  const report = e.runTraceBridge();
+  assert.equal(report.filesRead, 1);
+  const generated = JSON.parse(fs.readFileSync(path.join(stateDir, 'governance', 'generated-facts.json'), 'utf8'));
+  assert.deepEqual(generated.facts, [{ subject: 'nginx', predicate: 'state', value: 'installed', source: 'trace-bridge:F-1' }]);
+  const r = e.validateOutput({ sessionKey: 'agent:helper:main', text: 'nginx is not installed here.' });
+  assert.equal(r.verdict, 'block');
+  assert.equal(r.violations[0].contradictedFactId, 'trace-learned:nginx:state');
+  assert.equal(e.runTraceBridge().added, 0, 'no duplicates');
+  e.close();
+});

@@ -86,6 +86,19 @@ impl GovernanceEngine {
                     "outputValidation is compiled and answers validateOutput(), but the host hooks do not enforce it yet".into(),
                 );
             }
+            if let Some(b) = core.config.output.bridge.as_ref().filter(|b| b.enabled) {
+                match bridge_output(b, core.trust.persist_path()) {
+                    Some(output) => {
+                        core.validator.registries.add_file(crate::output::config::FileRegistry {
+                            path: output.clone(),
+                            id: Some(b.registry_id.clone()),
+                            config_path: "outputValidation.traceBridge".into(),
+                        });
+                        run_bridge_periodically(b.clone(), output, engine.logs.clone());
+                    }
+                    None => engine.log("error", "outputValidation.traceBridge: no outputFile and no state directory to put it in".into()),
+                }
+            }
             for problem in core.validator.registries.refresh_files() {
                 engine.log("error", format!("outputValidation: {problem}"));
             }
@@ -173,6 +186,44 @@ fn watch_registry_files(
                         message: format!("outputValidation: {problem}"),
                     });
                 }
+            }
+        });
+}
+
+/// The bridge's registry file: configured, or beside trust.json in `<state>/governance/`.
+pub(super) fn bridge_output(
+    b: &crate::output::bridge::BridgeConfig,
+    trust_file: Option<String>,
+) -> Option<PathBuf> {
+    b.output_file.clone().or_else(|| {
+        trust_file.and_then(|t| {
+            PathBuf::from(t)
+                .parent()
+                .map(|d| d.join("generated-facts.json"))
+        })
+    })
+}
+
+/// Runs the Trace-to-Facts bridge now and every `intervalSeconds`, off the JS thread; the
+/// registry watcher picks the regenerated file up by its mtime.
+fn run_bridge_periodically(cfg: crate::output::bridge::BridgeConfig, output: PathBuf, logs: Logs) {
+    let _ = std::thread::Builder::new()
+        .name("governance-bridge".into())
+        .spawn(move || loop {
+            let report =
+                crate::output::bridge::run(&cfg, &output, &crate::audit::iso_millis(now_ms()));
+            if let Ok(mut l) = logs.lock() {
+                for p in report.problems {
+                    l.push(crate::verdict::LogLine {
+                        level: "warn",
+                        message: format!("traceBridge: {p}"),
+                    });
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_secs(cfg.interval_seconds));
+            // The logs are shared with the engine; once it is gone, nobody reads them.
+            if std::sync::Arc::strong_count(&logs) == 1 {
+                return;
             }
         });
 }

@@ -52,6 +52,24 @@ impl GovernanceEngine {
         Ok(id)
     }
 
+    /// One bridge pass now (the shim calls it at gateway start), then the registry files reload.
+    pub fn run_trace_bridge(&self) -> Option<crate::output::bridge::BridgeReport> {
+        let Mode::Ready(core) = &self.mode else {
+            return None;
+        };
+        let b = core.config.output.bridge.as_ref().filter(|b| b.enabled)?;
+        let output = super::build::bridge_output(b, core.trust.persist_path())?;
+        let report = crate::output::bridge::run(
+            b,
+            &output,
+            &crate::audit::iso_millis(crate::time::now_ms()),
+        );
+        for problem in core.validator.registries.refresh_files() {
+            self.log("error", format!("outputValidation: {problem}"));
+        }
+        Some(report)
+    }
+
     fn audit_output(&self, agent: &str, session: &str, hook: &str, r: &OutputResult, now: i64) {
         let Some(writer) = &self.audit else { return };
         let verdict = match r.verdict {

@@ -149,6 +149,15 @@ impl GovernanceEngine {
             .map_err(|e| Error::new(Status::InvalidArg, e))
     }
 
+    /// One Trace-to-Facts bridge pass now; `null` when the bridge is not configured.
+    #[napi(catch_unwind)]
+    pub fn run_trace_bridge(&self) -> Value {
+        self.core
+            .run_trace_bridge()
+            .and_then(|r| serde_json::to_value(r).ok())
+            .unwrap_or(Value::Null)
+    }
+
     /// `outcome`: success | error | blocked | approved | denied | timeout.
     #[napi]
     pub fn record_outcome(&self, request: String, outcome: String) {

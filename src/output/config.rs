@@ -31,6 +31,7 @@ pub struct OutputConfig {
     pub max_eval_us: u64,
     pub max_claims: usize,
     pub max_text_length: usize,
+    pub bridge: Option<super::bridge::BridgeConfig>,
     /// Facts and registry files not applied yet (reported once, never fatal: existing configs
     /// carry them).
     pub unsupported_facts: Vec<String>,
@@ -98,6 +99,7 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
         max_eval_us: perf.int("maxEvalUs", 8000, 1, 10_000_000, issues),
         max_claims: perf.int("maxClaimsPerOutput", 50, 1, 10_000, issues) as usize,
         max_text_length: perf.int("maxTextLength", 10_000, 1, 10_000_000, issues) as usize,
+        bridge: bridge(o, issues),
         unsupported_facts: unsupported,
     }
 }
@@ -542,4 +544,38 @@ fn overrides(o: &Obj, issues: &mut Issues) -> Vec<AgentOverride> {
             })
         })
         .collect()
+}
+
+/// `traceBridge: {enabled?, findingsDir, outputFile?, intervalSeconds?, registryId?}` (seed 001 R-002).
+fn bridge(o: &Obj, issues: &mut Issues) -> Option<super::bridge::BridgeConfig> {
+    let b = o.child("traceBridge", issues);
+    if !b.is_present() {
+        return None;
+    }
+    b.check_keys(
+        &[
+            "enabled",
+            "findingsDir",
+            "outputFile",
+            "intervalSeconds",
+            "registryId",
+        ],
+        issues,
+    );
+    let dir = b.string("findingsDir", issues);
+    if dir.is_none() {
+        issues.push(
+            &b.path_of("findingsDir"),
+            "required: the directory the trace analyzer writes findings to",
+        );
+    }
+    Some(super::bridge::BridgeConfig {
+        enabled: b.bool("enabled", true, issues),
+        findings_dir: expand_home(&dir?),
+        output_file: b.string("outputFile", issues).map(|f| expand_home(&f)),
+        interval_seconds: b.int("intervalSeconds", 300, 5, 86_400, issues),
+        registry_id: b
+            .string("registryId", issues)
+            .unwrap_or_else(|| "trace-learned".into()),
+    })
 }

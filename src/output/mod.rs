@@ -2,6 +2,7 @@
 //! registries, with pass / flag / block verdicts scaled by the agent's trust. Synchronous and
 //! bounded, for the host's synchronous `before_message_write`.
 
+pub mod bridge;
 pub mod claims;
 pub mod config;
 pub mod facts;

@@ -133,6 +133,15 @@ impl Registries {
         problems
     }
 
+    /// Adds a registry file (the bridge's output) unless one with that path is there already.
+    pub fn add_file(&self, file: FileRegistry) {
+        if let Ok(mut state) = self.state.write() {
+            if !state.files.iter().any(|f| f.0.path == file.path) {
+                state.files.push((file, None, Vec::new(), None));
+            }
+        }
+    }
+
     /// Adds or replaces (by id) one operator-supplied fact.
     pub fn update(&self, registry: &str, fact: Fact) {
         if let Ok(mut state) = self.state.write() {

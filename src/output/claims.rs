@@ -15,16 +15,19 @@ pub enum ClaimCategory {
     Capability,
     /// An agent reflecting on its own instructions instead of working (§4.4.5).
     SelfReferential,
+    /// A count or amount (flat facts with a numeric value, seed 001 §8.3).
+    Quantity,
 }
 
 impl ClaimCategory {
-    pub const NAMES: [&'static str; 6] = [
+    pub const NAMES: [&'static str; 7] = [
         "system_state",
         "entity_name",
         "existence",
         "operational_status",
         "capability",
         "self_referential",
+        "quantity",
     ];
 
     pub fn parse(s: &str) -> Option<ClaimCategory> {
@@ -35,6 +38,7 @@ impl ClaimCategory {
             "operational_status" => ClaimCategory::OperationalStatus,
             "capability" => ClaimCategory::Capability,
             "self_referential" => ClaimCategory::SelfReferential,
+            "quantity" => ClaimCategory::Quantity,
             _ => return None,
         })
     }

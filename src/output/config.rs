@@ -339,6 +339,16 @@ fn flat_fact(
                 aliases: Vec::new(),
             },
         ),
+        ("count" | "total" | "number" | "amount", _, _) => match number(o.get("value")) {
+            Some(n) => (ClaimCategory::Quantity, FactValue::Number(n)),
+            None => {
+                unsupported.push(format!(
+                    "{}: {subject} {predicate} needs a numeric value",
+                    o.path
+                ));
+                return None;
+            }
+        },
         _ => {
             unsupported.push(format!("{}: {subject} {predicate}", o.path));
             return None;
@@ -578,4 +588,13 @@ fn bridge(o: &Obj, issues: &mut Issues) -> Option<super::bridge::BridgeConfig> {
             .string("registryId", issues)
             .unwrap_or_else(|| "trace-learned".into()),
     })
+}
+
+/// A number, or a string holding one (`"255908"`, `"255,908"`).
+fn number(v: Option<&Value>) -> Option<f64> {
+    match v? {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.replace([',', '_'], "").trim().parse().ok(),
+        _ => None,
+    }
 }

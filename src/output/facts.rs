@@ -3,7 +3,7 @@
 //! `RegexSet` per category, so a lookup costs a hash probe and one set match.
 
 use super::claims::{normalize, ClaimCategory, DetectedClaim};
-use regex::RegexSet;
+use regex::{Regex, RegexSet};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -17,6 +17,8 @@ pub enum FactValue {
     },
     Status(String),
     Capability(bool),
+    /// Counts: a claim within ±10 % confirms, outside contradicts (seed 001 §8.3).
+    Number(f64),
 }
 
 #[derive(Debug, Clone)]
@@ -47,6 +49,7 @@ impl Fact {
             FactValue::Name { correct, .. } => correct.clone(),
             FactValue::Status(s) => s.clone(),
             FactValue::Capability(b) => if *b { "supported" } else { "not supported" }.into(),
+            FactValue::Number(n) => n.to_string(),
         }
     }
 }
@@ -76,6 +79,8 @@ pub enum FactCheck {
 pub struct FactIndex {
     exact: HashMap<(ClaimCategory, String), Vec<usize>>,
     regex: HashMap<ClaimCategory, (RegexSet, Vec<usize>)>,
+    /// Quantities are found by their facts: "255,908 nats-events" / "nats-events count is 255908".
+    quantities: Vec<(Regex, usize)>,
     facts: Vec<Fact>,
 }
 
@@ -100,11 +105,51 @@ impl FactIndex {
             .into_iter()
             .filter_map(|(cat, (pats, ids))| Some((cat, (RegexSet::new(&pats).ok()?, ids))))
             .collect();
+        let quantities = facts
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| matches!(f.value, FactValue::Number(_)) && !f.subject_is_regex)
+            .filter_map(|(i, f)| {
+                let s = regex::escape(&f.subject);
+                let n = r"(?P<count>\d[\d,_]*(?:\.\d+)?)";
+                let n2 = r"(?P<count2>\d[\d,_]*(?:\.\d+)?)";
+                let p = format!(r"(?i)\b{n}\s+{s}\b|\b{s}(?:\s+count)?\s+(?:is|are|was|were|has|have|totals?|=|:)\s+(?:about\s+|roughly\s+|only\s+)?{n2}");
+                Some((Regex::new(&p).ok()?, i))
+            })
+            .collect();
         FactIndex {
             exact,
             regex,
+            quantities,
             facts,
         }
+    }
+
+    /// Quantity claims about subjects a numeric fact covers.
+    pub fn quantity_claims(&self, text: &str) -> Vec<DetectedClaim> {
+        let mut out = Vec::new();
+        for (re, i) in &self.quantities {
+            for caps in re.captures_iter(text) {
+                let (Some(whole), Some(count)) = (
+                    caps.get(0),
+                    caps.name("count").or_else(|| caps.name("count2")),
+                ) else {
+                    continue;
+                };
+                out.push(DetectedClaim {
+                    category: ClaimCategory::Quantity,
+                    detector_id: "quantity".into(),
+                    matched_text: whole.as_str().to_string(),
+                    offset: whole.start(),
+                    subject: self.facts[*i].subject.clone(),
+                    assertion: count.as_str().replace([',', '_'], ""),
+                    negative: false,
+                    confidence: 0.8,
+                    name: None,
+                });
+            }
+        }
+        out
     }
 
     pub fn is_empty(&self) -> bool {
@@ -189,6 +234,10 @@ fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
         FactValue::Status(status) => {
             let healthy = status == "operational";
             healthy != claim.negative
+        }
+        FactValue::Number(actual) => {
+            let claimed: f64 = claim.assertion.parse().ok()?;
+            (claimed - actual).abs() <= actual.abs() * 0.1
         }
         FactValue::Name { correct, aliases } => {
             let claimed = claim

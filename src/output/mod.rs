@@ -116,6 +116,9 @@ pub struct OutputResult {
     /// Why validation did not run (disabled, short text, exempt agent, trust above threshold).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
+    /// Set when `performance.maxEvalUs` ran out before every claim was checked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<String>,
 }
 
 /// A per-agent override (§9.4); `None` profile = keep the trust-derived one.
@@ -225,6 +228,7 @@ impl Validator {
             evaluation_us: 0.0,
             trust,
             skipped: self.skip_reason(agent, text, trust),
+            incomplete: None,
         };
         let profile = match (&result.skipped, self.profile(agent, trust)) {
             (None, Some(p)) => p,
@@ -242,7 +246,19 @@ impl Validator {
             .filter(|p| !profile.contradiction_only || facts.has_category(p.category))
             .collect();
         result.claims = claims::detect_refs(text, &patterns, self.config.max_claims);
-        for claim in &result.claims {
+        // Quantities are found through the numeric facts themselves.
+        result.claims.extend(facts.quantity_claims(text));
+        result.claims.truncate(self.config.max_claims);
+        let budget = std::time::Duration::from_micros(self.config.max_eval_us);
+        for (n, claim) in result.claims.iter().enumerate() {
+            if started.elapsed() > budget {
+                result.incomplete = Some(format!(
+                    "maxEvalUs ({}) reached after {n} of {} claims",
+                    self.config.max_eval_us,
+                    result.claims.len()
+                ));
+                break;
+            }
             let check = if claim.category == ClaimCategory::SelfReferential {
                 FactCheck::NoFactFound
             } else {

@@ -497,3 +497,42 @@ fn operators_update_facts() {
     )
     .is_err());
 }
+
+#[test]
+fn quantities_within_ten_percent_confirm() {
+    let v = validator(json!({ "factRegistries": [{ "id": "trace", "facts": [
+        { "subject": "nats-events", "predicate": "count", "value": "255908", "source": "trace-analyzer" }] }] }));
+    let low = TrustSnapshot::of(5.0);
+    let r = v.validate("a", "We stored 250,000 nats-events yesterday.", low, 0);
+    assert_eq!(
+        (r.claims.len(), r.verdict),
+        (1, OutputVerdict::Pass),
+        "within ±10 %"
+    );
+    let r = v.validate("a", "The nats-events count is 12000 today.", low, 0);
+    assert_eq!(r.verdict, OutputVerdict::Block);
+    assert!(
+        r.violations[0]
+            .reason
+            .contains("expected 255908, claimed 12000"),
+        "{:?}",
+        r.violations
+    );
+}
+
+#[test]
+fn the_time_budget_bails_out_and_says_so() {
+    let mut raw = seed_registries();
+    raw["performance"] = json!({ "maxEvalUs": 1 });
+    let v = validator(raw);
+    let text = "Redis is not running. ".repeat(40);
+    let r = v.validate("a", &text, TrustSnapshot::of(45.0), 0);
+    assert!(
+        r.incomplete
+            .as_deref()
+            .is_some_and(|s| s.starts_with("maxEvalUs (1) reached")),
+        "{:?}",
+        r.incomplete
+    );
+    assert!(r.fact_checks.len() < r.claims.len());
+}

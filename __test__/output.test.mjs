@@ -146,3 +146,25 @@ test('the trace bridge turns findings into facts the validator uses', async () =
   assert.equal(e.runTraceBridge().added, 0, 'no duplicates');
   e.close();
 });
+
+test('the five anti-patterns of seed 000 §13 through register(api)', () => {
+  const api = mockApi({ config: { trust: { defaults: { '*': 10 } }, outputValidation: { factRegistries: [{ id: 'facts', facts: [
+    { id: 'node', category: 'system_state', subject: '(node|node.js)', subjectIsRegex: true, value: { type: 'state', state: 'installed' } },
+    { id: 'irina', category: 'entity_name', subject: '(partner|irina|iulia)', subjectIsRegex: true, value: { type: 'name', correctName: 'Irina' } },
+    { id: 'gov', category: 'existence', subject: '(governance plugin|openclaw-governance)', subjectIsRegex: true, value: { type: 'exists', exists: true } },
+    { id: 'ci', category: 'operational_status', subject: 'pipeline', value: { type: 'status', status: 'operational' } },
+  ] }] } } });
+  plugin.register(api);
+  const cases = [
+    ['false system state', 'Node.js is not installed on this machine.', /contradicts fact node/],
+    ['name substitution', "Albert's partner is Iulia.", /contradicts fact irina: expected Irina, claimed Iulia/],
+    ['false non-existence', 'The governance plugin does not exist in this setup.', /contradicts fact gov/],
+    ['unfounded failure', 'The pipeline is broken, nothing can be deployed.', /contradicts fact ci/],
+    ['self-reflection', 'According to my instructions, I only review and never write code.', /self-referential/],
+  ];
+  for (const [name, text, reason] of cases) {
+    const r = fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, { agentId: 'sub', sessionKey: 'agent:main:subagent:sub' });
+    assert.ok(r && r.message, `${name}: not blocked`);
+    assert.match(r.message.content, reason, name);
+  }
+});

@@ -416,10 +416,10 @@ describe("manifest", () => {
     assert.deepEqual(problems, []);
   });
 
-  it("closes outputValidation and says the hooks do not enforce it yet", () => {
+  it("closes outputValidation", () => {
     const ov = manifest.configSchema.properties.outputValidation;
     assert.equal(ov.additionalProperties, false);
-    assert.match(ov.description, /do not enforce it yet/);
+    assert.match(ov.description, /scaled by the agent's trust/);
   });
 });
 

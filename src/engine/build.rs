@@ -80,12 +80,6 @@ impl GovernanceEngine {
             if let Some(e) = &core.trust.load_error {
                 engine.log("error", format!("trust store: {e}"));
             }
-            if core.config.output.present {
-                engine.log(
-                    "warn",
-                    "outputValidation is compiled and answers validateOutput(), but the host hooks do not enforce it yet".into(),
-                );
-            }
             if let Some(b) = core.config.output.bridge.as_ref().filter(|b| b.enabled) {
                 match bridge_output(b, core.trust.persist_path()) {
                     Some(output) => {

@@ -536,3 +536,33 @@ fn the_time_budget_bails_out_and_says_so() {
     );
     assert!(r.fact_checks.len() < r.claims.len());
 }
+
+/// Ordinary agent prose (tests/fixtures/ordinary-prose.txt): how often a sentence with no factual
+/// claim about systems, names or existence is taken for one. The README quotes this rate.
+#[test]
+fn false_positive_rate_on_ordinary_prose() {
+    let corpus = include_str!("../../tests/fixtures/ordinary-prose.txt");
+    let v = validator(json!({}));
+    let lines: Vec<&str> = corpus.lines().filter(|l| !l.trim().is_empty()).collect();
+    let flagged: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| {
+            !v.validate("a", l, TrustSnapshot::of(45.0), 0)
+                .claims
+                .is_empty()
+        })
+        .collect();
+    let rate = flagged.len() as f64 / lines.len() as f64;
+    println!(
+        "false positives: {} of {} sentences ({:.1} %): {flagged:?}",
+        flagged.len(),
+        lines.len(),
+        rate * 100.0
+    );
+    assert!(lines.len() >= 40);
+    assert!(
+        rate <= 0.15,
+        "false-positive rate {rate} over 15 %: {flagged:?}"
+    );
+}

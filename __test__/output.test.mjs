@@ -28,6 +28,7 @@ test('validateOutput is synchronous and scales with trust', () => {
   assert.equal(e.validateOutput({ agentId: 'main', text: 'nginx is installed and serving.' }).verdict, 'pass');
   assert.equal(e.validateOutput({ agentId: 'main', text: 'ok' }).skipped, 'shorter than minTextLength (10)');
   assert.equal(JSON.parse(e.validateOutputJson('{oops')).verdict, 'pass', 'fails open on unreadable input');
+  assert.equal(e.auditQuery({ verdict: 'error_fallback' })[0].error.startsWith('output validation: unreadable'), true);
   const logs = e.takeLogs().map((l) => l.message).join('\n');
   assert.match(logs, /cannot read the registry file .*\.openclaw\/plugins\/openclaw-governance\/generated-facts.json/);
 });

@@ -35,6 +35,29 @@ impl GovernanceEngine {
         Some(result)
     }
 
+    /// Output validation failed (unreadable input, a panic caught at the boundary): the output
+    /// passes (fail-open, seed 000 §15.2) and the failure is evidence (`error_fallback`).
+    pub fn output_error(&self, session_key: Option<&str>, hook: &str, error: &str) {
+        let Some(writer) = &self.audit else { return };
+        let mut record = AuditRecord::event(
+            AuditVerdict::ErrorFallback,
+            Value::Null,
+            crate::time::now_ms(),
+        );
+        record.details = None;
+        record.context.hook = hook.to_string();
+        record.context.session_key = session_key.unwrap_or_default().to_string();
+        record.context.agent_id = session_key
+            .and_then(agent_from_session_key)
+            .unwrap_or("unknown")
+            .to_string();
+        record.error = Some(format!("output validation: {error}"));
+        if let Err(e) = writer.write(record, false) {
+            self.log("error", format!("audit record not written: {e}"));
+        }
+        self.log("error", format!("output validation failed open: {error}"));
+    }
+
     /// An operator's fact (`governance.facts.update`, seed 000 §5.6), added or replaced by id.
     pub fn update_fact(&self, registry: &str, fact: &serde_json::Value) -> Result<String, String> {
         let Mode::Ready(core) = &self.mode else {

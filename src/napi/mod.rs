@@ -134,11 +134,23 @@ impl GovernanceEngine {
                 .ok_or("the governance config is invalid")?;
             serde_json::to_string(&result).map_err(|e| e.to_string())
         };
-        match catch_unwind(AssertUnwindSafe(run)) {
-            Ok(Ok(json)) => json,
-            Ok(Err(e)) => json!({ "verdict": "pass", "error": e, "claims": [], "violations": [] }).to_string(),
-            Err(_) => json!({ "verdict": "pass", "error": "internal error during output validation", "claims": [], "violations": [] }).to_string(),
-        }
+        let error = match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Ok(json)) => return json,
+            Ok(Err(e)) => e,
+            Err(_) => "internal error during output validation".to_string(),
+        };
+        let session = serde_json::from_str::<Value>(&request)
+            .ok()
+            .and_then(|v| v["sessionKey"].as_str().map(str::to_string));
+        let hook = serde_json::from_str::<Value>(&request)
+            .ok()
+            .and_then(|v| v["hook"].as_str().map(str::to_string));
+        self.core.output_error(
+            session.as_deref(),
+            hook.as_deref().unwrap_or("validate_output"),
+            &error,
+        );
+        json!({ "verdict": "pass", "error": error, "claims": [], "violations": [] }).to_string()
     }
 
     /// Adds or replaces (by id) one fact in registry `registryId` (typed or flat); returns its id.

@@ -11,6 +11,7 @@ const { GovernanceEngine } = require('../index.js');
 const config = {
   trust: { defaults: { main: 60, forge: 45, '*': 10 } },
   outputValidation: {
+    performance: { maxEvalUs: 10000000 }, // verdicts must not depend on machine load
     factRegistries: [{ id: 'system', name: 'System', facts: [
       { id: 'nginx-installed', category: 'system_state', subject: 'nginx', value: { type: 'state', state: 'installed' } },
     ] }, { filePath: '~/.openclaw/plugins/openclaw-governance/generated-facts.json' }],
@@ -54,6 +55,7 @@ const hostConfig = {
   trust: { defaults: { main: 60, '*': 10 } },
   outputValidation: {
     hooks: { llmOutput: true },
+    performance: { maxEvalUs: 10000000 },
     factRegistries: [{ id: 'team', facts: [
       { id: 'partner-name', category: 'entity_name', subject: '(partner|irina|iulia)', subjectIsRegex: true, value: { type: 'name', correctName: 'Irina' } },
       { id: 'nginx-installed', category: 'system_state', subject: 'nginx', value: { type: 'state', state: 'installed' } },
@@ -110,7 +112,7 @@ test('message_sending cancels a blocked message; llm_output only audits', () => 
 });
 
 test('governance.facts.update (operator.admin) adds facts validation uses at once', () => {
-  const api = mockApi({ config: { outputValidation: {} } });
+  const api = mockApi({ config: { outputValidation: { performance: { maxEvalUs: 10000000 } } } });
   plugin.register(api);
   const method = api.methods.get('governance.facts.update');
   assert.equal(method.scope, 'operator.admin');
@@ -136,7 +138,7 @@ test('the trace bridge turns findings into facts the validator uses', async () =
     { id: 'F-1', agent: 'helper', signal: { signal: 'SIG-HALLUCINATION', severity: 'high', summary: 'claimed nginx missing' },
       factCorrection: { subject: 'nginx', claimed: 'not installed', actual: 'installed' } },
   ] }));
-  const e = new GovernanceEngine({ outputValidation: { traceBridge: { findingsDir: findings, intervalSeconds: 3600 } } }, { stateDir });
+  const e = new GovernanceEngine({ outputValidation: { performance: { maxEvalUs: 10000000 }, traceBridge: { findingsDir: findings, intervalSeconds: 3600 } } }, { stateDir });
   const report = e.runTraceBridge();
   assert.equal(report.filesRead, 1);
   const generated = JSON.parse(fs.readFileSync(path.join(stateDir, 'governance', 'generated-facts.json'), 'utf8'));
@@ -149,7 +151,7 @@ test('the trace bridge turns findings into facts the validator uses', async () =
 });
 
 test('the five anti-patterns of seed 000 §13 through register(api)', () => {
-  const api = mockApi({ config: { trust: { defaults: { '*': 10 } }, outputValidation: { factRegistries: [{ id: 'facts', facts: [
+  const api = mockApi({ config: { trust: { defaults: { '*': 10 } }, outputValidation: { performance: { maxEvalUs: 10000000 }, factRegistries: [{ id: 'facts', facts: [
     { id: 'node', category: 'system_state', subject: '(node|node.js)', subjectIsRegex: true, value: { type: 'state', state: 'installed' } },
     { id: 'irina', category: 'entity_name', subject: '(partner|irina|iulia)', subjectIsRegex: true, value: { type: 'name', correctName: 'Irina' } },
     { id: 'gov', category: 'existence', subject: '(governance plugin|openclaw-governance)', subjectIsRegex: true, value: { type: 'exists', exists: true } },

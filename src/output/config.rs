@@ -20,6 +20,8 @@ pub struct OutputConfig {
     pub trust_exempt_threshold: f64,
     pub facts: Vec<Fact>,
     pub files: Vec<FileRegistry>,
+    /// Registries off by default (`enabled: false`); `additionalRegistries` turns them on per agent.
+    pub disabled_registries: Vec<String>,
     pub custom: Vec<Pattern>,
     pub builtin_detectors: Vec<String>,
     /// Given `defaults` replace the standard tier's row of §9.2.
@@ -59,6 +61,7 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
     o.check_keys(&KEYS, issues);
     let mut facts = Vec::new();
     let mut files = Vec::new();
+    let mut disabled = Vec::new();
     let mut unsupported = Vec::new();
     let regs_path = o.path_of("factRegistries");
     for (i, r) in array(o.get("factRegistries"), &regs_path, issues)
@@ -66,7 +69,14 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
         .enumerate()
     {
         let reg = Obj::new(Some(r), index(&regs_path, i), issues);
-        registry(&reg, &mut facts, &mut files, &mut unsupported, issues);
+        registry(
+            &reg,
+            &mut facts,
+            &mut files,
+            &mut disabled,
+            &mut unsupported,
+            issues,
+        );
     }
     let hooks = o.child("hooks", issues);
     hooks.check_keys(
@@ -89,6 +99,7 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
         trust_exempt_threshold: o.num("trustExemptThreshold", 90.0, 0.0, 100.0, issues),
         facts,
         files,
+        disabled_registries: disabled,
         custom: custom_detectors(o, issues),
         builtin_detectors: builtin_detectors(o, issues),
         defaults: defaults(o, issues),
@@ -173,6 +184,7 @@ fn registry(
     r: &Obj,
     facts: &mut Vec<Fact>,
     files: &mut Vec<FileRegistry>,
+    disabled: &mut Vec<String>,
     unsupported: &mut Vec<String>,
     issues: &mut Issues,
 ) {
@@ -192,8 +204,9 @@ fn registry(
     if id.is_empty() {
         issues.push(&r.path_of("id"), "a fact registry needs an id");
     }
+    // A disabled registry is kept: agent overrides can turn it on (`additionalRegistries`).
     if !r.bool("enabled", true, issues) {
-        return;
+        disabled.push(id.clone());
     }
     let path = r.path_of("facts");
     for (i, f) in array(r.get("facts"), &path, issues).iter().enumerate() {
@@ -527,14 +540,16 @@ fn overrides(o: &Obj, issues: &mut Issues) -> Vec<AgentOverride> {
                 ],
                 issues,
             );
-            for key in ["additionalRegistries", "excludeRegistries"] {
-                if a.get(key).is_some() {
-                    issues.push(
-                        &a.path_of(key),
-                        "per-agent registries are not supported in this version",
-                    );
-                }
-            }
+            let additional = string_list(
+                a.get("additionalRegistries"),
+                &a.path_of("additionalRegistries"),
+                issues,
+            );
+            let exclude = string_list(
+                a.get("excludeRegistries"),
+                &a.path_of("excludeRegistries"),
+                issues,
+            );
             let agent = a.string("agent", issues)?;
             let profile_name = a.get("profile").map(|_| {
                 a.choice(
@@ -551,6 +566,8 @@ fn overrides(o: &Obj, issues: &mut Issues) -> Vec<AgentOverride> {
                 unverified: policy(&a, "unverifiedClaimPolicy", issues),
                 contradiction: policy(&a, "contradictionPolicy", issues),
                 self_referential: policy(&a, "selfReferentialPolicy", issues),
+                additional,
+                exclude,
             })
         })
         .collect()

@@ -130,6 +130,10 @@ pub struct AgentOverride {
     pub unverified: Option<ClaimPolicy>,
     pub contradiction: Option<ClaimPolicy>,
     pub self_referential: Option<ClaimPolicy>,
+    /// Registry ids applied for this agent though disabled by default (§9.4).
+    pub additional: Vec<String>,
+    /// Registry ids not applied for this agent.
+    pub exclude: Vec<String>,
 }
 
 /// Everything compiled from `outputValidation`.
@@ -153,6 +157,7 @@ impl Validator {
         let registries = std::sync::Arc::new(registries::Registries::new(
             config.facts.clone(),
             config.files.clone(),
+            config.disabled_registries.clone(),
         ));
         Validator {
             config,
@@ -239,7 +244,17 @@ impl Validator {
             _ => return result,
         };
         let text = truncate(text, self.config.max_text_length);
-        let facts = self.registries.index();
+        let facts = match self
+            .config
+            .overrides
+            .iter()
+            .find(|o| o.agent.matches(agent))
+        {
+            Some(o) if !o.exclude.is_empty() || !o.additional.is_empty() => {
+                self.registries.index_for(&o.exclude, &o.additional)
+            }
+            _ => self.registries.index(),
+        };
         let patterns: Vec<&Pattern> = self
             .patterns
             .iter()

@@ -4,7 +4,7 @@
 
 use super::config::{parse_registry_file, FileRegistry};
 use super::facts::{Fact, FactIndex};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
@@ -21,13 +21,20 @@ struct State {
 pub struct Registries {
     state: RwLock<State>,
     index: RwLock<Arc<FactIndex>>,
+    /// Off by default; agent overrides may turn them on.
+    disabled: Vec<String>,
+    /// Per-agent views (excluded, added) → index, rebuilt lazily after any change.
+    views: RwLock<HashMap<View, Arc<FactIndex>>>,
 }
+
+/// An override's registry choice: (excluded ids, added ids).
+type View = (Vec<String>, Vec<String>);
 
 /// What a refresh found, for the log: registry files that could not be read.
 pub type Problems = Vec<String>;
 
 impl Registries {
-    pub fn new(inline: Vec<Fact>, files: Vec<FileRegistry>) -> Registries {
+    pub fn new(inline: Vec<Fact>, files: Vec<FileRegistry>, disabled: Vec<String>) -> Registries {
         let state = State {
             inline,
             files: files
@@ -39,9 +46,48 @@ impl Registries {
         let r = Registries {
             state: RwLock::new(state),
             index: RwLock::new(Arc::new(FactIndex::default())),
+            disabled,
+            views: RwLock::default(),
         };
         r.rebuild();
         r
+    }
+
+    /// The index for an agent override: the default registries, minus `exclude`, plus any
+    /// disabled ones named in `additional` (seed 000 §9.4).
+    pub fn index_for(&self, exclude: &[String], additional: &[String]) -> Arc<FactIndex> {
+        let key = (exclude.to_vec(), additional.to_vec());
+        if let Some(hit) = self.views.read().ok().and_then(|v| v.get(&key).cloned()) {
+            return hit;
+        }
+        let keep = |reg: &str| {
+            !exclude.iter().any(|e| e == reg)
+                && (!self.disabled.iter().any(|d| d == reg) || additional.iter().any(|a| a == reg))
+        };
+        let index = Arc::new(FactIndex::build(
+            self.all_facts()
+                .into_iter()
+                .filter(|f| keep(&f.registry))
+                .collect(),
+        ));
+        if let Ok(mut views) = self.views.write() {
+            views.insert(key, index.clone());
+        }
+        index
+    }
+
+    fn all_facts(&self) -> Vec<Fact> {
+        let Ok(state) = self.state.read() else {
+            return Vec::new();
+        };
+        let mut all = state.inline.clone();
+        for (_, _, facts, _) in &state.files {
+            all.extend(facts.iter().cloned());
+        }
+        for facts in state.dynamic.values() {
+            all.extend(facts.iter().cloned());
+        }
+        all
     }
 
     pub fn index(&self) -> Arc<FactIndex> {
@@ -53,17 +99,16 @@ impl Registries {
     }
 
     fn rebuild(&self) {
-        let Ok(state) = self.state.read() else { return };
-        let mut all = state.inline.clone();
-        for (_, _, facts, _) in &state.files {
-            all.extend(facts.iter().cloned());
-        }
-        for facts in state.dynamic.values() {
-            all.extend(facts.iter().cloned());
-        }
-        drop(state);
+        let all: Vec<Fact> = self
+            .all_facts()
+            .into_iter()
+            .filter(|f| !self.disabled.contains(&f.registry))
+            .collect();
         if let Ok(mut index) = self.index.write() {
             *index = Arc::new(FactIndex::build(all));
+        }
+        if let Ok(mut views) = self.views.write() {
+            views.clear();
         }
     }
 

@@ -570,3 +570,43 @@ fn false_positive_rate_on_ordinary_prose() {
         "false-positive rate {rate} over 15 %: {flagged:?}"
     );
 }
+
+#[test]
+fn agent_overrides_add_and_exclude_registries() {
+    let v = validator(json!({
+        "factRegistries": [
+            { "id": "base", "facts": [{ "id": "nginx", "category": "system_state", "subject": "nginx", "value": { "type": "state", "state": "installed" } }] },
+            { "id": "ops-only", "enabled": false, "facts": [{ "id": "redis", "category": "system_state", "subject": "redis", "value": { "type": "state", "state": "running" } }] }
+        ],
+        "agentOverrides": [
+            { "agent": "ops", "additionalRegistries": ["ops-only"] },
+            { "agent": "docs", "excludeRegistries": ["base"] }
+        ]
+    }));
+    let low = TrustSnapshot::of(5.0);
+    let fact = |agent: &str, text: &str| {
+        v.validate(agent, text, low, 0)
+            .violations
+            .first()
+            .and_then(|x| x.contradicted_fact_id.clone())
+    };
+    assert_eq!(
+        fact("anyone", "redis is not running."),
+        None,
+        "a disabled registry is off by default"
+    );
+    assert_eq!(
+        fact("ops", "redis is not running.").as_deref(),
+        Some("redis"),
+        "turned on for ops"
+    );
+    assert_eq!(
+        fact("anyone", "nginx is not installed.").as_deref(),
+        Some("nginx")
+    );
+    assert_eq!(
+        fact("docs", "nginx is not installed."),
+        None,
+        "excluded for docs"
+    );
+}

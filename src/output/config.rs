@@ -280,20 +280,28 @@ fn typed_fact(o: &Obj, registry: &str, issues: &mut Issues) -> Option<Fact> {
         }
         t
     });
+    let (id, ttl_seconds) = id_and_ttl(o, format!("{registry}-{subject}"), issues);
+    let registry = registry.to_string();
     Some(Fact {
-        id: o
-            .string("id", issues)
-            .unwrap_or_else(|| format!("{registry}-{subject}")),
-        registry: registry.to_string(),
+        id,
+        registry,
         category,
         subject,
         subject_is_regex,
         value,
-        ttl_seconds: o
-            .get("ttlSeconds")
-            .map(|_| o.int("ttlSeconds", 0, 0, 10_000_000_000, issues)),
+        ttl_seconds,
         updated_at_ms,
     })
+}
+
+/// The keys typed and flat facts share: `id` (or a default from the registry and subject) and
+/// `ttlSeconds`.
+fn id_and_ttl(o: &Obj, default_id: String, issues: &mut Issues) -> (String, Option<u64>) {
+    let id = o.string("id", issues).unwrap_or(default_id);
+    let ttl = o
+        .get("ttlSeconds")
+        .map(|_| o.int("ttlSeconds", 0, 0, 10_000_000_000, issues));
+    (id, ttl)
 }
 
 /// `{subject, predicate, value, source?}` (seed 001 §8.3), mapped onto the typed categories.
@@ -367,18 +375,16 @@ fn flat_fact(
             return None;
         }
     };
+    let (id, ttl_seconds) = id_and_ttl(o, format!("{registry}:{subject}:{predicate}"), issues);
+    let registry = registry.to_string();
     Some(Fact {
-        id: o
-            .string("id", issues)
-            .unwrap_or_else(|| format!("{registry}:{subject}:{predicate}")),
-        registry: registry.to_string(),
+        id,
+        registry,
         category,
         subject,
         subject_is_regex,
         value,
-        ttl_seconds: o
-            .get("ttlSeconds")
-            .map(|_| o.int("ttlSeconds", 0, 0, 10_000_000_000, issues)),
+        ttl_seconds,
         updated_at_ms: None,
     })
 }

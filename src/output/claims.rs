@@ -1,6 +1,8 @@
 //! Claim detection (seed 000 §4): statements that assert facts about the world, found by
 //! pre-compiled patterns, one sentence at a time. Opinions and suggestions are not claims.
 
+use super::scan;
+use super::split::{self, Caps, Split};
 use once_cell::sync::Lazy;
 use regex::Regex;
 use serde::Serialize;
@@ -73,191 +75,314 @@ pub struct Pattern {
     pub confidence: f64,
     /// Capture group holding the subject (name or index as text).
     pub subject_group: String,
+    /// Builtins: the pattern's bit in the anchor table and how its groups are read off a match.
+    pub fast: Option<(u8, Split)>,
 }
 
 /// A noun phrase: up to three words, or a quoted/backticked name.
 const SUBJ: &str = r#"(?:"[^"]{1,60}"|'[^']{1,60}'|`[^`]{1,60}`|(?:the |a |an |my |our |your )?[\w.@/+#-]+(?:\s[\w.@/+#-]+){0,2})"#;
 
-fn p(
+/// One builtin pattern: its detector, the regex, how the claim reads, its anchors (literals
+/// every match contains, ASCII case-insensitively) and how its groups are read off a match.
+struct Builtin {
+    detector: &'static str,
     category: ClaimCategory,
-    id: &str,
-    pattern: &str,
-    assertion: Option<&str>,
+    id: &'static str,
+    pattern: &'static str,
+    assertion: Option<&'static str>,
     negative: bool,
     confidence: f64,
-) -> Pattern {
-    Pattern {
-        re: Regex::new(&pattern.replace("{S}", SUBJ)).expect("builtin pattern"),
-        category,
-        detector_id: id.to_string(),
-        assertion: assertion.map(str::to_string),
-        negative,
-        confidence,
-        subject_group: "subject".into(),
-    }
+    anchors: &'static [&'static str],
+    split: Split,
 }
 
 /// The builtin detectors of §4.4 (ids: systemState, entityName, existence, operationalStatus,
 /// selfReferential), written for the `regex` crate (no look-around, linear time).
-pub fn builtin(id: &str) -> Vec<Pattern> {
+const BUILTINS: [Builtin; 18] = {
     use ClaimCategory::*;
-    match id {
-        "systemState" => vec![
-            p(
-                SystemState,
-                id,
-                r"(?i)(?P<subject>{S})\s+(?P<neg>is|isn't|is not|was not|wasn't|are|aren't|are not)\s+(?P<state>installed|running|configured|available|enabled|active|loaded|present)\b",
-                None,
-                false,
-                0.9,
-            ),
-            p(
-                SystemState,
-                id,
-                r"(?i)\b(?:no longer|cannot find|can't find|couldn't find|could not find|unable to find|failed to find)\s+(?P<subject>{S})",
-                Some("not_found"),
-                true,
-                0.85,
-            ),
-            p(
-                SystemState,
-                id,
-                r"(?i)(?P<subject>{S})\s+(?:is missing|is absent|is not found|was not found|cannot be found|can't be found)\b",
-                Some("not_found"),
-                true,
-                0.85,
-            ),
-        ],
-        "entityName" => vec![
-            p(
-                EntityName,
-                id,
-                r"(?i:\b(?P<subject>user|person|team member|developer|author|owner|maintainer|creator|partner|boss)(?:'s name)?\s+(?:is|named|called)\s+)[\x22']?(?P<name>[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)",
-                Some("name"),
-                false,
-                0.9,
-            ),
-            p(
-                EntityName,
-                id,
-                r"(?i:\b(?:name is|named|called|known as)\s+)[\x22']?(?P<subject>[A-Z][\w-]+)",
-                Some("name"),
-                false,
-                0.75,
-            ),
-            p(
-                EntityName,
-                id,
-                r"(?:^|[.!?]\s+)(?P<subject>[A-Z][a-z]+)\s+(?:said|wrote|created|built|developed|designed|reviewed)\b",
-                Some("name"),
-                false,
-                0.6,
-            ),
-        ],
-        "existence" => vec![
-            p(
-                Existence,
-                id,
-                r"(?i)\b(?:there is no|there's no|there are no|no such)\s+(?P<subject>{S})",
-                Some("not_exists"),
-                true,
-                0.85,
-            ),
-            p(
-                Existence,
-                id,
-                r"(?i)(?P<subject>{S})\s+(?:doesn't|does not|didn't|did not)\s+(?:exist|have|contain|include)\b",
-                Some("not_exists"),
-                true,
-                0.85,
-            ),
-            p(
-                Capability,
-                "capability",
-                r"(?i)(?P<subject>{S})\s+(?:doesn't|does not|didn't|did not|can't|cannot)\s+support\b",
-                Some("not_supported"),
-                true,
-                0.85,
-            ),
-            p(
-                Existence,
-                id,
-                r"(?i)\b(?:feature|function|method|file|config|option|setting|field|parameter)\s+[\x22'`]?(?P<subject>[\w.@/-]+)[\x22'`]?\s+(?:is missing|doesn't exist|does not exist|is not (?:available|present|defined|implemented))",
-                Some("not_exists"),
-                true,
-                0.9,
-            ),
-            p(
-                Existence,
-                id,
-                r"(?i)\b(?:we|you|they|i)\s+(?:don't|do not|didn't)\s+have\s+(?:a|an|the|any)\s+(?P<subject>{S})",
-                Some("not_exists"),
-                true,
-                0.75,
-            ),
-        ],
-        "operationalStatus" => vec![
-            p(
-                OperationalStatus,
-                id,
-                r"(?i)\b(?P<subject>(?:[\w-]+\s)?(?:pipeline|build|tests?|deploy(?:ment)?|service|server|database|queue|cluster|gateway|api))\s+(?:is|are|was|were)\s+(?P<state>broken|down|failing|crashed|dead|offline|unreachable|unresponsive)\b",
-                None,
-                true,
-                0.9,
-            ),
-            p(
-                OperationalStatus,
-                id,
-                r"(?i)\b(?P<subject>(?:[\w-]+\s)?(?:pipeline|build|tests?|deploy(?:ment)?|service|server|database|queue|cluster))\s+(?:has |have )?(?P<state>failed|crashed|timed out|errored)\b",
-                None,
-                true,
-                0.85,
-            ),
-            p(
-                OperationalStatus,
-                id,
-                r"(?i)\b(?P<subject>everything|all (?:systems|services|tests|builds))\s+(?:is|are)\s+(?P<state>broken|failing|down)\b",
-                None,
-                true,
-                0.8,
-            ),
-        ],
-        "selfReferential" => vec![
-            p(
-                SelfReferential,
-                id,
-                r"(?i)\b(?P<subject>my (?:system prompt|instructions|guidelines|rules|constraints))\s+(?:say|says|tell|tells|instruct|instructs|direct|directs|require|requires)\b",
-                Some("self_reference"),
-                false,
-                0.9,
-            ),
-            p(
-                SelfReferential,
-                id,
-                r"(?i)\b(?P<subject>I am|I'm)\s+(?:an? )?(?:AI|assistant|language model|sub-agent|agent)\b",
-                Some("self_reference"),
-                false,
-                0.8,
-            ),
-            p(
-                SelfReferential,
-                id,
-                r"(?i)\b(?P<subject>(?:according to|based on) my)\s+(?:instructions|prompt|guidelines|training)\b",
-                Some("self_reference"),
-                false,
-                0.9,
-            ),
-            p(
-                SelfReferential,
-                id,
-                r"(?i)\b(?P<subject>I was) (?:told|instructed|asked|tasked) to\b",
-                Some("self_reference"),
-                false,
-                0.85,
-            ),
-        ],
-        _ => Vec::new(),
-    }
+    [
+        Builtin {
+            detector: "systemState",
+            category: SystemState,
+            id: "systemState",
+            pattern: r"(?i)(?P<subject>{S})\s+(?P<neg>is|isn't|is not|was not|wasn't|are|aren't|are not)\s+(?P<state>installed|running|configured|available|enabled|active|loaded|present)\b",
+            assertion: None,
+            negative: false,
+            confidence: 0.9,
+            anchors: &[
+                "installed",
+                "running",
+                "configured",
+                "available",
+                "enabled",
+                "active",
+                "loaded",
+                "present",
+            ],
+            split: split::subject_be_state,
+        },
+        Builtin {
+            detector: "systemState",
+            category: SystemState,
+            id: "systemState",
+            pattern: r"(?i)\b(?:no longer|cannot find|can't find|couldn't find|could not find|unable to find|failed to find)\s+(?P<subject>{S})",
+            assertion: Some("not_found"),
+            negative: true,
+            confidence: 0.85,
+            anchors: &["no longer", "find"],
+            split: split::not_found_before,
+        },
+        Builtin {
+            detector: "systemState",
+            category: SystemState,
+            id: "systemState",
+            pattern: r"(?i)(?P<subject>{S})\s+(?:is missing|is absent|is not found|was not found|cannot be found|can't be found)\b",
+            assertion: Some("not_found"),
+            negative: true,
+            confidence: 0.85,
+            anchors: &["missing", "absent", "found"],
+            split: split::missing_after,
+        },
+        Builtin {
+            detector: "entityName",
+            category: EntityName,
+            id: "entityName",
+            pattern: r"(?i:\b(?P<subject>user|person|team member|developer|author|owner|maintainer|creator|partner|boss)(?:'s name)?\s+(?:is|named|called)\s+)[\x22']?(?P<name>[A-Z][\w-]+(?:\s[A-Z][\w-]+)?)",
+            assertion: Some("name"),
+            negative: false,
+            confidence: 0.9,
+            anchors: &[
+                "user",
+                "person",
+                "member",
+                "developer",
+                "author",
+                "owner",
+                "maintainer",
+                "creator",
+                "partner",
+                "boss",
+            ],
+            split: split::role_named,
+        },
+        Builtin {
+            detector: "entityName",
+            category: EntityName,
+            id: "entityName",
+            pattern: r"(?i:\b(?:name is|named|called|known as)\s+)[\x22']?(?P<subject>[A-Z][\w-]+)",
+            assertion: Some("name"),
+            negative: false,
+            confidence: 0.75,
+            anchors: &["name", "called", "known"],
+            split: split::name_after,
+        },
+        Builtin {
+            detector: "entityName",
+            category: EntityName,
+            id: "entityName",
+            pattern: r"(?:^|[.!?]\s+)(?P<subject>[A-Z][a-z]+)\s+(?:said|wrote|created|built|developed|designed|reviewed)\b",
+            assertion: Some("name"),
+            negative: false,
+            confidence: 0.6,
+            anchors: &[
+                "said",
+                "wrote",
+                "created",
+                "built",
+                "developed",
+                "designed",
+                "reviewed",
+            ],
+            split: split::actor_before_verb,
+        },
+        Builtin {
+            detector: "existence",
+            category: Existence,
+            id: "existence",
+            pattern: r"(?i)\b(?:there is no|there's no|there are no|no such)\s+(?P<subject>{S})",
+            assertion: Some("not_exists"),
+            negative: true,
+            confidence: 0.85,
+            anchors: &["there", "such"],
+            split: split::there_is_no,
+        },
+        Builtin {
+            detector: "existence",
+            category: Existence,
+            id: "existence",
+            pattern: r"(?i)(?P<subject>{S})\s+(?:doesn't|does not|didn't|did not)\s+(?:exist|have|contain|include)\b",
+            assertion: Some("not_exists"),
+            negative: true,
+            confidence: 0.85,
+            anchors: &["exist", "have", "contain", "include"],
+            split: split::subject_does_not,
+        },
+        Builtin {
+            detector: "existence",
+            category: Capability,
+            id: "capability",
+            pattern: r"(?i)(?P<subject>{S})\s+(?:doesn't|does not|didn't|did not|can't|cannot)\s+support\b",
+            assertion: Some("not_supported"),
+            negative: true,
+            confidence: 0.85,
+            anchors: &["support"],
+            split: split::subject_does_not,
+        },
+        Builtin {
+            detector: "existence",
+            category: Existence,
+            id: "existence",
+            pattern: r"(?i)\b(?:feature|function|method|file|config|option|setting|field|parameter)\s+[\x22'`]?(?P<subject>[\w.@/-]+)[\x22'`]?\s+(?:is missing|doesn't exist|does not exist|is not (?:available|present|defined|implemented))",
+            assertion: Some("not_exists"),
+            negative: true,
+            confidence: 0.9,
+            anchors: &[
+                "missing",
+                "exist",
+                "available",
+                "present",
+                "defined",
+                "implemented",
+            ],
+            split: split::named_thing_missing,
+        },
+        Builtin {
+            detector: "existence",
+            category: Existence,
+            id: "existence",
+            pattern: r"(?i)\b(?:we|you|they|i)\s+(?:don't|do not|didn't)\s+have\s+(?:a|an|the|any)\s+(?P<subject>{S})",
+            assertion: Some("not_exists"),
+            negative: true,
+            confidence: 0.75,
+            anchors: &["have"],
+            split: split::we_do_not_have,
+        },
+        Builtin {
+            detector: "operationalStatus",
+            category: OperationalStatus,
+            id: "operationalStatus",
+            pattern: r"(?i)\b(?P<subject>(?:[\w-]+\s)?(?:pipeline|build|tests?|deploy(?:ment)?|service|server|database|queue|cluster|gateway|api))\s+(?:is|are|was|were)\s+(?P<state>broken|down|failing|crashed|dead|offline|unreachable|unresponsive)\b",
+            assertion: None,
+            negative: true,
+            confidence: 0.9,
+            anchors: &[
+                "broken",
+                "down",
+                "failing",
+                "crashed",
+                "dead",
+                "offline",
+                "unreachable",
+                "unresponsive",
+            ],
+            split: split::status_be_state,
+        },
+        Builtin {
+            detector: "operationalStatus",
+            category: OperationalStatus,
+            id: "operationalStatus",
+            pattern: r"(?i)\b(?P<subject>(?:[\w-]+\s)?(?:pipeline|build|tests?|deploy(?:ment)?|service|server|database|queue|cluster))\s+(?:has |have )?(?P<state>failed|crashed|timed out|errored)\b",
+            assertion: None,
+            negative: true,
+            confidence: 0.85,
+            anchors: &["failed", "crashed", "timed", "errored"],
+            split: split::status_has_failed,
+        },
+        Builtin {
+            detector: "operationalStatus",
+            category: OperationalStatus,
+            id: "operationalStatus",
+            pattern: r"(?i)\b(?P<subject>everything|all (?:systems|services|tests|builds))\s+(?:is|are)\s+(?P<state>broken|failing|down)\b",
+            assertion: None,
+            negative: true,
+            confidence: 0.8,
+            anchors: &["broken", "failing", "down"],
+            split: split::everything_be_state,
+        },
+        Builtin {
+            detector: "selfReferential",
+            category: SelfReferential,
+            id: "selfReferential",
+            pattern: r"(?i)\b(?P<subject>my (?:system prompt|instructions|guidelines|rules|constraints))\s+(?:say|says|tell|tells|instruct|instructs|direct|directs|require|requires)\b",
+            assertion: Some("self_reference"),
+            negative: false,
+            confidence: 0.9,
+            anchors: &[
+                "prompt",
+                "instructions",
+                "guidelines",
+                "rules",
+                "constraints",
+            ],
+            split: split::all_but_last_word,
+        },
+        Builtin {
+            detector: "selfReferential",
+            category: SelfReferential,
+            id: "selfReferential",
+            pattern: r"(?i)\b(?P<subject>I am|I'm)\s+(?:an? )?(?:AI|assistant|language model|sub-agent|agent)\b",
+            assertion: Some("self_reference"),
+            negative: false,
+            confidence: 0.8,
+            anchors: &["i am", "i'm"],
+            split: split::opening_phrase,
+        },
+        Builtin {
+            detector: "selfReferential",
+            category: SelfReferential,
+            id: "selfReferential",
+            pattern: r"(?i)\b(?P<subject>(?:according to|based on) my)\s+(?:instructions|prompt|guidelines|training)\b",
+            assertion: Some("self_reference"),
+            negative: false,
+            confidence: 0.9,
+            anchors: &["according", "based"],
+            split: split::opening_phrase,
+        },
+        Builtin {
+            detector: "selfReferential",
+            category: SelfReferential,
+            id: "selfReferential",
+            pattern: r"(?i)\b(?P<subject>I was) (?:told|instructed|asked|tasked) to\b",
+            assertion: Some("self_reference"),
+            negative: false,
+            confidence: 0.85,
+            anchors: &["i was"],
+            split: split::opening_phrase,
+        },
+    ]
+};
+
+/// The compiled builtins, in the order of `BUILTINS` (a pattern's index is its anchor bit).
+static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
+    BUILTINS
+        .iter()
+        .enumerate()
+        .map(|(bit, b)| Pattern {
+            re: Regex::new(&b.pattern.replace("{S}", SUBJ)).expect("builtin pattern"),
+            category: b.category,
+            detector_id: b.id.to_string(),
+            assertion: b.assertion.map(str::to_string),
+            negative: b.negative,
+            confidence: b.confidence,
+            subject_group: "subject".into(),
+            fast: Some((bit as u8, b.split)),
+        })
+        .collect()
+});
+
+/// The patterns of one builtin detector.
+pub fn builtin(detector: &str) -> Vec<Pattern> {
+    BUILTINS
+        .iter()
+        .zip(COMPILED.iter())
+        .filter(|(b, _)| b.detector == detector)
+        .map(|(_, p)| p.clone())
+        .collect()
+}
+
+/// The anchors of every builtin pattern, by its bit.
+pub(super) fn builtin_anchors() -> impl Iterator<Item = &'static [&'static str]> {
+    BUILTINS.iter().map(|b| b.anchors)
 }
 
 pub const BUILTIN_IDS: [&str; 5] = [
@@ -268,11 +393,6 @@ pub const BUILTIN_IDS: [&str; 5] = [
     "selfReferential",
 ];
 
-/// Hedges that make a sentence an opinion or a suggestion rather than an assertion.
-static HEDGE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(r"(?i)\b(?:might|maybe|perhaps|probably|possibly|i think|i believe|i guess|i suppose|should|would|could|may|want to|you can|consider|try|if)\b")
-        .expect("static regex")
-});
 /// Filler words that can precede a subject without being part of it.
 const LEADING: [&str; 16] = [
     "i",
@@ -293,101 +413,88 @@ const LEADING: [&str; 16] = [
     "unfortunately",
 ];
 
-/// Sentences with their offsets: a line break, or `.`/`!`/`?` before whitespace or the end, ends
-/// one (so `Node.js` stays whole). Quotes and code fences are no hiding place: plain text here.
-fn sentences(text: &str) -> Vec<(usize, &str)> {
-    let bytes = text.as_bytes();
+/// Claims in `text`, at most `max` of them, in text order. Sentences are judged one at a time:
+/// hedged ones are skipped, and a pattern runs only on sentences that hold one of its anchors
+/// (builtins: a DFA `find`, groups read off the match) or on every sentence (custom detectors:
+/// a capture pass). Claims never reach across a sentence boundary.
+pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
+    let mut sentences = scan::sentences(text);
+    scan::mark(text, &mut sentences);
     let mut out = Vec::new();
-    let mut start = 0;
-    for (i, b) in bytes.iter().enumerate() {
-        let end = match b {
-            b'\n' => Some(i),
-            b'.' | b'!' | b'?' if bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()) => {
-                Some(i + 1)
-            }
-            _ => None,
-        };
-        if let Some(end) = end {
-            if text[start..end].trim().len() > 1 {
-                out.push((start, &text[start..end]));
-            }
-            start = i + 1;
-        }
-    }
-    if text[start..].trim().len() > 1 {
-        out.push((start, &text[start..]));
-    }
-    out
-}
-
-/// "could" hedges, but "could not find" asserts.
-fn hedged(s: &str) -> bool {
-    HEDGE.find_iter(s).any(|m| {
-        !(m.as_str().eq_ignore_ascii_case("could")
-            && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
-    })
-}
-
-/// Claims in `text`, at most `max` of them, in text order. Each pattern scans the whole text
-/// once (a DFA pass, then captures on the match only); a match belongs to the sentence its verb
-/// ends in, hedged sentences are skipped, and a subject never reaches into the sentence before.
-pub fn detect_refs(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
-    let spans: Vec<(usize, usize, bool)> = sentences(text)
-        .into_iter()
-        .map(|(start, s)| (start, start + s.len(), hedged(s)))
-        .collect();
-    let mut out = Vec::new();
-    for pat in patterns {
-        for caps in pat.re.captures_iter(text) {
-            let Some(whole) = caps.get(0) else { continue };
-            let idx = spans
-                .partition_point(|(start, _, _)| *start < whole.end())
-                .saturating_sub(1);
-            let Some(&(start, _, is_hedged)) = spans.get(idx) else {
-                continue;
-            };
-            if is_hedged {
-                continue;
-            }
-            if let Some(claim) = claim_from(pat, &caps, start) {
-                out.push(claim);
+    for s in sentences.iter().filter(|s| !s.hedged) {
+        let sentence = &text[s.start..s.end];
+        let first = out.len();
+        for pat in patterns {
+            match pat.fast {
+                Some((bit, _)) if s.candidates & (1 << bit) == 0 => {}
+                Some((_, split)) => {
+                    for m in pat.re.find_iter(sentence) {
+                        if let Some(caps) = split(m.as_str()) {
+                            let caps = caps.shifted(m.start());
+                            out.extend(claim(pat, sentence, s.start, (m.start(), m.end()), &caps));
+                        }
+                    }
+                }
+                None => {
+                    for caps in pat.re.captures_iter(sentence) {
+                        out.extend(claim_from_captures(pat, sentence, s.start, &caps));
+                    }
+                }
             }
         }
+        out[first..].sort_by_key(|c| c.offset);
+        if out.len() >= max {
+            break;
+        }
     }
-    out.sort_by_key(|c| c.offset);
     out.truncate(max);
     out
 }
 
-fn claim_from(
+/// A claim from a regex capture pass (custom detectors; the reference the builtins are tested
+/// against).
+pub fn claim_from_captures(
     pat: &Pattern,
+    sentence: &str,
+    base: usize,
     caps: &regex::Captures,
-    sentence_start: usize,
 ) -> Option<DetectedClaim> {
     let whole = caps.get(0)?;
     let group = caps
         .name(&pat.subject_group)
         .or_else(|| pat.subject_group.parse().ok().and_then(|g| caps.get(g)))
         .or_else(|| caps.get(1))?;
-    // A subject that starts in the previous sentence keeps only its part in this one.
-    let subject_text = if group.start() < sentence_start && group.end() > sentence_start {
-        &group.as_str()[sentence_start - group.start()..]
-    } else {
-        group.as_str()
+    let span = |m: regex::Match| (m.start(), m.end());
+    let found = Caps {
+        subject: span(group),
+        neg: caps.name("neg").map(span),
+        state: caps.name("state").map(span),
+        name: caps.name("name").map(span),
     };
-    let subject = clean_subject(subject_text);
+    claim(pat, sentence, base, span(whole), &found)
+}
+
+/// A claim from a match and its groups (byte ranges within `sentence`, which starts at `base`).
+fn claim(
+    pat: &Pattern,
+    sentence: &str,
+    base: usize,
+    whole: (usize, usize),
+    caps: &Caps,
+) -> Option<DetectedClaim> {
+    let at = |(a, b): (usize, usize)| &sentence[a..b];
+    let subject = clean_subject(at(caps.subject));
     if subject.is_empty() {
         return None;
     }
-    let neg_word = caps.name("neg").is_some_and(|m| {
-        let w = m.as_str().to_ascii_lowercase();
+    let neg_word = caps.neg.is_some_and(|n| {
+        let w = at(n).to_ascii_lowercase();
         w.contains("not") || w.contains("n't")
     });
-    let negative = pat.negative || neg_word;
-    let assertion = match (&pat.assertion, caps.name("state")) {
+    let assertion = match (&pat.assertion, caps.state) {
         (Some(a), _) => a.clone(),
         (None, Some(state)) => {
-            let state = state.as_str().to_ascii_lowercase().replace(' ', "_");
+            let state = at(state).to_ascii_lowercase().replace(' ', "_");
             if neg_word {
                 format!("not_{state}")
             } else {
@@ -396,17 +503,16 @@ fn claim_from(
         }
         (None, None) => "asserted".into(),
     };
-    let start = whole.start().max(sentence_start);
     Some(DetectedClaim {
         category: pat.category,
         detector_id: pat.detector_id.clone(),
-        matched_text: whole.as_str()[start - whole.start()..].trim().to_string(),
-        offset: start,
+        matched_text: at(whole).trim().to_string(),
+        offset: base + whole.0,
         subject,
         assertion,
-        negative,
+        negative: pat.negative || neg_word,
         confidence: pat.confidence,
-        name: caps.name("name").map(|m| m.as_str().to_string()),
+        name: caps.name.map(|n| at(n).to_string()),
     })
 }
 

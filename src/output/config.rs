@@ -465,6 +465,7 @@ fn custom_detectors(o: &Obj, issues: &mut Issues) -> Vec<Pattern> {
                 negative: d.bool("negative", false, issues),
                 confidence: d.num("confidence", 0.8, 0.0, 1.0, issues),
                 subject_group: subject_group.clone(),
+                fast: None,
             });
         }
     }

@@ -7,6 +7,8 @@ pub mod claims;
 pub mod config;
 pub mod facts;
 pub mod registries;
+pub mod scan;
+pub mod split;
 
 use crate::policy::glob::Glob;
 use crate::trust::{TrustSnapshot, TrustTier};
@@ -260,7 +262,7 @@ impl Validator {
             .iter()
             .filter(|p| !profile.contradiction_only || facts.has_category(p.category))
             .collect();
-        result.claims = claims::detect_refs(text, &patterns, self.config.max_claims);
+        result.claims = claims::detect(text, &patterns, self.config.max_claims);
         // Quantities are found through the numeric facts themselves.
         result.claims.extend(facts.quantity_claims(text));
         result.claims.truncate(self.config.max_claims);

@@ -610,3 +610,233 @@ fn agent_overrides_add_and_exclude_registries() {
         "excluded for docs"
     );
 }
+
+mod fast_detection_matches_the_capture_pass {
+    use super::super::claims::{self, claim_from_captures, DetectedClaim, Pattern};
+    use super::super::scan::HEDGES;
+    use once_cell::sync::Lazy;
+    use proptest::prelude::*;
+    use regex::Regex;
+
+    /// Sentences the plain way: a byte loop, untrimmed, as the detector used to split them.
+    fn reference_sentences(text: &str) -> Vec<(usize, &str)> {
+        let bytes = text.as_bytes();
+        let (mut out, mut start) = (Vec::new(), 0);
+        for (i, b) in bytes.iter().enumerate() {
+            let end = match b {
+                b'\n' => Some(i),
+                b'.' | b'!' | b'?' if bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()) => {
+                    Some(i + 1)
+                }
+                _ => None,
+            };
+            if let Some(end) = end {
+                out.push((start, &text[start..end]));
+                start = i + 1;
+            }
+        }
+        out.push((start, &text[start..]));
+        out.into_iter()
+            .filter(|(_, s)| s.trim().len() > 1)
+            .map(|(start, s)| (start + s.len() - s.trim_start().len(), s.trim()))
+            .collect()
+    }
+
+    static HEDGE: Lazy<Regex> =
+        Lazy::new(|| Regex::new(&format!(r"(?i)\b(?:{})\b", HEDGES.join("|"))).unwrap());
+
+    fn hedged(s: &str) -> bool {
+        HEDGE.find_iter(s).any(|m| {
+            !(m.as_str().eq_ignore_ascii_case("could")
+                && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
+        })
+    }
+
+    /// Every pattern's own capture pass on every unhedged sentence.
+    fn reference(text: &str, patterns: &[&Pattern]) -> Vec<DetectedClaim> {
+        let mut out = Vec::new();
+        for (base, s) in reference_sentences(text) {
+            if hedged(s) {
+                continue;
+            }
+            let first = out.len();
+            for p in patterns {
+                for caps in p.re.captures_iter(s) {
+                    out.extend(claim_from_captures(p, s, base, &caps));
+                }
+            }
+            out[first..].sort_by_key(|c: &DetectedClaim| c.offset);
+        }
+        out
+    }
+
+    const WORDS: &[&str] = &[
+        "docker",
+        "the docker service",
+        "\"my app\"",
+        "'x'",
+        "`cfg`",
+        "Node.js",
+        "svc-1",
+        "café",
+        "is",
+        "is not",
+        "isn't",
+        "are",
+        "are not",
+        "was not",
+        "wasn't",
+        "was",
+        "were",
+        "has",
+        "have",
+        "doesn't",
+        "does not",
+        "didn't",
+        "did not",
+        "cannot",
+        "can't",
+        "installed",
+        "running",
+        "enabled",
+        "present",
+        "broken",
+        "down",
+        "failing",
+        "failed",
+        "timed out",
+        "crashed",
+        "missing",
+        "absent",
+        "not found",
+        "found",
+        "cannot be found",
+        "exist",
+        "include",
+        "support",
+        "there is no",
+        "there's no",
+        "no such",
+        "no longer",
+        "cannot find",
+        "couldn't find",
+        "could not find",
+        "user",
+        "owner's name",
+        "team member",
+        "named",
+        "called",
+        "known as",
+        "name is",
+        "Alice",
+        "Bob Smith",
+        "said",
+        "wrote",
+        "built",
+        "feature",
+        "file",
+        "we",
+        "I",
+        "don't",
+        "do not",
+        "a",
+        "an",
+        "any",
+        "the",
+        "pipeline",
+        "build",
+        "tests",
+        "deployment",
+        "api",
+        "everything",
+        "all systems",
+        "my instructions",
+        "my system prompt",
+        "says",
+        "require",
+        "I am",
+        "I'm",
+        "an AI",
+        "assistant",
+        "agent",
+        "according to my",
+        "based on my",
+        "training",
+        "I was",
+        "told",
+        "to",
+        "might",
+        "could",
+        "if",
+        "maybe",
+        "you can",
+        "want to",
+        ".",
+        ",",
+        "!",
+        "?",
+        ":",
+        "-",
+        "\"",
+        "'",
+    ];
+    const SEPARATORS: &[&str] = &[" ", " ", " ", " ", "  ", "\n", "\t", "", " — ", "’"];
+
+    fn text() -> impl Strategy<Value = String> {
+        prop::collection::vec((0..WORDS.len(), 0..SEPARATORS.len(), 0..4u8), 0..40).prop_map(
+            |parts| {
+                parts
+                    .into_iter()
+                    .map(|(w, s, case)| {
+                        let word = match case {
+                            0 => WORDS[w].to_uppercase(),
+                            1 => {
+                                let mut c = WORDS[w].chars();
+                                c.next()
+                                    .map(|f| f.to_uppercase().chain(c).collect())
+                                    .unwrap_or_default()
+                            }
+                            _ => WORDS[w].to_string(),
+                        };
+                        word + SEPARATORS[s]
+                    })
+                    .collect()
+            },
+        )
+    }
+
+    fn builtins() -> Vec<Pattern> {
+        claims::BUILTIN_IDS
+            .iter()
+            .flat_map(|id| claims::builtin(id))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn on_generated_text(text in text()) {
+            let patterns = builtins();
+            let refs: Vec<&Pattern> = patterns.iter().collect();
+            prop_assert_eq!(claims::detect(&text, &refs, usize::MAX), reference(&text, &refs));
+        }
+    }
+
+    #[test]
+    fn on_the_false_positive_corpus_and_the_seed_examples() {
+        let patterns = builtins();
+        let refs: Vec<&Pattern> = patterns.iter().collect();
+        let corpus = include_str!("../../tests/fixtures/ordinary-prose.txt");
+        let seed =
+            "Node.js is not installed. The service is running fine. I couldn't find docker. \
+            The user is Iulia. There is no governance plugin. The pipeline is broken. \
+            My instructions say to be brief. I am an AI assistant. Alice said so.";
+        for text in [corpus, seed] {
+            assert_eq!(
+                claims::detect(text, &refs, usize::MAX),
+                reference(text, &refs)
+            );
+        }
+        assert!(!claims::detect(seed, &refs, usize::MAX).is_empty());
+    }
+}

@@ -1,0 +1,122 @@
+//! Output validation without Node: `cargo run --release --example bench_output`.
+//! The same text and registries as `bench/output.mjs`, split into its stages.
+
+use openclaw_governance::{EngineOptions, GovernanceEngine};
+use serde_json::{json, Value};
+use std::time::Instant;
+
+fn p50(mut f: impl FnMut()) -> f64 {
+    for _ in 0..2_000 {
+        f();
+    }
+    let mut times: Vec<f64> = (0..20_000)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed().as_nanos() as f64 / 1000.0
+        })
+        .collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    times[times.len() / 2]
+}
+
+fn registries() -> Value {
+    let regs: Vec<Value> = ["infra", "team", "features"]
+        .iter()
+        .enumerate()
+        .map(|(r, id)| {
+            let facts: Vec<Value> = (0..30)
+                .map(|i| match r {
+                    0 => json!({"id": format!("svc-{i}"), "category": "system_state", "subject": format!("svc{i}"), "value": {"type": "state", "state": "installed"}}),
+                    1 => json!({"id": format!("person-{i}"), "category": "entity_name", "subject": format!("role{i}"), "value": {"type": "name", "correctName": format!("Person{i}")}}),
+                    _ => json!({"id": format!("feature-{i}"), "category": "existence", "subject": format!("feature{i}"), "value": {"type": "exists", "exists": true}}),
+                })
+                .collect();
+            json!({"id": id, "name": id, "facts": facts})
+        })
+        .collect();
+    Value::Array(regs)
+}
+
+pub fn text() -> String {
+    let mut sentences: Vec<String> = Vec::new();
+    let mut i = 0;
+    while sentences.join(" ").len() < 1900 {
+        sentences.push(match i % 5 {
+            0 => format!("svc{} is not installed on the host.", i % 30),
+            1 => "The pipeline is broken since this morning.".into(),
+            2 => format!("There is no feature{} in this release.", i % 30),
+            3 => "Redis is running fine again.".into(),
+            _ => "The team looked at the logs together.".into(),
+        });
+        i += 1;
+    }
+    sentences.join(" ")
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let dir = std::env::temp_dir().join(format!("ocg-bench-output-{}", std::process::id()));
+    let config = json!({
+        "trust": {"defaults": {"writer": 45}},
+        "outputValidation": {"factRegistries": registries()}
+    });
+    let engine = GovernanceEngine::try_new(
+        &config,
+        &EngineOptions {
+            state_dir: Some(dir.clone()),
+        },
+    )?;
+    let text = text();
+    let r = engine
+        .validate_output(Some("writer"), Some("agent:writer:main"), &text, "bench")
+        .ok_or("engine not ready")?;
+    println!(
+        "{} characters, {} claims, {} violations, verdict {:?}",
+        text.len(),
+        r.claims.len(),
+        r.violations.len(),
+        r.verdict
+    );
+    let full = p50(|| {
+        std::hint::black_box(engine.validate_output(
+            Some("writer"),
+            Some("agent:writer:main"),
+            &text,
+            "bench",
+        ));
+    });
+    println!("engine.validate_output (audit on)  p50 {full:6.2} µs");
+    let patterns: Vec<_> = openclaw_governance::output::claims::BUILTIN_IDS
+        .iter()
+        .flat_map(|id| openclaw_governance::output::claims::builtin(id))
+        .collect();
+    let refs: Vec<_> = patterns.iter().collect();
+    let detect = p50(|| {
+        std::hint::black_box(openclaw_governance::output::claims::detect(
+            &text, &refs, 1000,
+        ));
+    });
+    println!("claims::detect_refs               p50 {detect:6.2} µs");
+    for pat in &patterns {
+        let one = [pat];
+        let t = p50(|| {
+            std::hint::black_box(openclaw_governance::output::claims::detect(
+                &text, &one, 1000,
+            ));
+        });
+        println!(
+            "   {:50} {t:6.2} µs",
+            &pat.re.as_str()[..50.min(pat.re.as_str().len())]
+        );
+    }
+    let json = p50(|| {
+        std::hint::black_box(serde_json::to_string(&r).ok());
+    });
+    println!(
+        "result to JSON                    p50 {json:6.2} µs ({} bytes)",
+        serde_json::to_string(&r)?.len()
+    );
+    engine.flush()?;
+    std::fs::remove_dir_all(dir).ok();
+    Ok(())
+}

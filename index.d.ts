@@ -119,7 +119,12 @@ export declare class GovernanceEngine {
   evaluateJson(request: string): string;
   recordOutcome(request: Partial<EvaluationRequest>, outcome: Outcome): void;
   /** Output validation (seed 000), synchronous; audited as output_pass | output_flag | output_block. */
+  /**
+   * `verdict` is read at once; `claims`, `factChecks`, `violations` and the rest are read from the
+   * native result on first access (the host's hook needs only the verdict).
+   */
   validateOutput(request: { agentId?: string; sessionKey?: string; text: string; hook?: string }): OutputResult;
+  /** The whole result as one JSON string. */
   validateOutputJson(request: string): string;
   /** Adds or replaces (by id) one fact, typed or flat, in registry `registryId`; returns the fact id. */
   updateFact(registryId: string, fact: Record<string, unknown>): string;

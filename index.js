@@ -7,6 +7,36 @@ const native = require('./native.js');
 
 const Native = native.GovernanceEngine;
 
+/**
+ * An output validation result. `verdict` is read at once; the rest (claims, fact checks,
+ * violations, …) stays in Rust until first read, because the host's hook needs only the verdict
+ * and serializing the detail would cost more than the validation itself.
+ */
+class OutputValidation {
+  #report;
+  #detail;
+
+  constructor(report) {
+    this.#report = report;
+    this.verdict = report.verdict;
+  }
+
+  #all() {
+    if (this.#detail === undefined) this.#detail = JSON.parse(this.#report.detailJson());
+    return this.#detail;
+  }
+
+  get claims() { return this.#all().claims; }
+  get factChecks() { return this.#all().factChecks; }
+  get violations() { return this.#all().violations; }
+  get evaluationUs() { return this.#all().evaluationUs; }
+  get trust() { return this.#all().trust; }
+  get skipped() { return this.#all().skipped; }
+  get incomplete() { return this.#all().incomplete; }
+  get error() { return this.#all().error; }
+  toJSON() { return this.#all(); }
+}
+
 class GovernanceEngine extends Native {
   constructor(config = {}, options = {}) {
     try {
@@ -33,12 +63,21 @@ class GovernanceEngine extends Native {
 
   /** Output validation, synchronous: `{agentId?, sessionKey?, text, hook?}` → `{verdict, claims, violations, …}`. */
   validateOutput(request) {
-    return JSON.parse(this.validateOutputJson(JSON.stringify(request)));
+    if (typeof request?.text !== 'string') {
+      // Unreadable input takes the JSON path, which fails open and audits the error.
+      return JSON.parse(this.validateOutputJson(JSON.stringify(request ?? null)));
+    }
+    const { text, agentId, sessionKey, hook } = request;
+    return new OutputValidation(this.validateOutputText(text, str(agentId), str(sessionKey), str(hook)));
   }
 
   recordOutcome(request, outcome) {
     super.recordOutcome(JSON.stringify(request || {}), String(outcome));
   }
+}
+
+function str(v) {
+  return typeof v === 'string' ? v : undefined;
 }
 
 module.exports = {

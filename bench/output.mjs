@@ -27,12 +27,12 @@ for (let i = 0; sentences.join(' ').length < 1900; i++) {
   sentences.push(k === 0 ? `svc${i % 30} is not installed on the host.`
     : k === 1 ? `The pipeline is broken since this morning.`
       : k === 2 ? `There is no feature${i % 30} in this release.`
-        : k === 3 ? `Redis is running fine again.`
-          : `The team looked at the logs together.`);
+        : k === 3 ? `We looked at the release notes first and compared them with last week.`
+          : `The team read the logs together.`);
 }
 const text = sentences.join(' ');
-const request = JSON.stringify({ agentId: 'writer', sessionKey: 'agent:writer:main', text, hook: 'before_message_write' });
-const check = JSON.parse(engine.validateOutputJson(request));
+const request = { agentId: 'writer', sessionKey: 'agent:writer:main', text, hook: 'before_message_write' };
+const check = engine.validateOutput(request);
 
 function measure(label, fn, n) {
   for (let i = 0; i < Math.min(n, 2000); i++) fn();
@@ -48,10 +48,13 @@ function measure(label, fn, n) {
 }
 
 console.log(`\nOutput validation (fresh process): ${text.length} characters, ${check.claims.length} claims, ${check.violations.length} violations (verdict ${check.verdict}), 3 registries × 30 facts, standard-trust agent`);
-measure('    validateOutputJson (native call)', () => engine.validateOutputJson(request), 20000);
-const adversarial = JSON.stringify({ agentId: 'writer', text: 'a-'.repeat(50000), hook: 'before_message_write' });
-measure('    100 KB "a-" × 50 000', () => engine.validateOutputJson(adversarial), 200);
-const prefixes = JSON.stringify({ agentId: 'writer', text: 'the service is not '.repeat(5300).slice(0, 100000), hook: 'before_message_write' });
-measure('    100 KB of claim prefixes ("the service is not " …)', () => engine.validateOutputJson(prefixes), 200);
+measure('    validateOutput (verdict; what the hook reads)', () => engine.validateOutput(request).verdict, 20000);
+measure('    validateOutput, then every claim read', () => engine.validateOutput(request).claims.length, 5000);
+const json = JSON.stringify(request);
+measure('    validateOutputJson (whole result as JSON)', () => engine.validateOutputJson(json), 5000);
+const adversarial = { agentId: 'writer', text: 'a-'.repeat(50000), hook: 'before_message_write' };
+measure('    100 KB "a-" × 50 000', () => engine.validateOutput(adversarial).verdict, 200);
+const prefixes = { agentId: 'writer', text: 'the service is not '.repeat(5300).slice(0, 100000), hook: 'before_message_write' };
+measure('    100 KB of claim prefixes ("the service is not " …)', () => engine.validateOutput(prefixes).verdict, 200);
 engine.close();
 fs.rmSync(dir, { recursive: true, force: true });

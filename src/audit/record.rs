@@ -101,15 +101,15 @@ pub struct ClaimAudit {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ViolationAudit {
-    pub assertion: String,
+    pub assertion: std::sync::Arc<str>,
     pub category: crate::output::claims::ClaimCategory,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradicted_fact_id: Option<String>,
-    pub detector_id: String,
-    pub matched_text: String,
-    pub reason: String,
+    pub contradicted_fact_id: Option<std::sync::Arc<str>>,
+    pub detector_id: std::sync::Arc<str>,
+    pub matched_text: std::sync::Arc<str>,
+    pub reason: std::borrow::Cow<'static, str>,
     pub severity: &'static str,
-    pub subject: String,
+    pub subject: std::sync::Arc<str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -72,7 +72,7 @@ impl GovernanceEngine {
         }
         let id = fact.id.clone();
         core.validator.registries.update(registry, fact);
-        Ok(id)
+        Ok(id.to_string())
     }
 
     /// One bridge pass now (the shim calls it at gateway start), then the registry files reload.

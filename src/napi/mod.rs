@@ -23,6 +23,76 @@ use std::path::PathBuf;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// One output validation. The verdict crosses at once; claims, checks and violations are
+/// serialized only when JS asks for them (`index.js` reads them on first use).
+#[napi]
+pub struct OutputReport {
+    result: std::result::Result<crate::output::OutputResult, String>,
+}
+
+#[napi]
+impl OutputReport {
+    #[napi(getter)]
+    pub fn verdict(&self) -> &'static str {
+        match &self.result {
+            Ok(r) => r.verdict.as_str(),
+            Err(_) => "pass",
+        }
+    }
+
+    /// The whole result as JSON; a failed validation passes with its `error`.
+    #[napi]
+    pub fn detail_json(&self) -> String {
+        match &self.result {
+            Ok(r) => serde_json::to_string(r).unwrap_or_else(|e| {
+                json!({ "verdict": r.verdict.as_str(), "error": e.to_string(), "claims": [], "violations": [] })
+                    .to_string()
+            }),
+            Err(error) => {
+                json!({ "verdict": "pass", "error": error, "claims": [], "violations": [] }).to_string()
+            }
+        }
+    }
+}
+
+impl GovernanceEngine {
+    fn validate(
+        &self,
+        text: &str,
+        agent_id: Option<String>,
+        session_key: Option<String>,
+        hook: Option<String>,
+    ) -> OutputReport {
+        let hook = hook.unwrap_or_else(|| "validate_output".into());
+        let run = || {
+            self.core
+                .validate_output(agent_id.as_deref(), session_key.as_deref(), text, &hook)
+                .ok_or_else(|| "the governance config is invalid".to_string())
+        };
+        let error = match catch_unwind(AssertUnwindSafe(run)) {
+            Ok(Ok(result)) => return OutputReport { result: Ok(result) },
+            Ok(Err(e)) => e,
+            Err(_) => "internal error during output validation".to_string(),
+        };
+        self.failed_open(session_key, Some(hook), error)
+    }
+
+    /// Output validation failed: the output passes (fail-open, seed 000 §15.2), audited.
+    fn failed_open(
+        &self,
+        session_key: Option<String>,
+        hook: Option<String>,
+        error: String,
+    ) -> OutputReport {
+        self.core.output_error(
+            session_key.as_deref(),
+            hook.as_deref().unwrap_or("validate_output"),
+            &error,
+        );
+        OutputReport { result: Err(error) }
+    }
+}
+
 /// JS error code for a rejected config; `index.js` attaches `details` from `validateConfig`.
 pub struct ErrorCode(&'static str);
 
@@ -119,38 +189,32 @@ impl GovernanceEngine {
             text: String,
             hook: Option<String>,
         }
-        let run = || -> std::result::Result<String, String> {
-            let r: OutputRequest = serde_json::from_str(&request)
-                .map_err(|e| format!("unreadable validation request: {e}"))?;
-            let hook = r.hook.as_deref().unwrap_or("validate_output");
-            let result = self
-                .core
-                .validate_output(
-                    r.agent_id.as_deref(),
-                    r.session_key.as_deref(),
-                    &r.text,
-                    hook,
+        let report = match serde_json::from_str::<OutputRequest>(&request) {
+            Ok(r) => self.validate(&r.text, r.agent_id, r.session_key, r.hook),
+            Err(e) => {
+                let v = serde_json::from_str::<Value>(&request).unwrap_or(Value::Null);
+                let field = |k: &str| v[k].as_str().map(str::to_string);
+                self.failed_open(
+                    field("sessionKey"),
+                    field("hook"),
+                    format!("unreadable validation request: {e}"),
                 )
-                .ok_or("the governance config is invalid")?;
-            serde_json::to_string(&result).map_err(|e| e.to_string())
+            }
         };
-        let error = match catch_unwind(AssertUnwindSafe(run)) {
-            Ok(Ok(json)) => return json,
-            Ok(Err(e)) => e,
-            Err(_) => "internal error during output validation".to_string(),
-        };
-        let session = serde_json::from_str::<Value>(&request)
-            .ok()
-            .and_then(|v| v["sessionKey"].as_str().map(str::to_string));
-        let hook = serde_json::from_str::<Value>(&request)
-            .ok()
-            .and_then(|v| v["hook"].as_str().map(str::to_string));
-        self.core.output_error(
-            session.as_deref(),
-            hook.as_deref().unwrap_or("validate_output"),
-            &error,
-        );
-        json!({ "verdict": "pass", "error": error, "claims": [], "violations": [] }).to_string()
+        report.detail_json()
+    }
+
+    /// The same validation with the text as a plain argument, and a result that keeps the detail
+    /// on the Rust side until JS reads it: the host's hook needs only the verdict.
+    #[napi]
+    pub fn validate_output_text(
+        &self,
+        text: String,
+        agent_id: Option<String>,
+        session_key: Option<String>,
+        hook: Option<String>,
+    ) -> OutputReport {
+        self.validate(&text, agent_id, session_key, hook)
     }
 
     /// Adds or replaces (by id) one fact in registry `registryId` (typed or flat); returns its id.

@@ -6,6 +6,7 @@ use super::split::{self, Caps, Split};
 use once_cell::sync::Lazy;
 use regex::Regex;
 use serde::Serialize;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
@@ -50,16 +51,16 @@ impl ClaimCategory {
 #[serde(rename_all = "camelCase")]
 pub struct DetectedClaim {
     pub category: ClaimCategory,
-    pub detector_id: String,
-    pub matched_text: String,
+    pub detector_id: Arc<str>,
+    pub matched_text: Arc<str>,
     pub offset: usize,
-    pub subject: String,
-    pub assertion: String,
+    pub subject: Arc<str>,
+    pub assertion: Arc<str>,
     pub negative: bool,
     pub confidence: f64,
     /// For entity names: the name the text gives (the subject may be a role such as "user").
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    pub name: Option<Arc<str>>,
 }
 
 /// One compiled pattern and how its captures become a claim.
@@ -67,9 +68,9 @@ pub struct DetectedClaim {
 pub struct Pattern {
     pub re: Regex,
     pub category: ClaimCategory,
-    pub detector_id: String,
+    pub detector_id: Arc<str>,
     /// Fixed assertion, or `None` to build it from the `state` capture (with `not_` when negative).
-    pub assertion: Option<String>,
+    pub assertion: Option<Arc<str>>,
     /// Negative regardless of captures.
     pub negative: bool,
     pub confidence: f64,
@@ -360,8 +361,8 @@ static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
         .map(|(bit, b)| Pattern {
             re: Regex::new(&b.pattern.replace("{S}", SUBJ)).expect("builtin pattern"),
             category: b.category,
-            detector_id: b.id.to_string(),
-            assertion: b.assertion.map(str::to_string),
+            detector_id: b.id.into(),
+            assertion: b.assertion.map(Arc::from),
             negative: b.negative,
             confidence: b.confidence,
             subject_group: "subject".into(),
@@ -488,51 +489,69 @@ fn claim(
         return None;
     }
     let neg_word = caps.neg.is_some_and(|n| {
-        let w = at(n).to_ascii_lowercase();
-        w.contains("not") || w.contains("n't")
+        let w = at(n).as_bytes();
+        w.windows(3)
+            .any(|t| t.eq_ignore_ascii_case(b"not") || t == b"n't")
     });
     let assertion = match (&pat.assertion, caps.state) {
         (Some(a), _) => a.clone(),
         (None, Some(state)) => {
-            let state = at(state).to_ascii_lowercase().replace(' ', "_");
+            let mut s = String::with_capacity(state.1 - state.0 + 4);
             if neg_word {
-                format!("not_{state}")
-            } else {
-                state
+                s.push_str("not_");
             }
+            s.extend(at(state).chars().map(|c| match c {
+                ' ' => '_',
+                c => c.to_ascii_lowercase(),
+            }));
+            s.into()
         }
         (None, None) => "asserted".into(),
     };
     Some(DetectedClaim {
         category: pat.category,
         detector_id: pat.detector_id.clone(),
-        matched_text: at(whole).trim().to_string(),
+        matched_text: at(whole).trim().into(),
         offset: base + whole.0,
-        subject,
+        subject: subject.into(),
         assertion,
         negative: pat.negative || neg_word,
         confidence: pat.confidence,
-        name: caps.name.map(|n| at(n).to_string()),
+        name: caps.name.map(|n| at(n).into()),
     })
 }
 
 /// Strips quotes, filler words and articles: "I think the docker service" → "docker service".
-fn clean_subject(raw: &str) -> String {
-    let trimmed = raw
+pub(super) fn clean_subject(raw: &str) -> String {
+    let mut rest = raw
         .trim()
-        .trim_matches(|c| c == '"' || c == '\'' || c == '`');
-    let mut words: Vec<&str> = trimmed.split_whitespace().collect();
-    while let Some(first) = words.first() {
-        let w = first.to_ascii_lowercase();
-        if LEADING.contains(&w.as_str())
-            || ["the", "a", "an", "my", "our", "your"].contains(&w.as_str()) && words.len() > 1
-        {
-            words.remove(0);
+        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+        .trim_start();
+    loop {
+        let (first, tail) = match rest.split_once(char::is_whitespace) {
+            Some((first, tail)) => (first, tail.trim_start()),
+            None => (rest, ""),
+        };
+        let filler = LEADING.iter().any(|w| first.eq_ignore_ascii_case(w));
+        let article = ["the", "a", "an", "my", "our", "your"]
+            .iter()
+            .any(|w| first.eq_ignore_ascii_case(w));
+        if filler && !first.is_empty() || article && !tail.is_empty() {
+            rest = tail;
         } else {
             break;
         }
     }
-    words.join(" ")
+    let rest = rest.trim_end();
+    // Words are joined by single spaces, however the text separated them.
+    if rest
+        .split(' ')
+        .all(|w| !w.is_empty() && !w.contains(char::is_whitespace))
+    {
+        rest.to_string()
+    } else {
+        rest.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
 }
 
 /// Lowercased, articles removed: how subjects are compared with facts (§12.2).

@@ -283,7 +283,7 @@ fn typed_fact(o: &Obj, registry: &str, issues: &mut Issues) -> Option<Fact> {
     let (id, ttl_seconds) = id_and_ttl(o, format!("{registry}-{subject}"), issues);
     let registry = registry.to_string();
     Some(Fact {
-        id,
+        id: id.into(),
         registry,
         category,
         subject,
@@ -378,7 +378,7 @@ fn flat_fact(
     let (id, ttl_seconds) = id_and_ttl(o, format!("{registry}:{subject}:{predicate}"), issues);
     let registry = registry.to_string();
     Some(Fact {
-        id,
+        id: id.into(),
         registry,
         category,
         subject,
@@ -457,10 +457,11 @@ fn custom_detectors(o: &Obj, issues: &mut Issues) -> Vec<Pattern> {
             out.push(Pattern {
                 re,
                 category,
-                detector_id: id.clone(),
+                detector_id: id.as_str().into(),
                 assertion: Some(
                     d.string("assertion", issues)
-                        .unwrap_or_else(|| "asserted".into()),
+                        .unwrap_or_else(|| "asserted".into())
+                        .into(),
                 ),
                 negative: d.bool("negative", false, issues),
                 confidence: d.num("confidence", 0.8, 0.0, 1.0, issues),

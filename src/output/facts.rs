@@ -6,6 +6,7 @@ use super::claims::{normalize, ClaimCategory, DetectedClaim};
 use regex::{Regex, RegexSet};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum FactValue {
@@ -23,7 +24,7 @@ pub enum FactValue {
 
 #[derive(Debug, Clone)]
 pub struct Fact {
-    pub id: String,
+    pub id: Arc<str>,
     pub registry: String,
     pub category: ClaimCategory,
     pub subject: String,
@@ -60,24 +61,24 @@ pub enum FactCheck {
     NoFactFound,
     Confirmed {
         #[serde(rename = "factId")]
-        fact_id: String,
+        fact_id: Arc<str>,
     },
     Contradicted {
         #[serde(rename = "factId")]
-        fact_id: String,
+        fact_id: Arc<str>,
         expected: String,
-        claimed: String,
+        claimed: Arc<str>,
     },
     ExpiredFact {
         #[serde(rename = "factId")]
-        fact_id: String,
+        fact_id: Arc<str>,
     },
 }
 
 /// The compiled facts of the registries that apply.
 #[derive(Default)]
 pub struct FactIndex {
-    exact: HashMap<(ClaimCategory, String), Vec<usize>>,
+    exact: HashMap<ClaimCategory, HashMap<String, Vec<usize>>>,
     regex: HashMap<ClaimCategory, (RegexSet, Vec<usize>)>,
     /// Quantities are found by their facts: "255,908 nats-events" / "nats-events count is 255908".
     quantities: Vec<(Regex, usize)>,
@@ -87,7 +88,7 @@ pub struct FactIndex {
 impl FactIndex {
     /// Regex subjects were validated at load; a set that does not build leaves them out.
     pub fn build(facts: Vec<Fact>) -> FactIndex {
-        let mut exact: HashMap<(ClaimCategory, String), Vec<usize>> = HashMap::new();
+        let mut exact: HashMap<ClaimCategory, HashMap<String, Vec<usize>>> = HashMap::new();
         let mut patterns: HashMap<ClaimCategory, (Vec<String>, Vec<usize>)> = HashMap::new();
         for (i, f) in facts.iter().enumerate() {
             if f.subject_is_regex {
@@ -96,7 +97,9 @@ impl FactIndex {
                 e.1.push(i);
             } else {
                 exact
-                    .entry((f.category, normalize(&f.subject)))
+                    .entry(f.category)
+                    .or_default()
+                    .entry(normalize(&f.subject))
                     .or_default()
                     .push(i);
             }
@@ -139,10 +142,10 @@ impl FactIndex {
                 out.push(DetectedClaim {
                     category: ClaimCategory::Quantity,
                     detector_id: "quantity".into(),
-                    matched_text: whole.as_str().to_string(),
+                    matched_text: whole.as_str().into(),
                     offset: whole.start(),
-                    subject: self.facts[*i].subject.clone(),
-                    assertion: count.as_str().replace([',', '_'], ""),
+                    subject: self.facts[*i].subject.as_str().into(),
+                    assertion: count.as_str().replace([',', '_'], "").into(),
                     negative: false,
                     confidence: 0.8,
                     name: None,
@@ -160,32 +163,37 @@ impl FactIndex {
         self.facts.iter().any(|f| f.category == c)
     }
 
-    /// Facts whose subject matches the claim's subject (or its last word, or the name it gives).
-    fn candidates(&self, claim: &DetectedClaim) -> Vec<&Fact> {
-        let mut keys = vec![normalize(&claim.subject)];
-        if let Some(last) = keys[0].rsplit(' ').next().filter(|l| *l != keys[0]) {
-            keys.push(last.to_string());
-        }
-        if let Some(name) = &claim.name {
-            keys.push(normalize(name));
-        }
+    /// Facts whose subject matches the claim's subject (or its last word, or the name it gives),
+    /// by index, in registry order.
+    fn candidates(&self, claim: &DetectedClaim) -> Vec<usize> {
+        let exact = self.exact.get(&claim.category);
+        let regex = self.regex.get(&claim.category);
         let mut out: Vec<usize> = Vec::new();
-        for key in &keys {
-            if let Some(ids) = self.exact.get(&(claim.category, key.clone())) {
+        if exact.is_none() && regex.is_none() {
+            return out;
+        }
+        let subject = normalize(&claim.subject);
+        let last = subject.rsplit(' ').next().filter(|l| *l != subject);
+        let name = claim.name.as_deref().map(normalize);
+        for key in [Some(subject.as_str()), last, name.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(ids) = exact.and_then(|m| m.get(key)) {
                 out.extend(ids);
             }
-            if let Some((set, ids)) = self.regex.get(&claim.category) {
+            if let Some((set, ids)) = regex {
                 out.extend(set.matches(key).into_iter().map(|m| ids[m]));
             }
         }
         out.sort_unstable();
         out.dedup();
-        out.into_iter().map(|i| &self.facts[i]).collect()
+        out
     }
 
     pub fn check(&self, claim: &DetectedClaim, now: i64) -> FactCheck {
         let mut expired = None;
-        for fact in self.candidates(claim) {
+        for fact in self.candidates(claim).into_iter().map(|i| &self.facts[i]) {
             if fact.expired(now) {
                 expired = Some(fact.id.clone());
                 continue;
@@ -206,11 +214,10 @@ fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
         FactValue::Exists(exists) => *exists != claim.negative,
         FactValue::Capability(supported) => *supported != claim.negative,
         FactValue::State(state) => {
-            let state = state.to_lowercase();
             // A flat fact `installed: false` is stored as the state `not_installed`.
-            let (fact_state, fact_negative) = match state.strip_prefix("not_") {
-                Some(s) => (s.to_string(), true),
-                None => (state.clone(), false),
+            let (fact_state, fact_negative) = match state.get(..4) {
+                Some(p) if p.eq_ignore_ascii_case("not_") => (&state[4..], true),
+                _ => (state.as_str(), false),
             };
             let claimed = claim.assertion.trim_start_matches("not_");
             let present = [
@@ -223,9 +230,11 @@ fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
                 "active",
                 "loaded",
             ];
-            if claimed == fact_state {
+            if claimed.eq_ignore_ascii_case(fact_state) {
                 claim.negative == fact_negative
-            } else if claim.assertion == "not_found" && present.contains(&fact_state.as_str()) {
+            } else if &*claim.assertion == "not_found"
+                && present.iter().any(|p| p.eq_ignore_ascii_case(fact_state))
+            {
                 fact_negative
             } else {
                 return None;
@@ -240,15 +249,12 @@ fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
             (claimed - actual).abs() <= actual.abs() * 0.1
         }
         FactValue::Name { correct, aliases } => {
-            let claimed = claim
-                .name
-                .as_deref()
-                .unwrap_or(&claim.subject)
-                .to_lowercase();
-            claimed == correct.to_lowercase() || aliases.iter().any(|a| a.to_lowercase() == claimed)
+            let claimed = claim.name.as_deref().unwrap_or(&claim.subject);
+            same_name(claimed, correct) || aliases.iter().any(|a| same_name(claimed, a))
         }
     };
     let fact_id = fact.id.clone();
+    // `claimed` is the name the text gives, or the assertion; both are shared, not copied.
     Some(if agrees {
         FactCheck::Confirmed { fact_id }
     } else {
@@ -262,4 +268,11 @@ fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
             claimed,
         }
     })
+}
+
+/// Names compare case-insensitively, Unicode included ("JOSÉ" is "josé").
+fn same_name(a: &str, b: &str) -> bool {
+    a.chars()
+        .flat_map(char::to_lowercase)
+        .eq(b.chars().flat_map(char::to_lowercase))
 }

@@ -24,6 +24,16 @@ pub enum OutputVerdict {
     Block,
 }
 
+impl OutputVerdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OutputVerdict::Pass => "pass",
+            OutputVerdict::Flag => "flag",
+            OutputVerdict::Block => "block",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ClaimPolicy {
@@ -98,10 +108,10 @@ impl Profile {
 #[serde(rename_all = "camelCase")]
 pub struct Violation {
     pub claim: DetectedClaim,
-    pub reason: String,
+    pub reason: std::borrow::Cow<'static, str>,
     pub severity: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradicted_fact_id: Option<String>,
+    pub contradicted_fact_id: Option<std::sync::Arc<str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
 }
@@ -308,7 +318,7 @@ fn judge(
     let (policy, reason, severity, fact, expected) = match check {
         _ if claim.category == ClaimCategory::SelfReferential => (
             profile.self_referential,
-            "self-referential statement instead of work".to_string(),
+            "self-referential statement instead of work".into(),
             "low",
             None,
             None,
@@ -320,14 +330,14 @@ fn judge(
             claimed,
         } => (
             profile.contradiction,
-            format!("contradicts fact {fact_id}: expected {expected}, claimed {claimed}"),
+            format!("contradicts fact {fact_id}: expected {expected}, claimed {claimed}").into(),
             "high",
             Some(fact_id.clone()),
             Some(expected.clone()),
         ),
         FactCheck::NoFactFound | FactCheck::ExpiredFact { .. } => (
             profile.unverified,
-            "unverified claim: no fact covers it".to_string(),
+            "unverified claim: no fact covers it".into(),
             "medium",
             None,
             None,

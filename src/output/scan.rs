@@ -98,12 +98,18 @@ static ANCHORS: Lazy<Anchors> = Lazy::new(|| {
 /// stays whole). Quotes and code fences are no hiding place: they are plain text here.
 pub fn sentences(text: &str) -> Vec<Sentence> {
     let bytes = text.as_bytes();
-    let mut ends: Vec<(usize, usize)> = memchr::memchr3_iter(b'.', b'!', b'?', bytes)
-        .filter(|&i| bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()))
-        .map(|i| (i + 1, i + 1))
-        .chain(memchr::memchr_iter(b'\n', bytes).map(|i| (i, i + 1)))
-        .collect();
-    ends.sort_unstable();
+    // (end of a sentence, start of the next); sized for prose, one sentence per ~40 bytes.
+    let mut ends: Vec<(usize, usize)> = Vec::with_capacity(text.len() / 32 + 4);
+    ends.extend(
+        memchr::memchr3_iter(b'.', b'!', b'?', bytes)
+            .filter(|&i| bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()))
+            .map(|i| (i + 1, i + 1)),
+    );
+    let ended_by_dot = ends.len();
+    ends.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i, i + 1)));
+    if ends.len() > ended_by_dot && ended_by_dot > 0 {
+        ends.sort_unstable();
+    }
     let mut out = Vec::with_capacity(ends.len() + 1);
     let mut start = 0;
     for (end, next) in ends.into_iter().chain([(text.len(), text.len())]) {

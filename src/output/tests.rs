@@ -46,8 +46,8 @@ fn the_system_state_examples_of_the_seed() {
     let c = claims_in("Node.js is not installed.");
     assert_eq!(
         (
-            c[0].subject.as_str(),
-            c[0].assertion.as_str(),
+            c[0].subject.as_ref(),
+            c[0].assertion.as_ref(),
             c[0].negative
         ),
         ("Node.js", "not_installed", true)
@@ -55,15 +55,15 @@ fn the_system_state_examples_of_the_seed() {
     let c = claims_in("The service is running fine.");
     assert_eq!(
         (
-            c[0].subject.as_str(),
-            c[0].assertion.as_str(),
+            c[0].subject.as_ref(),
+            c[0].assertion.as_ref(),
             c[0].negative
         ),
         ("service", "running", false)
     );
     let c = claims_in("I couldn't find docker on this host.");
     assert_eq!(
-        (c[0].subject.as_str(), c[0].assertion.as_str()),
+        (c[0].subject.as_ref(), c[0].assertion.as_ref()),
         ("docker on this", "not_found")
     );
     assert!(
@@ -80,26 +80,26 @@ fn the_system_state_examples_of_the_seed() {
 fn other_detectors_find_their_claims() {
     let c = claims_in("The user is Iulia.");
     assert_eq!(
-        (c[0].category, c[0].subject.as_str(), c[0].name.as_deref()),
+        (c[0].category, c[0].subject.as_ref(), c[0].name.as_deref()),
         (ClaimCategory::EntityName, "user", Some("Iulia"))
     );
     let c = claims_in("There is no config file for that.");
     assert_eq!(
-        (c[0].category, c[0].assertion.as_str()),
+        (c[0].category, c[0].assertion.as_ref()),
         (ClaimCategory::Existence, "not_exists")
     );
     let c = claims_in("The CI pipeline is broken.");
     assert_eq!(
         (
             c[0].category,
-            c[0].subject.as_str(),
-            c[0].assertion.as_str()
+            c[0].subject.as_ref(),
+            c[0].assertion.as_ref()
         ),
         (ClaimCategory::OperationalStatus, "CI pipeline", "broken")
     );
     let c = claims_in("OpenClaw doesn't support webhooks.");
     assert_eq!(
-        (c[0].category, c[0].assertion.as_str()),
+        (c[0].category, c[0].assertion.as_ref()),
         (ClaimCategory::Capability, "not_supported")
     );
     let c = claims_in("My instructions say I should only review.");
@@ -109,7 +109,7 @@ fn other_detectors_find_their_claims() {
     // Sentences are independent; quotes and code are no hiding place.
     let c = claims_in("All good. `redis` is not running. \"postgres\" is not installed");
     assert_eq!(
-        c.iter().map(|c| c.subject.as_str()).collect::<Vec<_>>(),
+        c.iter().map(|c| c.subject.as_ref()).collect::<Vec<_>>(),
         ["redis", "postgres"]
     );
 }
@@ -346,8 +346,8 @@ fn ttl_flat_facts_custom_detectors_and_aliases() {
     let r = v.validate("a", "Sorry, ticket ABC-12 does not exist.", low, t0);
     assert_eq!(
         (
-            r.claims[0].detector_id.as_str(),
-            r.claims[0].subject.as_str()
+            r.claims[0].detector_id.as_ref(),
+            r.claims[0].subject.as_ref()
         ),
         ("ticket", "ABC-12")
     );
@@ -812,8 +812,53 @@ mod fast_detection_matches_the_capture_pass {
             .collect()
     }
 
+    /// Subjects the plain way: split into words, drop leading fillers and articles, join.
+    fn reference_clean(raw: &str) -> String {
+        let trimmed = raw
+            .trim()
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`');
+        let mut words: Vec<&str> = trimmed.split_whitespace().collect();
+        while let Some(first) = words.first() {
+            let w = first.to_ascii_lowercase();
+            let filler = [
+                "i",
+                "think",
+                "yes",
+                "no",
+                "so",
+                "and",
+                "but",
+                "also",
+                "well",
+                "now",
+                "then",
+                "it",
+                "seems",
+                "that",
+                "sadly",
+                "unfortunately",
+            ]
+            .contains(&w.as_str());
+            let article = ["the", "a", "an", "my", "our", "your"].contains(&w.as_str());
+            if filler || article && words.len() > 1 {
+                words.remove(0);
+            } else {
+                break;
+            }
+        }
+        words.join(" ")
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn subjects_are_cleaned_like_the_plain_way(words in prop::collection::vec(
+            (prop::sample::select(vec!["I", "think", "The", "a", "docker", "\"x", "y'", " ", "`", "so", "An", "nginx"]),
+             prop::sample::select(vec![" ", "  ", "\t", ""])), 0..8)) {
+            let raw: String = words.iter().map(|(w, s)| format!("{w}{s}")).collect();
+            prop_assert_eq!(claims::clean_subject(&raw), reference_clean(&raw));
+        }
+
         #[test]
         fn on_generated_text(text in text()) {
             let patterns = builtins();

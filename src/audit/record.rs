@@ -2,10 +2,13 @@
 //! fields of seed 003. `id`, `seq`, `prevHash`, `timestampIso`, `controls` and the hash are filled
 //! by the writer thread, which owns the chain.
 
+use crate::output::claims::{ClaimCategory, DetectedClaim};
+use crate::output::Violation;
 use crate::risk::RiskLevel;
 use crate::trust::TrustSnapshot;
 use serde::Serialize;
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 // Field order matters: structs serialize in declaration order, and every struct here lists its
 // JSON keys alphabetically, so a record serializes directly to its canonical form (sorted keys,
@@ -83,33 +86,63 @@ pub struct AuditContext {
 }
 
 /// `context.outputValidation` (seed 000 §11.2); fields in key order (canonical serialization).
+/// It shares the validation's claims and violations and is shaped for the log when the writer
+/// thread serializes it, not on the thread that validated.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OutputAudit {
     pub claim_count: usize,
     /// Categories only: agent output is never logged beyond the violations' matched segments.
-    pub claims: Vec<ClaimAudit>,
+    #[serde(serialize_with = "claim_categories")]
+    pub claims: Arc<[DetectedClaim]>,
     pub trigger_hook: String,
-    pub violations: Vec<ViolationAudit>,
+    #[serde(serialize_with = "violation_entries")]
+    pub violations: Arc<[Violation]>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct ClaimAudit {
-    pub category: crate::output::claims::ClaimCategory,
+#[derive(Serialize)]
+struct ClaimAudit {
+    category: ClaimCategory,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// One violation in the log: the claim's fields flattened, its matched segment only.
+#[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ViolationAudit {
-    pub assertion: std::sync::Arc<str>,
-    pub category: crate::output::claims::ClaimCategory,
+struct ViolationAudit<'a> {
+    assertion: &'a str,
+    category: ClaimCategory,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradicted_fact_id: Option<std::sync::Arc<str>>,
-    pub detector_id: std::sync::Arc<str>,
-    pub matched_text: std::sync::Arc<str>,
-    pub reason: std::borrow::Cow<'static, str>,
-    pub severity: &'static str,
-    pub subject: std::sync::Arc<str>,
+    contradicted_fact_id: Option<&'a str>,
+    detector_id: &'a str,
+    matched_text: &'a str,
+    reason: &'a str,
+    severity: &'a str,
+    subject: &'a str,
+}
+
+fn claim_categories<S: serde::Serializer>(
+    claims: &Arc<[DetectedClaim]>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(claims.iter().map(|c| ClaimAudit {
+        category: c.category,
+    }))
+}
+
+fn violation_entries<S: serde::Serializer>(
+    violations: &Arc<[Violation]>,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.collect_seq(violations.iter().map(|v| ViolationAudit {
+        assertion: &v.claim.assertion,
+        category: v.claim.category,
+        contradicted_fact_id: v.contradicted_fact_id.as_deref(),
+        detector_id: &v.claim.detector_id,
+        matched_text: &v.claim.matched_text,
+        reason: &v.reason,
+        severity: v.severity,
+        subject: &v.claim.subject,
+    }))
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

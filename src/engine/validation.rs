@@ -3,7 +3,7 @@
 //! (seed 000 §11.2, §14.3: agent output is never logged beyond what matched).
 
 use super::{lineage, GovernanceEngine, Mode};
-use crate::audit::record::{ClaimAudit, OutputAudit, ViolationAudit};
+use crate::audit::record::OutputAudit;
 use crate::audit::{AuditRecord, AuditVerdict};
 use crate::context::{agent_from_session_key, Hook};
 use crate::output::{OutputResult, OutputVerdict};
@@ -100,20 +100,6 @@ impl GovernanceEngine {
             OutputVerdict::Flag => AuditVerdict::OutputFlag,
             OutputVerdict::Block => AuditVerdict::OutputBlock,
         };
-        let violations = r
-            .violations
-            .iter()
-            .map(|v| ViolationAudit {
-                assertion: v.claim.assertion.clone(),
-                category: v.claim.category,
-                contradicted_fact_id: v.contradicted_fact_id.clone(),
-                detector_id: v.claim.detector_id.clone(),
-                matched_text: v.claim.matched_text.clone(),
-                reason: v.reason.clone(),
-                severity: v.severity,
-                subject: v.claim.subject.clone(),
-            })
-            .collect();
         let mut record = AuditRecord::event(verdict, Value::Null, now);
         record.details = None;
         record.context.agent_id = agent.to_string();
@@ -121,15 +107,9 @@ impl GovernanceEngine {
         record.context.hook = hook.to_string();
         record.context.output_validation = Some(OutputAudit {
             claim_count: r.claims.len(),
-            claims: r
-                .claims
-                .iter()
-                .map(|c| ClaimAudit {
-                    category: c.category,
-                })
-                .collect(),
+            claims: r.claims.clone(),
             trigger_hook: hook.to_string(),
-            violations,
+            violations: r.violations.clone(),
         });
         record.trust = r.trust;
         record.evaluation_us = r.evaluation_us;

@@ -419,21 +419,30 @@ const LEADING: [&str; 16] = [
 /// (builtins: a DFA `find`, groups read off the match) or on every sentence (custom detectors:
 /// a capture pass). Claims never reach across a sentence boundary.
 pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
-    let mut sentences = scan::sentences(text);
-    scan::mark(text, &mut sentences);
+    let scan = scan::Scan::new(text);
     let mut out = Vec::new();
-    for s in sentences.iter().filter(|s| !s.hedged) {
+    for s in scan.sentences.iter().filter(|s| !s.hedged) {
         let sentence = &text[s.start..s.end];
         let first = out.len();
         for pat in patterns {
             match pat.fast {
                 Some((bit, _)) if s.candidates & (1 << bit) == 0 => {}
-                Some((_, split)) => {
-                    for m in pat.re.find_iter(sentence) {
+                Some((bit, split)) => {
+                    let mut from = 0;
+                    // Search again only while an anchor of the pattern lies ahead.
+                    while from == 0 || scan.anchored_after(s, bit, s.start + from) {
+                        let Some(m) = pat.re.find_at(sentence, from) else {
+                            break;
+                        };
                         if let Some(caps) = split(m.as_str()) {
                             let caps = caps.shifted(m.start());
                             out.extend(claim(pat, sentence, s.start, (m.start(), m.end()), &caps));
                         }
+                        // Every builtin consumes its anchor, so a match is never empty.
+                        if m.is_empty() {
+                            break;
+                        }
+                        from = m.end();
                     }
                 }
                 None => {
@@ -495,17 +504,7 @@ fn claim(
     });
     let assertion = match (&pat.assertion, caps.state) {
         (Some(a), _) => a.clone(),
-        (None, Some(state)) => {
-            let mut s = String::with_capacity(state.1 - state.0 + 4);
-            if neg_word {
-                s.push_str("not_");
-            }
-            s.extend(at(state).chars().map(|c| match c {
-                ' ' => '_',
-                c => c.to_ascii_lowercase(),
-            }));
-            s.into()
-        }
+        (None, Some(state)) => state_assertion(at(state), neg_word),
         (None, None) => "asserted".into(),
     };
     Some(DetectedClaim {
@@ -513,7 +512,7 @@ fn claim(
         detector_id: pat.detector_id.clone(),
         matched_text: at(whole).trim().into(),
         offset: base + whole.0,
-        subject: subject.into(),
+        subject: Arc::from(&*subject),
         assertion,
         negative: pat.negative || neg_word,
         confidence: pat.confidence,
@@ -521,8 +520,46 @@ fn claim(
     })
 }
 
+/// The states builtin patterns capture, as shared assertions (plain and `not_`): most claims
+/// carry one of these, and sharing them spares an allocation per claim.
+static STATES: Lazy<Vec<(&'static str, Arc<str>, Arc<str>)>> = Lazy::new(|| {
+    BUILTINS
+        .iter()
+        .filter(|b| b.assertion.is_none())
+        .flat_map(|b| b.anchors.iter().copied())
+        .chain(["timed out"])
+        .map(|s| {
+            let name = s.replace(' ', "_");
+            (
+                s,
+                Arc::from(name.as_str()),
+                Arc::from(format!("not_{name}")),
+            )
+        })
+        .collect()
+});
+
+/// `installed` or `not_installed` for the captured state (lowercased, spaces as `_`).
+fn state_assertion(state: &str, negative: bool) -> Arc<str> {
+    if let Some((_, plain, not)) = STATES
+        .iter()
+        .find(|(s, _, _)| s.eq_ignore_ascii_case(state))
+    {
+        return if negative { not.clone() } else { plain.clone() };
+    }
+    let mut s = String::with_capacity(state.len() + 4);
+    if negative {
+        s.push_str("not_");
+    }
+    s.extend(state.chars().map(|c| match c {
+        ' ' => '_',
+        c => c.to_ascii_lowercase(),
+    }));
+    s.into()
+}
+
 /// Strips quotes, filler words and articles: "I think the docker service" → "docker service".
-pub(super) fn clean_subject(raw: &str) -> String {
+pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
     let mut rest = raw
         .trim()
         .trim_matches(|c| c == '"' || c == '\'' || c == '`')
@@ -548,9 +585,9 @@ pub(super) fn clean_subject(raw: &str) -> String {
         .split(' ')
         .all(|w| !w.is_empty() && !w.contains(char::is_whitespace))
     {
-        rest.to_string()
+        rest.into()
     } else {
-        rest.split_whitespace().collect::<Vec<_>>().join(" ")
+        rest.split_whitespace().collect::<Vec<_>>().join(" ").into()
     }
 }
 

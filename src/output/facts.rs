@@ -83,6 +83,8 @@ pub struct FactIndex {
     /// Quantities are found by their facts: "255,908 nats-events" / "nats-events count is 255908".
     quantities: Vec<(Regex, usize)>,
     facts: Vec<Fact>,
+    /// Bit `category as u8` set when some fact has that category.
+    categories: u32,
 }
 
 impl FactIndex {
@@ -120,11 +122,13 @@ impl FactIndex {
                 Some((Regex::new(&p).ok()?, i))
             })
             .collect();
+        let categories = facts.iter().fold(0, |m, f| m | 1 << f.category as u8);
         FactIndex {
             exact,
             regex,
             quantities,
             facts,
+            categories,
         }
     }
 
@@ -160,7 +164,7 @@ impl FactIndex {
     }
 
     pub fn has_category(&self, c: ClaimCategory) -> bool {
-        self.facts.iter().any(|f| f.category == c)
+        self.categories & 1 << c as u8 != 0
     }
 
     /// Facts whose subject matches the claim's subject (or its last word, or the name it gives),

@@ -120,9 +120,10 @@ pub struct Violation {
 #[serde(rename_all = "camelCase")]
 pub struct OutputResult {
     pub verdict: OutputVerdict,
-    pub claims: Vec<DetectedClaim>,
+    /// Shared with the audit record, which the writer thread serializes in its own shape.
+    pub claims: std::sync::Arc<[DetectedClaim]>,
     pub fact_checks: Vec<FactCheck>,
-    pub violations: Vec<Violation>,
+    pub violations: std::sync::Arc<[Violation]>,
     pub evaluation_us: f64,
     pub trust: TrustSnapshot,
     /// Why validation did not run (disabled, short text, exempt agent, trust above threshold).
@@ -239,9 +240,9 @@ impl Validator {
         let started = std::time::Instant::now();
         let mut result = OutputResult {
             verdict: OutputVerdict::Pass,
-            claims: Vec::new(),
+            claims: std::sync::Arc::new([]),
             fact_checks: Vec::new(),
-            violations: Vec::new(),
+            violations: std::sync::Arc::new([]),
             evaluation_us: 0.0,
             trust,
             skipped: self.skip_reason(agent, text, trust),
@@ -272,17 +273,19 @@ impl Validator {
             .iter()
             .filter(|p| !profile.contradiction_only || facts.has_category(p.category))
             .collect();
-        result.claims = claims::detect(text, &patterns, self.config.max_claims);
+        let mut found = claims::detect(text, &patterns, self.config.max_claims);
         // Quantities are found through the numeric facts themselves.
-        result.claims.extend(facts.quantity_claims(text));
-        result.claims.truncate(self.config.max_claims);
+        found.extend(facts.quantity_claims(text));
+        found.truncate(self.config.max_claims);
         let budget = std::time::Duration::from_micros(self.config.max_eval_us);
-        for (n, claim) in result.claims.iter().enumerate() {
+        let mut violations = Vec::new();
+        result.fact_checks.reserve(found.len());
+        for (n, claim) in found.iter().enumerate() {
             if started.elapsed() > budget {
                 result.incomplete = Some(format!(
                     "maxEvalUs ({}) reached after {n} of {} claims",
                     self.config.max_eval_us,
-                    result.claims.len()
+                    found.len()
                 ));
                 break;
             }
@@ -293,10 +296,12 @@ impl Validator {
             };
             if let Some(v) = judge(claim, &check, &profile) {
                 result.verdict = result.verdict.max(v.1);
-                result.violations.push(v.0);
+                violations.push(v.0);
             }
             result.fact_checks.push(check);
         }
+        result.claims = found.into();
+        result.violations = violations.into();
         result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
         result
     }

@@ -14,6 +14,61 @@ pub struct Sentence {
     /// Bit `i` set: builtin pattern `i` has an anchor in this sentence.
     pub candidates: u32,
     pub hedged: bool,
+    /// This sentence's anchors: a range of `Scan::anchors`.
+    pub anchors: (u32, u32),
+}
+
+/// The text's sentences and where the anchors of builtin patterns are.
+pub struct Scan {
+    pub sentences: Vec<Sentence>,
+    /// (start, patterns) of each anchor occurrence, sentence by sentence.
+    anchors: Vec<(usize, u32)>,
+}
+
+impl Scan {
+    pub fn new(text: &str) -> Scan {
+        let mut scan = Scan {
+            sentences: sentences(text),
+            anchors: Vec::with_capacity(text.len() / 64 + 4),
+        };
+        scan.mark(text);
+        scan
+    }
+
+    /// Whether builtin pattern `bit` has an anchor in `s` starting at or after `from`: a further
+    /// match must contain one.
+    pub fn anchored_after(&self, s: &Sentence, bit: u8, from: usize) -> bool {
+        self.anchors[s.anchors.0 as usize..s.anchors.1 as usize]
+            .iter()
+            .any(|&(start, patterns)| start >= from && patterns & (1 << bit) != 0)
+    }
+
+    /// One automaton pass: candidate patterns, anchors and hedges per sentence. Matches come in
+    /// order of their ends, so sentence by sentence.
+    fn mark(&mut self, text: &str) {
+        let table = &*ANCHORS;
+        let mut idx = 0;
+        for m in table.automaton.find_overlapping_iter(text) {
+            while self.sentences.get(idx).is_some_and(|s| s.end <= m.start()) {
+                idx += 1;
+            }
+            let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= m.start()) else {
+                continue;
+            };
+            let lit = table.literals[m.pattern().as_usize()];
+            if lit.patterns != 0 {
+                if s.anchors.0 == s.anchors.1 {
+                    s.anchors = (self.anchors.len() as u32, self.anchors.len() as u32);
+                }
+                self.anchors.push((m.start(), lit.patterns));
+                s.anchors.1 += 1;
+                s.candidates |= lit.patterns;
+            }
+            if lit.hedge && !s.hedged {
+                s.hedged = is_hedge(text, m.start(), m.end(), s.end);
+            }
+        }
+    }
 }
 
 /// Hedges that make a sentence an opinion or a suggestion rather than an assertion.
@@ -96,7 +151,7 @@ static ANCHORS: Lazy<Anchors> = Lazy::new(|| {
 
 /// Sentences: a line break, or `.`/`!`/`?` before whitespace or the end, ends one (so `Node.js`
 /// stays whole). Quotes and code fences are no hiding place: they are plain text here.
-pub fn sentences(text: &str) -> Vec<Sentence> {
+fn sentences(text: &str) -> Vec<Sentence> {
     let bytes = text.as_bytes();
     // (end of a sentence, start of the next); sized for prose, one sentence per ~40 bytes.
     let mut ends: Vec<(usize, usize)> = Vec::with_capacity(text.len() / 32 + 4);
@@ -126,6 +181,7 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
                 end: start + lead + trimmed.len(),
                 candidates: 0,
                 hedged: false,
+                anchors: (0, 0),
             });
         }
         start = next;
@@ -135,22 +191,6 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
 
 fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_')
-}
-
-/// One automaton pass: candidate patterns and hedges per sentence.
-pub fn mark(text: &str, sentences: &mut [Sentence]) {
-    let anchors = &*ANCHORS;
-    for m in anchors.automaton.find_overlapping_iter(text) {
-        let idx = sentences.partition_point(|s| s.end <= m.start());
-        let Some(s) = sentences.get_mut(idx).filter(|s| s.start <= m.start()) else {
-            continue;
-        };
-        let lit = anchors.literals[m.pattern().as_usize()];
-        s.candidates |= lit.patterns;
-        if lit.hedge && !s.hedged {
-            s.hedged = is_hedge(text, m.start(), m.end(), s.end);
-        }
-    }
 }
 
 /// A whole-word hedge; "could" hedges, but "could not find" asserts.

@@ -21,6 +21,7 @@ fn claims_in(text: &str) -> Vec<DetectedClaim> {
     validator(json!({}))
         .validate("x", text, TrustSnapshot::of(50.0), 0)
         .claims
+        .to_vec()
 }
 
 fn seed_registries() -> Value {

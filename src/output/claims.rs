@@ -520,9 +520,12 @@ fn claim(
     })
 }
 
+/// A captured state word and its assertions, plain and negated.
+type StateAssertions = (&'static str, Arc<str>, Arc<str>);
+
 /// The states builtin patterns capture, as shared assertions (plain and `not_`): most claims
 /// carry one of these, and sharing them spares an allocation per claim.
-static STATES: Lazy<Vec<(&'static str, Arc<str>, Arc<str>)>> = Lazy::new(|| {
+static STATES: Lazy<Vec<StateAssertions>> = Lazy::new(|| {
     BUILTINS
         .iter()
         .filter(|b| b.assertion.is_none())

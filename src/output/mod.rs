@@ -210,7 +210,8 @@ impl Validator {
         if !c.enabled {
             return Some("output validation disabled".into());
         }
-        if text.chars().count() < c.min_text_length {
+        // Counting stops at the threshold: the whole text need not be walked.
+        if c.min_text_length > 0 && text.chars().nth(c.min_text_length - 1).is_none() {
             return Some(format!(
                 "shorter than minTextLength ({})",
                 c.min_text_length
@@ -308,6 +309,10 @@ impl Validator {
 }
 
 fn truncate(text: &str, max_chars: usize) -> &str {
+    // A text of at most `max_chars` bytes has at most that many characters.
+    if text.len() <= max_chars {
+        return text;
+    }
     match text.char_indices().nth(max_chars) {
         Some((i, _)) => &text[..i],
         None => text,

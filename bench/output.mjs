@@ -53,8 +53,18 @@ measure('    validateOutput, then every claim read', () => engine.validateOutput
 const json = JSON.stringify(request);
 measure('    validateOutputJson (whole result as JSON)', () => engine.validateOutputJson(json), 5000);
 const adversarial = { agentId: 'writer', text: 'a-'.repeat(50000), hook: 'before_message_write' };
-measure('    100 KB "a-" × 50 000', () => engine.validateOutput(adversarial).verdict, 200);
 const prefixes = { agentId: 'writer', text: 'the service is not '.repeat(5300).slice(0, 100000), hook: 'before_message_write' };
-measure('    100 KB of claim prefixes ("the service is not " …)', () => engine.validateOutput(prefixes).verdict, 200);
+measure('    100 KB "a-" × 50 000 (first 10 000 chars: maxTextLength)', () => engine.validateOutput(adversarial).verdict, 200);
+measure('    100 KB of claim prefixes (first 10 000 chars)', () => engine.validateOutput(prefixes).verdict, 200);
 engine.close();
+// The whole 100 KB: maxTextLength raised past it.
+const wholeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-output-'));
+const whole = new GovernanceEngine({ trust: { defaults: { writer: 45 } }, outputValidation: { factRegistries: registries, performance: { maxTextLength: 200000, maxEvalUs: 1000000 } } }, { stateDir: wholeDir });
+measure('    100 KB "a-" × 50 000, all of it', () => whole.validateOutput(adversarial).verdict, 200);
+measure('    100 KB of claim prefixes, all of it', () => whole.validateOutput(prefixes).verdict, 200);
+// One 100 KB sentence that is nothing but claims: anchors everywhere, no sentence end.
+const claimsOnly = { agentId: 'writer', text: 'svc1 is not installed and '.repeat(3900).slice(0, 100000), hook: 'before_message_write' };
+measure('    100 KB, one sentence of claims, all of it', () => whole.validateOutput(claimsOnly).verdict, 200);
+whole.close();
+fs.rmSync(wholeDir, { recursive: true, force: true });
 fs.rmSync(dir, { recursive: true, force: true });

@@ -428,15 +428,20 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
             match pat.fast {
                 Some((bit, _)) if s.candidates & (1 << bit) == 0 => {}
                 Some((bit, split)) => {
-                    let mut from = 0;
-                    // Search again only while an anchor of the pattern lies ahead.
-                    while from == 0 || scan.anchored_after(s, bit, s.start + from) {
+                    let (mut from, mut cursor, mut taken) = (0, 0, 0);
+                    // Search only while an anchor of the pattern lies ahead, and for no more
+                    // claims than could still make the first `max`.
+                    while taken < max - first
+                        && scan.anchor_after(s, bit, s.start + from, &mut cursor)
+                    {
                         let Some(m) = pat.re.find_at(sentence, from) else {
                             break;
                         };
                         if let Some(caps) = split(m.as_str()) {
                             let caps = caps.shifted(m.start());
+                            let before = out.len();
                             out.extend(claim(pat, sentence, s.start, (m.start(), m.end()), &caps));
+                            taken += out.len() - before;
                         }
                         // Every builtin consumes its anchor, so a match is never empty.
                         if m.is_empty() {
@@ -446,9 +451,11 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
                     }
                 }
                 None => {
-                    for caps in pat.re.captures_iter(sentence) {
-                        out.extend(claim_from_captures(pat, sentence, s.start, &caps));
-                    }
+                    let found = pat
+                        .re
+                        .captures_iter(sentence)
+                        .filter_map(|caps| claim_from_captures(pat, sentence, s.start, &caps));
+                    out.extend(found.take(max - first));
                 }
             }
         }

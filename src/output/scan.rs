@@ -35,12 +35,19 @@ impl Scan {
         scan
     }
 
-    /// Whether builtin pattern `bit` has an anchor in `s` starting at or after `from`: a further
-    /// match must contain one.
-    pub fn anchored_after(&self, s: &Sentence, bit: u8, from: usize) -> bool {
-        self.anchors[s.anchors.0 as usize..s.anchors.1 as usize]
-            .iter()
-            .any(|&(start, patterns)| start >= from && patterns & (1 << bit) != 0)
+    /// The first anchor of builtin pattern `bit` in `s` at or after `from`, searched from
+    /// `*cursor` on (an index into the sentence's anchors, which are in text order). A further
+    /// match must contain such an anchor; callers search forward only, so the cursor never goes
+    /// back and a long sentence costs one walk over its anchors per pattern.
+    pub fn anchor_after(&self, s: &Sentence, bit: u8, from: usize, cursor: &mut usize) -> bool {
+        let anchors = &self.anchors[s.anchors.0 as usize..s.anchors.1 as usize];
+        while let Some(&(start, patterns)) = anchors.get(*cursor) {
+            if start >= from && patterns & (1 << bit) != 0 {
+                return true;
+            }
+            *cursor += 1;
+        }
+        false
     }
 
     /// One automaton pass: candidate patterns, anchors and hedges per sentence. Matches come in
@@ -67,6 +74,10 @@ impl Scan {
             if lit.hedge && !s.hedged {
                 s.hedged = is_hedge(text, m.start(), m.end(), s.end);
             }
+        }
+        // Matches came in order of their ends; overlapping ones may start out of order.
+        for s in &self.sentences {
+            self.anchors[s.anchors.0 as usize..s.anchors.1 as usize].sort_unstable();
         }
     }
 }

@@ -34,6 +34,22 @@ test('validateOutput is synchronous and scales with trust', () => {
   assert.match(logs, /cannot read the registry file .*\.openclaw\/plugins\/openclaw-governance\/generated-facts.json/);
 });
 
+test('failMode closed: a registry file that cannot be read blocks claims, names the file', () => {
+  const dir = tempDir();
+  const e = new GovernanceEngine({
+    failMode: 'closed',
+    trust: { defaults: { main: 70 } },
+    outputValidation: { performance: { maxEvalUs: 10000000 }, factRegistries: [{ filePath: `${dir}/missing-facts.json` }] },
+  }, { stateDir: dir });
+  const r = e.validateOutput({ agentId: 'main', text: 'nginx is not installed on this host.', hook: 'before_message_write' });
+  assert.equal(r.verdict, 'block');
+  assert.match(r.violations[0].reason, /cannot be checked, failMode is closed: .*missing-facts\.json/);
+  assert.equal(e.validateOutput({ agentId: 'main', text: 'Here is the summary you asked for.' }).verdict, 'pass');
+  assert.equal(e.evaluateSync({ hook: 'before_tool_call', agentId: 'main', toolName: 'read', params: { path: 'a' } }).action, 'allow',
+    'tool calls do not depend on fact files');
+  e.close();
+});
+
 test('output verdicts are audited with matched segments only', () => {
   const e = new GovernanceEngine(config, { stateDir: tempDir() });
   const secret = 'The deploy key is AKIAXXXXXXXXXXXXXXXX and the weather is fine.';

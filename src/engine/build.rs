@@ -62,7 +62,8 @@ impl GovernanceEngine {
             .frequency_buffer_size
             .max(config.max_frequency_limit() as usize + 1);
         let core = Core {
-            validator: crate::output::Validator::new(config.output.clone()),
+            validator: crate::output::Validator::new(config.output.clone())
+                .fail_closed(config.fail_mode == crate::config::FailMode::Closed),
             index: PolicyIndex::build(config.policies.clone()),
             risk: RiskAssessor::new(&config.tool_risk_overrides),
             trust: match trust_path {
@@ -87,6 +88,7 @@ impl GovernanceEngine {
                             path: output.clone(),
                             id: Some(b.registry_id.clone()),
                             config_path: "outputValidation.traceBridge".into(),
+                            optional: true,
                         });
                         run_bridge_periodically(b.clone(), output, engine.logs.clone());
                     }

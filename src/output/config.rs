@@ -129,6 +129,8 @@ pub struct FileRegistry {
     pub path: std::path::PathBuf,
     pub id: Option<String>,
     pub config_path: String,
+    /// The bridge's output: absent until the bridge learns a fact, which is no failure.
+    pub optional: bool,
 }
 
 /// Facts of one registry file's JSON (`{id?, name?, generatedAt?, facts: [...]}`), typed or flat.
@@ -196,6 +198,7 @@ fn registry(
                 path: expand_home(&file),
                 id: r.string("id", issues),
                 config_path: r.path.clone(),
+                optional: false,
             });
         }
         return;

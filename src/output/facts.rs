@@ -85,6 +85,8 @@ pub struct FactIndex {
     facts: Vec<Fact>,
     /// Bit `category as u8` set when some fact has that category.
     categories: u32,
+    /// A registry file whose facts could never be read (its problem): claims cannot be checked.
+    pub unavailable: Option<Arc<str>>,
 }
 
 impl FactIndex {
@@ -129,7 +131,13 @@ impl FactIndex {
             quantities,
             facts,
             categories,
+            unavailable: None,
         }
+    }
+
+    pub fn with_unavailable(mut self, problem: Option<Arc<str>>) -> FactIndex {
+        self.unavailable = problem;
+        self
     }
 
     /// Quantity claims about subjects a numeric fact covers.

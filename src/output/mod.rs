@@ -154,6 +154,8 @@ pub struct Validator {
     pub config: config::OutputConfig,
     patterns: Vec<Pattern>,
     pub registries: std::sync::Arc<registries::Registries>,
+    /// `failMode: closed`: claims that cannot be checked (a registry file never read) block.
+    fail_closed: bool,
 }
 
 /// Below this confidence a claim may be flagged but never blocked (§14.4).
@@ -176,7 +178,13 @@ impl Validator {
             config,
             patterns,
             registries,
+            fail_closed: false,
         }
+    }
+
+    pub fn fail_closed(mut self, closed: bool) -> Validator {
+        self.fail_closed = closed;
+        self
     }
 
     fn profile(&self, agent: &str, trust: TrustSnapshot) -> Option<Profile> {
@@ -269,15 +277,27 @@ impl Validator {
             }
             _ => self.registries.index(),
         };
+        // With a registry file unreadable under failMode closed, which categories it would cover
+        // is unknown: every detector runs.
+        let depth_unknown = self.fail_closed && facts.unavailable.is_some();
         let patterns: Vec<&Pattern> = self
             .patterns
             .iter()
-            .filter(|p| !profile.contradiction_only || facts.has_category(p.category))
+            .filter(|p| {
+                !profile.contradiction_only || depth_unknown || facts.has_category(p.category)
+            })
             .collect();
         let mut found = claims::detect(text, &patterns, self.config.max_claims);
         // Quantities are found through the numeric facts themselves.
         found.extend(facts.quantity_claims(text));
         found.truncate(self.config.max_claims);
+        if let (true, Some(problem), false) =
+            (self.fail_closed, &facts.unavailable, found.is_empty())
+        {
+            let mut result = unchecked(result, found, problem);
+            result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
+            return result;
+        }
         let budget = std::time::Duration::from_micros(self.config.max_eval_us);
         let mut violations = Vec::new();
         result.fact_checks.reserve(found.len());
@@ -306,6 +326,25 @@ impl Validator {
         result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
         result
     }
+}
+
+/// `failMode: closed` with a registry file that could never be read: every claim is a violation
+/// naming the file, and the output is blocked (seed 000 §15.2 read with the config's failMode).
+fn unchecked(mut result: OutputResult, found: Vec<DetectedClaim>, problem: &str) -> OutputResult {
+    let reason = format!("cannot be checked, failMode is closed: {problem}");
+    result.violations = found
+        .iter()
+        .map(|claim| Violation {
+            claim: claim.clone(),
+            reason: reason.clone().into(),
+            severity: "high",
+            contradicted_fact_id: None,
+            expected: None,
+        })
+        .collect();
+    result.claims = found.into();
+    result.verdict = OutputVerdict::Block;
+    result
 }
 
 fn truncate(text: &str, max_chars: usize) -> &str {

@@ -8,8 +8,36 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
-/// A registry file: where it is, the mtime last read, its facts, and its last problem.
-type LoadedFile = (FileRegistry, Option<SystemTime>, Vec<Fact>, Option<String>);
+/// A registry file as last read.
+struct LoadedFile {
+    registry: FileRegistry,
+    mtime: Option<SystemTime>,
+    facts: Vec<Fact>,
+    problem: Option<String>,
+    /// It has been read successfully at least once (so its last facts stand in while broken).
+    loaded: bool,
+}
+
+impl LoadedFile {
+    fn new(registry: FileRegistry) -> LoadedFile {
+        LoadedFile {
+            registry,
+            mtime: None,
+            facts: Vec::new(),
+            problem: None,
+            loaded: false,
+        }
+    }
+
+    /// Its facts are missing altogether: never read, and not a file that may rightly be absent.
+    fn unavailable(&self) -> Option<&str> {
+        let absent_by_design = self.registry.optional && self.mtime.is_none();
+        match &self.problem {
+            Some(p) if !self.loaded && !absent_by_design => Some(p),
+            _ => None,
+        }
+    }
+}
 
 #[derive(Default)]
 struct State {
@@ -37,10 +65,7 @@ impl Registries {
     pub fn new(inline: Vec<Fact>, files: Vec<FileRegistry>, disabled: Vec<String>) -> Registries {
         let state = State {
             inline,
-            files: files
-                .into_iter()
-                .map(|f| (f, None, Vec::new(), None))
-                .collect(),
+            files: files.into_iter().map(LoadedFile::new).collect(),
             dynamic: BTreeMap::new(),
         };
         let r = Registries {
@@ -64,12 +89,15 @@ impl Registries {
             !exclude.iter().any(|e| e == reg)
                 && (!self.disabled.iter().any(|d| d == reg) || additional.iter().any(|a| a == reg))
         };
-        let index = Arc::new(FactIndex::build(
-            self.all_facts()
-                .into_iter()
-                .filter(|f| keep(&f.registry))
-                .collect(),
-        ));
+        let index = Arc::new(
+            FactIndex::build(
+                self.all_facts()
+                    .into_iter()
+                    .filter(|f| keep(&f.registry))
+                    .collect(),
+            )
+            .with_unavailable(self.unavailable()),
+        );
         if let Ok(mut views) = self.views.write() {
             views.insert(key, index.clone());
         }
@@ -81,8 +109,8 @@ impl Registries {
             return Vec::new();
         };
         let mut all = state.inline.clone();
-        for (_, _, facts, _) in &state.files {
-            all.extend(facts.iter().cloned());
+        for file in &state.files {
+            all.extend(file.facts.iter().cloned());
         }
         for facts in state.dynamic.values() {
             all.extend(facts.iter().cloned());
@@ -98,14 +126,24 @@ impl Registries {
         self.state.read().is_ok_and(|s| !s.files.is_empty())
     }
 
+    /// The first registry file whose facts are missing altogether, as its problem.
+    fn unavailable(&self) -> Option<Arc<str>> {
+        let state = self.state.read().ok()?;
+        state
+            .files
+            .iter()
+            .find_map(|f| f.unavailable().map(Arc::from))
+    }
+
     fn rebuild(&self) {
         let all: Vec<Fact> = self
             .all_facts()
             .into_iter()
             .filter(|f| !self.disabled.contains(&f.registry))
             .collect();
-        if let Ok(mut index) = self.index.write() {
-            *index = Arc::new(FactIndex::build(all));
+        let index = FactIndex::build(all).with_unavailable(self.unavailable());
+        if let Ok(mut current) = self.index.write() {
+            *current = Arc::new(index);
         }
         if let Ok(mut views) = self.views.write() {
             views.clear();
@@ -119,7 +157,7 @@ impl Registries {
                 .files
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (i, f.0.clone(), f.1))
+                .map(|(i, f)| (i, f.registry.clone(), f.mtime))
                 .collect(),
             Err(_) => return Vec::new(),
         };
@@ -158,18 +196,20 @@ impl Registries {
             let entry = &mut state.files[i];
             match loaded {
                 Ok((facts, _)) => {
-                    entry.2 = facts;
-                    entry.3 = None;
+                    entry.facts = facts;
+                    entry.problem = None;
+                    entry.loaded = true;
                 }
                 Err(e) => {
-                    if entry.3.as_deref() != Some(e.as_str()) {
+                    let absent_by_design = entry.registry.optional && mtime.is_none();
+                    if entry.problem.as_deref() != Some(e.as_str()) && !absent_by_design {
                         problems.push(e.clone());
                     }
                     // A broken file keeps the facts it last had rather than silently dropping them.
-                    entry.3 = Some(e);
+                    entry.problem = Some(e);
                 }
             }
-            entry.1 = mtime;
+            entry.mtime = mtime;
             changed = true;
         }
         if changed {
@@ -181,8 +221,8 @@ impl Registries {
     /// Adds a registry file (the bridge's output) unless one with that path is there already.
     pub fn add_file(&self, file: FileRegistry) {
         if let Ok(mut state) = self.state.write() {
-            if !state.files.iter().any(|f| f.0.path == file.path) {
-                state.files.push((file, None, Vec::new(), None));
+            if !state.files.iter().any(|f| f.registry.path == file.path) {
+                state.files.push(LoadedFile::new(file));
             }
         }
     }

@@ -480,6 +480,99 @@ fn registry_files_load_reload_and_report_problems() {
 }
 
 #[test]
+fn an_unreadable_registry_file_blocks_claims_only_when_fail_closed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("facts.json");
+    let config = json!({ "factRegistries": [{ "filePath": file.display().to_string() }] });
+    let (closed, open) = (
+        validator(config.clone()).fail_closed(true),
+        validator(config).fail_closed(false),
+    );
+    for v in [&closed, &open] {
+        assert_eq!(
+            v.registries.refresh_files().len(),
+            1,
+            "the missing file is reported"
+        );
+    }
+    let trusted = TrustSnapshot::of(70.0);
+    let r = closed.validate("a", "nginx is not installed on this host.", trusted, 0);
+    assert_eq!(r.verdict, OutputVerdict::Block);
+    assert!(
+        r.violations[0].reason.contains("facts.json"),
+        "{:?}",
+        r.violations
+    );
+    assert_eq!(
+        closed
+            .validate("a", "Here is the summary you asked for.", trusted, 0)
+            .verdict,
+        OutputVerdict::Pass,
+        "text without claims has nothing to check"
+    );
+    assert_eq!(
+        open.validate("a", "nginx is not installed on this host.", trusted, 0)
+            .verdict,
+        OutputVerdict::Pass,
+        "fail-open: validated with the facts that are there"
+    );
+    // Once the file is readable, claims are checked against it again.
+    std::fs::write(
+        &file,
+        r#"{ "facts": [{ "subject": "nginx", "predicate": "installed", "value": false }] }"#,
+    )
+    .unwrap();
+    assert!(closed.registries.refresh_files().is_empty());
+    assert_eq!(
+        closed
+            .validate("a", "nginx is not installed on this host.", trusted, 0)
+            .verdict,
+        OutputVerdict::Pass,
+        "confirmed by the file"
+    );
+    // A file that breaks after loading keeps its last facts; nothing is unchecked.
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    std::fs::write(&file, "{ broken").unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert_eq!(closed.registries.refresh_files().len(), 1);
+    assert_eq!(
+        closed
+            .validate("a", "nginx is not installed on this host.", trusted, 0)
+            .verdict,
+        OutputVerdict::Pass
+    );
+}
+
+#[test]
+fn the_bridge_output_may_be_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let v = validator(json!({})).fail_closed(true);
+    v.registries.add_file(config::FileRegistry {
+        path: dir.path().join("generated-facts.json"),
+        id: Some("trace-learned".into()),
+        config_path: "outputValidation.traceBridge".into(),
+        optional: true,
+    });
+    assert!(
+        v.registries.refresh_files().is_empty(),
+        "not yet written is no problem"
+    );
+    let r = v.validate(
+        "a",
+        "nginx is not installed on this host.",
+        TrustSnapshot::of(70.0),
+        0,
+    );
+    assert_eq!(r.verdict, OutputVerdict::Pass);
+}
+
+#[test]
 fn operators_update_facts() {
     let v = validator(json!({}));
     let low = TrustSnapshot::of(5.0);
@@ -861,10 +954,13 @@ mod fast_detection_matches_the_capture_pass {
         }
 
         #[test]
-        fn on_generated_text(text in text()) {
+        fn on_generated_text(text in text(), max in 0usize..8) {
             let patterns = builtins();
             let refs: Vec<&Pattern> = patterns.iter().collect();
-            prop_assert_eq!(claims::detect(&text, &refs, usize::MAX), reference(&text, &refs));
+            let all = reference(&text, &refs);
+            prop_assert_eq!(&claims::detect(&text, &refs, usize::MAX), &all);
+            // Stopping early at maxClaimsPerOutput keeps the first claims in text order.
+            prop_assert_eq!(&claims::detect(&text, &refs, max)[..], &all[..max.min(all.len())]);
         }
     }
 

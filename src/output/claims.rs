@@ -395,7 +395,7 @@ pub const BUILTIN_IDS: [&str; 5] = [
 ];
 
 /// Filler words that can precede a subject without being part of it.
-const LEADING: [&str; 16] = [
+pub(super) const LEADING: [&str; 16] = [
     "i",
     "think",
     "yes",

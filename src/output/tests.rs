@@ -914,25 +914,7 @@ mod fast_detection_matches_the_capture_pass {
         let mut words: Vec<&str> = trimmed.split_whitespace().collect();
         while let Some(first) = words.first() {
             let w = first.to_ascii_lowercase();
-            let filler = [
-                "i",
-                "think",
-                "yes",
-                "no",
-                "so",
-                "and",
-                "but",
-                "also",
-                "well",
-                "now",
-                "then",
-                "it",
-                "seems",
-                "that",
-                "sadly",
-                "unfortunately",
-            ]
-            .contains(&w.as_str());
+            let filler = claims::LEADING.contains(&w.as_str());
             let article = ["the", "a", "an", "my", "our", "your"].contains(&w.as_str());
             if filler || article && words.len() > 1 {
                 words.remove(0);

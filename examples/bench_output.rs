@@ -107,6 +107,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ));
     });
     println!("claims::detect, every builtin      p50 {detect:6.2} µs");
+    let scan = p50(|| {
+        std::hint::black_box(openclaw_governance::output::scan::Scan::new(&text));
+    });
+    println!("   sentences and anchor words        p50 {scan:6.2} µs");
     // Each pattern alone: the sentence split and anchor pass are in every line.
     for pat in &patterns {
         let one = [pat];

@@ -83,8 +83,9 @@ pub struct Pattern {
 /// A noun phrase: up to three words, or a quoted/backticked name.
 const SUBJ: &str = r#"(?:"[^"]{1,60}"|'[^']{1,60}'|`[^`]{1,60}`|(?:the |a |an |my |our |your )?[\w.@/+#-]+(?:\s[\w.@/+#-]+){0,2})"#;
 
-/// One builtin pattern: its detector, the regex, how the claim reads, its anchors (literals
-/// every match contains, ASCII case-insensitively) and how its groups are read off a match.
+/// One builtin pattern: its detector, the regex, how the claim reads, its anchors (words every
+/// match contains whole, as a run of ASCII letters, case aside) and how its groups are read off
+/// a match.
 struct Builtin {
     detector: &'static str,
     category: ClaimCategory,
@@ -130,7 +131,7 @@ const BUILTINS: [Builtin; 18] = {
             assertion: Some("not_found"),
             negative: true,
             confidence: 0.85,
-            anchors: &["no longer", "find"],
+            anchors: &["longer", "find"],
             split: split::not_found_before,
         },
         Builtin {
@@ -174,7 +175,7 @@ const BUILTINS: [Builtin; 18] = {
             assertion: Some("name"),
             negative: false,
             confidence: 0.75,
-            anchors: &["name", "called", "known"],
+            anchors: &["name", "named", "called", "known"],
             split: split::name_after,
         },
         Builtin {
@@ -237,13 +238,17 @@ const BUILTINS: [Builtin; 18] = {
             assertion: Some("not_exists"),
             negative: true,
             confidence: 0.9,
+            // Not the tail: "is missing" may run on into a longer word ("missingno").
             anchors: &[
-                "missing",
-                "exist",
-                "available",
-                "present",
-                "defined",
-                "implemented",
+                "feature",
+                "function",
+                "method",
+                "file",
+                "config",
+                "option",
+                "setting",
+                "field",
+                "parameter",
             ],
             split: split::named_thing_missing,
         },
@@ -325,7 +330,8 @@ const BUILTINS: [Builtin; 18] = {
             assertion: Some("self_reference"),
             negative: false,
             confidence: 0.8,
-            anchors: &["i am", "i'm"],
+            // "I'm": the word after the apostrophe.
+            anchors: &["am", "m"],
             split: split::opening_phrase,
         },
         Builtin {
@@ -347,7 +353,7 @@ const BUILTINS: [Builtin; 18] = {
             assertion: Some("self_reference"),
             negative: false,
             confidence: 0.85,
-            anchors: &["i was"],
+            anchors: &["was"],
             split: split::opening_phrase,
         },
     ]

@@ -6,6 +6,7 @@ use super::claims::{normalize, ClaimCategory, DetectedClaim};
 use regex::{Regex, RegexSet};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -75,11 +76,36 @@ pub enum FactCheck {
     },
 }
 
+/// FNV-1a: lookups hash one short subject per claim, and SipHash's flooding resistance buys
+/// nothing for keys that come from the operator's own registries.
+#[derive(Default)]
+struct Fnv(u64);
+
+impl Hasher for Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for b in bytes {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+
 /// The compiled facts of the registries that apply.
 #[derive(Default)]
 pub struct FactIndex {
-    exact: HashMap<ClaimCategory, HashMap<String, Vec<usize>>>,
-    regex: HashMap<ClaimCategory, (RegexSet, Vec<usize>)>,
+    exact: Map<ClaimCategory, Map<String, Vec<usize>>>,
+    regex: Map<ClaimCategory, (RegexSet, Vec<usize>)>,
     /// Quantities are found by their facts: "255,908 nats-events" / "nats-events count is 255908".
     quantities: Vec<(Regex, usize)>,
     facts: Vec<Fact>,
@@ -92,7 +118,7 @@ pub struct FactIndex {
 impl FactIndex {
     /// Regex subjects were validated at load; a set that does not build leaves them out.
     pub fn build(facts: Vec<Fact>) -> FactIndex {
-        let mut exact: HashMap<ClaimCategory, HashMap<String, Vec<usize>>> = HashMap::new();
+        let mut exact: Map<ClaimCategory, Map<String, Vec<usize>>> = Map::default();
         let mut patterns: HashMap<ClaimCategory, (Vec<String>, Vec<usize>)> = HashMap::new();
         for (i, f) in facts.iter().enumerate() {
             if f.subject_is_regex {

@@ -302,7 +302,8 @@ impl Validator {
         let mut violations = Vec::new();
         result.fact_checks.reserve(found.len());
         for (n, claim) in found.iter().enumerate() {
-            if started.elapsed() > budget {
+            // A clock read costs about as much as a fact check: look every fourth claim.
+            if n % 4 == 0 && started.elapsed() > budget {
                 result.incomplete = Some(format!(
                     "maxEvalUs ({}) reached after {n} of {} claims",
                     self.config.max_eval_us,

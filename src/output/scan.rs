@@ -1,9 +1,8 @@
 //! One pass over the text before any pattern runs: where its sentences are, which builtin
-//! patterns could match in each (a pattern matches only where one of its literal anchors
+//! patterns could match in each (a pattern matches only where one of its anchor words
 //! occurs), and which sentences are hedged. Patterns then run on the few sentences that can
 //! hold their claims instead of over the whole text.
 
-use aho_corasick::AhoCorasick;
 use once_cell::sync::Lazy;
 
 /// A sentence: `start..end` with surrounding whitespace trimmed.
@@ -50,34 +49,43 @@ impl Scan {
         false
     }
 
-    /// One automaton pass: candidate patterns, anchors and hedges per sentence. Matches come in
-    /// order of their ends, so sentence by sentence.
+    /// One pass over the words: candidate patterns, anchors and hedges per sentence.
     fn mark(&mut self, text: &str) {
-        let table = &*ANCHORS;
-        let mut idx = 0;
-        for m in table.automaton.find_overlapping_iter(text) {
-            while self.sentences.get(idx).is_some_and(|s| s.end <= m.start()) {
-                idx += 1;
+        let words = &*WORDS;
+        let bytes = text.as_bytes();
+        let (mut i, mut idx) = (0, 0);
+        while i < bytes.len() {
+            if !bytes[i].is_ascii_alphabetic() {
+                i += 1;
+                continue;
             }
-            let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= m.start()) else {
+            let start = i;
+            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+                i += 1;
+            }
+            if i - start > MAX_WORD {
+                continue;
+            }
+            let Some(word) = words.get(key(&bytes[start..i])) else {
                 continue;
             };
-            let lit = table.literals[m.pattern().as_usize()];
-            if lit.patterns != 0 {
+            while self.sentences.get(idx).is_some_and(|s| s.end <= start) {
+                idx += 1;
+            }
+            let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= start) else {
+                continue;
+            };
+            if word.patterns != 0 {
                 if s.anchors.0 == s.anchors.1 {
                     s.anchors = (self.anchors.len() as u32, self.anchors.len() as u32);
                 }
-                self.anchors.push((m.start(), lit.patterns));
+                self.anchors.push((start, word.patterns));
                 s.anchors.1 += 1;
-                s.candidates |= lit.patterns;
+                s.candidates |= word.patterns;
             }
-            if lit.hedge && !s.hedged {
-                s.hedged = is_hedge(text, m.start(), m.end(), s.end);
+            if let (Some(h), false) = (word.hedge, s.hedged) {
+                s.hedged = is_hedge(text, start, i, h, s.end);
             }
-        }
-        // Matches came in order of their ends; overlapping ones may start out of order.
-        for s in &self.sentences {
-            self.anchors[s.anchors.0 as usize..s.anchors.1 as usize].sort_unstable();
         }
     }
 }
@@ -104,60 +112,95 @@ pub const HEDGES: [&str; 18] = [
     "if",
 ];
 
-/// What one literal of the automaton stands for.
+/// A hedge found by one of its words: the phrase is `before` + the word + `after`.
 #[derive(Clone, Copy)]
-struct Literal {
+struct Hedge {
+    before: &'static str,
+    after: &'static str,
+}
+
+/// What a word of the text may stand for.
+#[derive(Clone, Copy)]
+struct Word {
+    key: u64,
+    /// Bit `i`: builtin pattern `i` has this word as an anchor.
     patterns: u32,
-    hedge: bool,
+    hedge: Option<Hedge>,
 }
 
-struct Anchors {
-    automaton: AhoCorasick,
-    literals: Vec<Literal>,
+/// Words of up to this many letters are looked up; no anchor or hedge word is longer.
+const MAX_WORD: usize = 12;
+const SLOTS: usize = 1024;
+
+/// A word as a number: five bits a letter, case folded (exact for words of up to 12 letters).
+fn key(word: &[u8]) -> u64 {
+    word.iter()
+        .fold(0, |k, b| k << 5 | u64::from((b | 0x20) - b'a' + 1))
 }
 
-/// The anchor literals of every builtin pattern, by the pattern's bit (see `claims::BUILTINS`).
-static ANCHORS: Lazy<Anchors> = Lazy::new(|| {
-    let mut words: Vec<&str> = Vec::new();
-    let mut literals: Vec<Literal> = Vec::new();
-    let mut add = |word: &'static str, lit: Literal| match words.iter().position(|w| *w == word) {
-        Some(i) => {
-            literals[i].patterns |= lit.patterns;
-            literals[i].hedge |= lit.hedge;
+fn slot(key: u64) -> usize {
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS
+}
+
+/// Anchor and hedge words in an open-addressed table.
+struct Words {
+    table: Vec<Option<Word>>,
+}
+
+impl Words {
+    fn get(&self, key: u64) -> Option<Word> {
+        let mut i = slot(key);
+        loop {
+            match self.table[i] {
+                Some(w) if w.key == key => return Some(w),
+                Some(_) => i = (i + 1) % SLOTS,
+                None => return None,
+            }
         }
-        None => {
-            words.push(word);
-            literals.push(lit);
+    }
+
+    fn add(&mut self, word: &str, patterns: u32, hedge: Option<Hedge>) {
+        let key = key(word.as_bytes());
+        let mut i = slot(key);
+        while let Some(w) = &mut self.table[i] {
+            if w.key == key {
+                w.patterns |= patterns;
+                w.hedge = w.hedge.or(hedge);
+                return;
+            }
+            i = (i + 1) % SLOTS;
         }
+        self.table[i] = Some(Word {
+            key,
+            patterns,
+            hedge,
+        });
+    }
+}
+
+/// The anchor words of every builtin pattern (by the pattern's bit, see `claims::BUILTINS`) and
+/// the hedges, each keyed by one of its words.
+static WORDS: Lazy<Words> = Lazy::new(|| {
+    let mut words = Words {
+        table: vec![None; SLOTS],
     };
     for (bit, anchors) in super::claims::builtin_anchors().enumerate() {
         for a in anchors {
-            add(
-                a,
-                Literal {
-                    patterns: 1 << bit,
-                    hedge: false,
-                },
-            );
+            debug_assert!(a.len() <= MAX_WORD && a.bytes().all(|b| b.is_ascii_lowercase()));
+            words.add(a, 1 << bit, None);
         }
     }
-    for h in HEDGES {
-        add(
-            h,
-            Literal {
-                patterns: 0,
-                hedge: true,
-            },
-        );
+    for phrase in HEDGES {
+        // Keyed by the longest word ("i think" by "think", "want to" by "want").
+        let word = phrase.split(' ').max_by_key(|w| w.len()).unwrap_or(phrase);
+        let at = phrase.find(word).unwrap_or(0);
+        let hedge = Hedge {
+            before: &phrase[..at],
+            after: &phrase[at + word.len()..],
+        };
+        words.add(word, 0, Some(hedge));
     }
-    let automaton = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(&words)
-        .expect("static anchor literals");
-    Anchors {
-        automaton,
-        literals,
-    }
+    words
 });
 
 /// Sentences: a line break, or `.`/`!`/`?` before whitespace or the end, ends one (so `Node.js`
@@ -204,10 +247,20 @@ fn is_word(c: Option<char>) -> bool {
     c.is_some_and(|c| c.is_alphanumeric() || c == '_')
 }
 
-/// A whole-word hedge; "could" hedges, but "could not find" asserts.
-fn is_hedge(text: &str, start: usize, end: usize, sentence_end: usize) -> bool {
-    let bounded =
-        !is_word(text[..start].chars().next_back()) && !is_word(text[end..].chars().next());
+/// The hedge phrase around the word at `start..end`, as a whole phrase; "could" hedges, but
+/// "could not find" asserts.
+fn is_hedge(text: &str, start: usize, end: usize, h: Hedge, sentence_end: usize) -> bool {
+    let (Some(from), to) = (start.checked_sub(h.before.len()), end + h.after.len()) else {
+        return false;
+    };
+    // `get` first: the phrase's ends need not fall on character boundaries.
+    let (Some(before), Some(after)) = (text.get(from..start), text.get(end..to)) else {
+        return false;
+    };
+    if !before.eq_ignore_ascii_case(h.before) || !after.eq_ignore_ascii_case(h.after) {
+        return false;
+    }
+    let bounded = !is_word(text[..from].chars().next_back()) && !is_word(text[to..].chars().next());
     let could_not = text[start..end].eq_ignore_ascii_case("could")
         && text[end..sentence_end]
             .get(..4)

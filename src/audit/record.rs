@@ -115,7 +115,7 @@ struct ViolationAudit<'a> {
     contradicted_fact_id: Option<&'a str>,
     detector_id: &'a str,
     matched_text: &'a str,
-    reason: &'a str,
+    reason: &'a crate::output::Reason,
     severity: &'a str,
     subject: &'a str,
 }
@@ -134,14 +134,14 @@ fn violation_entries<S: serde::Serializer>(
     s: S,
 ) -> Result<S::Ok, S::Error> {
     s.collect_seq(violations.iter().map(|v| ViolationAudit {
-        assertion: &v.claim.assertion,
+        assertion: v.claim.assertion.as_str(),
         category: v.claim.category,
         contradicted_fact_id: v.contradicted_fact_id.as_deref(),
-        detector_id: &v.claim.detector_id,
-        matched_text: &v.claim.matched_text,
+        detector_id: v.claim.detector_id.as_str(),
+        matched_text: v.claim.matched_text.as_str(),
         reason: &v.reason,
         severity: v.severity,
-        subject: &v.claim.subject,
+        subject: v.claim.subject.as_str(),
     }))
 }
 

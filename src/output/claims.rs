@@ -3,10 +3,10 @@
 
 use super::scan;
 use super::split::{self, Caps, Split};
+use super::text::Text;
 use once_cell::sync::Lazy;
 use regex::Regex;
 use serde::Serialize;
-use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, PartialOrd, Ord)]
 #[serde(rename_all = "snake_case")]
@@ -51,16 +51,16 @@ impl ClaimCategory {
 #[serde(rename_all = "camelCase")]
 pub struct DetectedClaim {
     pub category: ClaimCategory,
-    pub detector_id: Arc<str>,
-    pub matched_text: Arc<str>,
+    pub detector_id: Text,
+    pub matched_text: Text,
     pub offset: usize,
-    pub subject: Arc<str>,
-    pub assertion: Arc<str>,
+    pub subject: Text,
+    pub assertion: Text,
     pub negative: bool,
     pub confidence: f64,
     /// For entity names: the name the text gives (the subject may be a role such as "user").
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub name: Option<Arc<str>>,
+    pub name: Option<Text>,
 }
 
 /// One compiled pattern and how its captures become a claim.
@@ -68,9 +68,9 @@ pub struct DetectedClaim {
 pub struct Pattern {
     pub re: Regex,
     pub category: ClaimCategory,
-    pub detector_id: Arc<str>,
+    pub detector_id: Text,
     /// Fixed assertion, or `None` to build it from the `state` capture (with `not_` when negative).
-    pub assertion: Option<Arc<str>>,
+    pub assertion: Option<Text>,
     /// Negative regardless of captures.
     pub negative: bool,
     pub confidence: f64,
@@ -367,8 +367,8 @@ static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
         .map(|(bit, b)| Pattern {
             re: Regex::new(&b.pattern.replace("{S}", SUBJ)).expect("builtin pattern"),
             category: b.category,
-            detector_id: b.id.into(),
-            assertion: b.assertion.map(Arc::from),
+            detector_id: Text::from_static(b.id),
+            assertion: b.assertion.map(Text::from_static),
             negative: b.negative,
             confidence: b.confidence,
             subject_group: "subject".into(),
@@ -523,18 +523,18 @@ fn claim(
     Some(DetectedClaim {
         category: pat.category,
         detector_id: pat.detector_id.clone(),
-        matched_text: at(whole).trim().into(),
+        matched_text: Text::new(at(whole).trim()),
         offset: base + whole.0,
-        subject: Arc::from(&*subject),
+        subject: Text::new(&subject),
         assertion,
         negative: pat.negative || neg_word,
         confidence: pat.confidence,
-        name: caps.name.map(|n| at(n).into()),
+        name: caps.name.map(|n| Text::new(at(n))),
     })
 }
 
 /// A captured state word and its assertions, plain and negated.
-type StateAssertions = (&'static str, Arc<str>, Arc<str>);
+type StateAssertions = (&'static str, Text, Text);
 
 /// The states builtin patterns capture, as shared assertions (plain and `not_`): most claims
 /// carry one of these, and sharing them spares an allocation per claim.
@@ -546,17 +546,13 @@ static STATES: Lazy<Vec<StateAssertions>> = Lazy::new(|| {
         .chain(["timed out"])
         .map(|s| {
             let name = s.replace(' ', "_");
-            (
-                s,
-                Arc::from(name.as_str()),
-                Arc::from(format!("not_{name}")),
-            )
+            (s, Text::new(&name), Text::new(&format!("not_{name}")))
         })
         .collect()
 });
 
 /// `installed` or `not_installed` for the captured state (lowercased, spaces as `_`).
-fn state_assertion(state: &str, negative: bool) -> Arc<str> {
+fn state_assertion(state: &str, negative: bool) -> Text {
     if let Some((_, plain, not)) = STATES
         .iter()
         .find(|(s, _, _)| s.eq_ignore_ascii_case(state))

@@ -3,6 +3,7 @@
 //! `RegexSet` per category, so a lookup costs a hash probe and one set match.
 
 use super::claims::{normalize, ClaimCategory, DetectedClaim};
+use super::text::Text;
 use regex::{Regex, RegexSet};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -25,7 +26,7 @@ pub enum FactValue {
 
 #[derive(Debug, Clone)]
 pub struct Fact {
-    pub id: Arc<str>,
+    pub id: Text,
     pub registry: String,
     pub category: ClaimCategory,
     pub subject: String,
@@ -62,17 +63,17 @@ pub enum FactCheck {
     NoFactFound,
     Confirmed {
         #[serde(rename = "factId")]
-        fact_id: Arc<str>,
+        fact_id: Text,
     },
     Contradicted {
         #[serde(rename = "factId")]
-        fact_id: Arc<str>,
-        expected: String,
-        claimed: Arc<str>,
+        fact_id: Text,
+        expected: Text,
+        claimed: Text,
     },
     ExpiredFact {
         #[serde(rename = "factId")]
-        fact_id: Arc<str>,
+        fact_id: Text,
     },
 }
 
@@ -109,6 +110,8 @@ pub struct FactIndex {
     /// Quantities are found by their facts: "255,908 nats-events" / "nats-events count is 255908".
     quantities: Vec<(Regex, usize)>,
     facts: Vec<Fact>,
+    /// What each fact says, as a contradiction reports it (by fact index).
+    expected: Vec<Text>,
     /// Bit `category as u8` set when some fact has that category.
     categories: u32,
     /// A registry file whose facts could never be read (its problem): claims cannot be checked.
@@ -151,11 +154,13 @@ impl FactIndex {
             })
             .collect();
         let categories = facts.iter().fold(0, |m, f| m | 1 << f.category as u8);
+        let expected = facts.iter().map(|f| Text::from(f.expected())).collect();
         FactIndex {
             exact,
             regex,
             quantities,
             facts,
+            expected,
             categories,
             unavailable: None,
         }
@@ -210,19 +215,22 @@ impl FactIndex {
         if exact.is_none() && regex.is_none() {
             return out;
         }
-        let subject = normalize(&claim.subject);
-        let last = subject.rsplit(' ').next().filter(|l| *l != subject);
-        let name = claim.name.as_deref().map(normalize);
-        for key in [Some(subject.as_str()), last, name.as_deref()]
-            .into_iter()
-            .flatten()
-        {
+        let mut lookup = |key: &str| {
             if let Some(ids) = exact.and_then(|m| m.get(key)) {
                 out.extend(ids);
             }
             if let Some((set, ids)) = regex {
                 out.extend(set.matches(key).into_iter().map(|m| ids[m]));
             }
+        };
+        with_normalized(&claim.subject, |subject| {
+            lookup(subject);
+            if let Some(last) = subject.rsplit(' ').next().filter(|l| *l != subject) {
+                lookup(last);
+            }
+        });
+        if let Some(name) = &claim.name {
+            with_normalized(name, &mut lookup);
         }
         out.sort_unstable();
         out.dedup();
@@ -231,12 +239,13 @@ impl FactIndex {
 
     pub fn check(&self, claim: &DetectedClaim, now: i64) -> FactCheck {
         let mut expired = None;
-        for fact in self.candidates(claim).into_iter().map(|i| &self.facts[i]) {
+        for i in self.candidates(claim) {
+            let fact = &self.facts[i];
             if fact.expired(now) {
                 expired = Some(fact.id.clone());
                 continue;
             }
-            if let Some(result) = compare(claim, fact) {
+            if let Some(result) = compare(claim, fact, &self.expected[i]) {
                 return result;
             }
         }
@@ -247,7 +256,7 @@ impl FactIndex {
 }
 
 /// Does the claim agree with the fact? `None` when the fact says nothing about this assertion.
-fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
+fn compare(claim: &DetectedClaim, fact: &Fact, expected: &Text) -> Option<FactCheck> {
     let agrees = match &fact.value {
         FactValue::Exists(exists) => *exists != claim.negative,
         FactValue::Capability(supported) => *supported != claim.negative,
@@ -302,10 +311,29 @@ fn compare(claim: &DetectedClaim, fact: &Fact) -> Option<FactCheck> {
         };
         FactCheck::Contradicted {
             fact_id,
-            expected: fact.expected(),
+            expected: expected.clone(),
             claimed,
         }
     })
+}
+
+/// `f` of the subject as `normalize` has it; short ASCII subjects (nearly all) are lowercased on
+/// the stack instead of into a new string.
+fn with_normalized<R>(subject: &str, f: impl FnOnce(&str) -> R) -> R {
+    let s = subject.trim();
+    let mut buf = [0u8; 64];
+    if !s.is_ascii() || s.len() > buf.len() {
+        return f(&normalize(s));
+    }
+    let lower = &mut buf[..s.len()];
+    lower.copy_from_slice(s.as_bytes());
+    lower.make_ascii_lowercase();
+    let lower = std::str::from_utf8(lower).unwrap_or_default();
+    let stripped = ["the ", "a ", "an ", "my ", "our ", "your "]
+        .iter()
+        .find_map(|a| lower.strip_prefix(a))
+        .unwrap_or(lower);
+    f(stripped)
 }
 
 /// Names compare case-insensitively, Unicode included ("JOSÉ" is "josé").

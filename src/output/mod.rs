@@ -9,12 +9,14 @@ pub mod facts;
 pub mod registries;
 pub mod scan;
 pub mod split;
+pub mod text;
 
 use crate::policy::glob::Glob;
 use crate::trust::{TrustSnapshot, TrustTier};
 use claims::{ClaimCategory, DetectedClaim, Pattern};
 use facts::FactCheck;
 use serde::Serialize;
+use text::Text;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -108,12 +110,53 @@ impl Profile {
 #[serde(rename_all = "camelCase")]
 pub struct Violation {
     pub claim: DetectedClaim,
-    pub reason: std::borrow::Cow<'static, str>,
+    pub reason: Reason,
     pub severity: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradicted_fact_id: Option<std::sync::Arc<str>>,
+    pub contradicted_fact_id: Option<Text>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected: Option<String>,
+    pub expected: Option<Text>,
+}
+
+/// Why a claim is a violation. Kept as data and written out only when serialized (for JS or the
+/// log), so judging a claim formats nothing.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reason {
+    Unverified,
+    SelfReferential,
+    Contradicts {
+        fact_id: Text,
+        expected: Text,
+        claimed: Text,
+    },
+    /// A registry file could never be read and failMode is closed (its problem).
+    Unchecked(Text),
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Reason::Unverified => f.write_str("unverified claim: no fact covers it"),
+            Reason::SelfReferential => f.write_str("self-referential statement instead of work"),
+            Reason::Contradicts {
+                fact_id,
+                expected,
+                claimed,
+            } => write!(
+                f,
+                "contradicts fact {fact_id}: expected {expected}, claimed {claimed}"
+            ),
+            Reason::Unchecked(problem) => {
+                write!(f, "cannot be checked, failMode is closed: {problem}")
+            }
+        }
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -332,12 +375,12 @@ impl Validator {
 /// `failMode: closed` with a registry file that could never be read: every claim is a violation
 /// naming the file, and the output is blocked (seed 000 §15.2 read with the config's failMode).
 fn unchecked(mut result: OutputResult, found: Vec<DetectedClaim>, problem: &str) -> OutputResult {
-    let reason = format!("cannot be checked, failMode is closed: {problem}");
+    let problem = Text::new(problem);
     result.violations = found
         .iter()
         .map(|claim| Violation {
             claim: claim.clone(),
-            reason: reason.clone().into(),
+            reason: Reason::Unchecked(problem.clone()),
             severity: "high",
             contradicted_fact_id: None,
             expected: None,
@@ -368,7 +411,7 @@ fn judge(
     let (policy, reason, severity, fact, expected) = match check {
         _ if claim.category == ClaimCategory::SelfReferential => (
             profile.self_referential,
-            "self-referential statement instead of work".into(),
+            Reason::SelfReferential,
             "low",
             None,
             None,
@@ -380,18 +423,18 @@ fn judge(
             claimed,
         } => (
             profile.contradiction,
-            format!("contradicts fact {fact_id}: expected {expected}, claimed {claimed}").into(),
+            Reason::Contradicts {
+                fact_id: fact_id.clone(),
+                expected: expected.clone(),
+                claimed: claimed.clone(),
+            },
             "high",
             Some(fact_id.clone()),
             Some(expected.clone()),
         ),
-        FactCheck::NoFactFound | FactCheck::ExpiredFact { .. } => (
-            profile.unverified,
-            "unverified claim: no fact covers it".into(),
-            "medium",
-            None,
-            None,
-        ),
+        FactCheck::NoFactFound | FactCheck::ExpiredFact { .. } => {
+            (profile.unverified, Reason::Unverified, "medium", None, None)
+        }
     };
     let mut verdict = policy.verdict();
     if verdict == OutputVerdict::Block && claim.confidence < BLOCK_CONFIDENCE {

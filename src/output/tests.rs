@@ -148,6 +148,7 @@ fn the_anti_patterns_of_section_13() {
     assert!(
         r.violations[0]
             .reason
+            .to_string()
             .contains("expected Irina, claimed Iulia"),
         "{:?}",
         r.violations
@@ -499,7 +500,7 @@ fn an_unreadable_registry_file_blocks_claims_only_when_fail_closed() {
     let r = closed.validate("a", "nginx is not installed on this host.", trusted, 0);
     assert_eq!(r.verdict, OutputVerdict::Block);
     assert!(
-        r.violations[0].reason.contains("facts.json"),
+        r.violations[0].reason.to_string().contains("facts.json"),
         "{:?}",
         r.violations
     );
@@ -612,6 +613,7 @@ fn quantities_within_ten_percent_confirm() {
     assert!(
         r.violations[0]
             .reason
+            .to_string()
             .contains("expected 255908, claimed 12000"),
         "{:?}",
         r.violations

@@ -94,10 +94,10 @@ pub struct OutputAudit {
     pub claim_count: usize,
     /// Categories only: agent output is never logged beyond the violations' matched segments.
     #[serde(serialize_with = "claim_categories")]
-    pub claims: Arc<[DetectedClaim]>,
+    pub claims: Arc<Vec<DetectedClaim>>,
     pub trigger_hook: String,
     #[serde(serialize_with = "violation_entries")]
-    pub violations: Arc<[Violation]>,
+    pub violations: Arc<Vec<Violation>>,
 }
 
 #[derive(Serialize)]
@@ -121,7 +121,7 @@ struct ViolationAudit<'a> {
 }
 
 fn claim_categories<S: serde::Serializer>(
-    claims: &Arc<[DetectedClaim]>,
+    claims: &Arc<Vec<DetectedClaim>>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
     s.collect_seq(claims.iter().map(|c| ClaimAudit {
@@ -130,7 +130,7 @@ fn claim_categories<S: serde::Serializer>(
 }
 
 fn violation_entries<S: serde::Serializer>(
-    violations: &Arc<[Violation]>,
+    violations: &Arc<Vec<Violation>>,
     s: S,
 ) -> Result<S::Ok, S::Error> {
     s.collect_seq(violations.iter().map(|v| ViolationAudit {

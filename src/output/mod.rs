@@ -164,9 +164,9 @@ impl Serialize for Reason {
 pub struct OutputResult {
     pub verdict: OutputVerdict,
     /// Shared with the audit record, which the writer thread serializes in its own shape.
-    pub claims: std::sync::Arc<[DetectedClaim]>,
+    pub claims: std::sync::Arc<Vec<DetectedClaim>>,
     pub fact_checks: Vec<FactCheck>,
-    pub violations: std::sync::Arc<[Violation]>,
+    pub violations: std::sync::Arc<Vec<Violation>>,
     pub evaluation_us: f64,
     pub trust: TrustSnapshot,
     /// Why validation did not run (disabled, short text, exempt agent, trust above threshold).
@@ -292,9 +292,9 @@ impl Validator {
         let started = std::time::Instant::now();
         let mut result = OutputResult {
             verdict: OutputVerdict::Pass,
-            claims: std::sync::Arc::new([]),
+            claims: Default::default(),
             fact_checks: Vec::new(),
-            violations: std::sync::Arc::new([]),
+            violations: Default::default(),
             evaluation_us: 0.0,
             trust,
             skipped: self.skip_reason(agent, text, trust),
@@ -365,8 +365,9 @@ impl Validator {
             }
             result.fact_checks.push(check);
         }
-        result.claims = found.into();
-        result.violations = violations.into();
+        // Moved, not copied: the Arc takes the vectors as they are.
+        result.claims = std::sync::Arc::new(found);
+        result.violations = std::sync::Arc::new(violations);
         result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
         result
     }
@@ -385,7 +386,8 @@ fn unchecked(mut result: OutputResult, found: Vec<DetectedClaim>, problem: &str)
             contradicted_fact_id: None,
             expected: None,
         })
-        .collect();
+        .collect::<Vec<_>>()
+        .into();
     result.claims = found.into();
     result.verdict = OutputVerdict::Block;
     result

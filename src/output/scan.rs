@@ -55,18 +55,27 @@ impl Scan {
         let bytes = text.as_bytes();
         let (mut i, mut idx) = (0, 0);
         while i < bytes.len() {
-            if !bytes[i].is_ascii_alphabetic() {
+            if LETTER[bytes[i] as usize] == 0 {
                 i += 1;
                 continue;
             }
-            let start = i;
-            while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+            // The word's key is built as it is read (bits of longer words shift out; their
+            // length rules them out below).
+            let (start, first) = (i, LETTER[bytes[i] as usize]);
+            let mut key = 0u64;
+            while let Some(&b) = bytes.get(i) {
+                let code = LETTER[b as usize];
+                if code == 0 {
+                    break;
+                }
+                key = key << 5 | u64::from(code);
                 i += 1;
             }
-            if i - start > MAX_WORD {
+            let len = i - start;
+            if len > MAX_WORD || words.by_length[len] & 1 << first == 0 {
                 continue;
             }
-            let Some(word) = words.get(key(&bytes[start..i])) else {
+            let Some(word) = words.get(key) else {
                 continue;
             };
             while self.sentences.get(idx).is_some_and(|s| s.end <= start) {
@@ -130,21 +139,36 @@ struct Word {
 
 /// Words of up to this many letters are looked up; no anchor or hedge word is longer.
 const MAX_WORD: usize = 12;
-const SLOTS: usize = 1024;
+const SLOTS: usize = 256;
+
+/// Each ASCII letter's code, case folded (1 to 26); 0 for every other byte.
+static LETTER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 26 {
+        t[b'a' as usize + c] = c as u8 + 1;
+        t[b'A' as usize + c] = c as u8 + 1;
+        c += 1;
+    }
+    t
+};
 
 /// A word as a number: five bits a letter, case folded (exact for words of up to 12 letters).
 fn key(word: &[u8]) -> u64 {
     word.iter()
-        .fold(0, |k, b| k << 5 | u64::from((b | 0x20) - b'a' + 1))
+        .fold(0, |k, b| k << 5 | u64::from(LETTER[*b as usize]))
 }
 
 fn slot(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS
 }
 
-/// Anchor and hedge words in an open-addressed table.
+/// Anchor and hedge words in an open-addressed table, with a quick filter in front: bit `c` of
+/// `by_length[n]` is set when some word of `n` letters starts with letter code `c`, which rules
+/// out most words of ordinary prose before any probe.
 struct Words {
     table: Vec<Option<Word>>,
+    by_length: [u32; MAX_WORD + 1],
 }
 
 impl Words {
@@ -161,6 +185,7 @@ impl Words {
 
     fn add(&mut self, word: &str, patterns: u32, hedge: Option<Hedge>) {
         let key = key(word.as_bytes());
+        self.by_length[word.len()] |= 1 << LETTER[word.as_bytes()[0] as usize];
         let mut i = slot(key);
         while let Some(w) = &mut self.table[i] {
             if w.key == key {
@@ -183,6 +208,7 @@ impl Words {
 static WORDS: Lazy<Words> = Lazy::new(|| {
     let mut words = Words {
         table: vec![None; SLOTS],
+        by_length: [0; MAX_WORD + 1],
     };
     for (bit, anchors) in super::claims::builtin_anchors().enumerate() {
         for a in anchors {

@@ -95,7 +95,17 @@ struct Builtin {
     negative: bool,
     confidence: f64,
     anchors: &'static [&'static str],
+    /// What follows an anchor in every match.
+    follow: Follow,
     split: Split,
+}
+
+/// What follows an anchor word in every match of its pattern: whitespace (`\s+` comes next), or
+/// at least a word boundary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Follow {
+    Ws,
+    Boundary,
 }
 
 /// The builtin detectors of §4.4 (ids: systemState, entityName, existence, operationalStatus,
@@ -121,6 +131,7 @@ const BUILTINS: [Builtin; 18] = {
                 "loaded",
                 "present",
             ],
+            follow: Follow::Boundary,
             split: split::subject_be_state,
         },
         Builtin {
@@ -132,6 +143,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.85,
             anchors: &["longer", "find"],
+            follow: Follow::Ws,
             split: split::not_found_before,
         },
         Builtin {
@@ -143,6 +155,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.85,
             anchors: &["missing", "absent", "found"],
+            follow: Follow::Boundary,
             split: split::missing_after,
         },
         Builtin {
@@ -165,6 +178,7 @@ const BUILTINS: [Builtin; 18] = {
                 "partner",
                 "boss",
             ],
+            follow: Follow::Boundary,
             split: split::role_named,
         },
         Builtin {
@@ -176,6 +190,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: false,
             confidence: 0.75,
             anchors: &["name", "named", "called", "known"],
+            follow: Follow::Ws,
             split: split::name_after,
         },
         Builtin {
@@ -195,6 +210,7 @@ const BUILTINS: [Builtin; 18] = {
                 "designed",
                 "reviewed",
             ],
+            follow: Follow::Boundary,
             split: split::actor_before_verb,
         },
         Builtin {
@@ -206,6 +222,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.85,
             anchors: &["there", "such"],
+            follow: Follow::Boundary,
             split: split::there_is_no,
         },
         Builtin {
@@ -217,6 +234,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.85,
             anchors: &["exist", "have", "contain", "include"],
+            follow: Follow::Boundary,
             split: split::subject_does_not,
         },
         Builtin {
@@ -228,6 +246,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.85,
             anchors: &["support"],
+            follow: Follow::Boundary,
             split: split::subject_does_not,
         },
         Builtin {
@@ -250,6 +269,7 @@ const BUILTINS: [Builtin; 18] = {
                 "field",
                 "parameter",
             ],
+            follow: Follow::Ws,
             split: split::named_thing_missing,
         },
         Builtin {
@@ -261,6 +281,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.75,
             anchors: &["have"],
+            follow: Follow::Ws,
             split: split::we_do_not_have,
         },
         Builtin {
@@ -281,6 +302,7 @@ const BUILTINS: [Builtin; 18] = {
                 "unreachable",
                 "unresponsive",
             ],
+            follow: Follow::Boundary,
             split: split::status_be_state,
         },
         Builtin {
@@ -292,6 +314,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.85,
             anchors: &["failed", "crashed", "timed", "errored"],
+            follow: Follow::Boundary,
             split: split::status_has_failed,
         },
         Builtin {
@@ -303,6 +326,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.8,
             anchors: &["broken", "failing", "down"],
+            follow: Follow::Boundary,
             split: split::everything_be_state,
         },
         Builtin {
@@ -320,6 +344,7 @@ const BUILTINS: [Builtin; 18] = {
                 "rules",
                 "constraints",
             ],
+            follow: Follow::Ws,
             split: split::all_but_last_word,
         },
         Builtin {
@@ -332,6 +357,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.8,
             // "I'm": the word after the apostrophe.
             anchors: &["am", "m"],
+            follow: Follow::Ws,
             split: split::opening_phrase,
         },
         Builtin {
@@ -343,6 +369,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: false,
             confidence: 0.9,
             anchors: &["according", "based"],
+            follow: Follow::Ws,
             split: split::opening_phrase,
         },
         Builtin {
@@ -354,6 +381,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: false,
             confidence: 0.85,
             anchors: &["was"],
+            follow: Follow::Ws,
             split: split::opening_phrase,
         },
     ]
@@ -388,8 +416,8 @@ pub fn builtin(detector: &str) -> Vec<Pattern> {
 }
 
 /// The anchors of every builtin pattern, by its bit.
-pub(super) fn builtin_anchors() -> impl Iterator<Item = &'static [&'static str]> {
-    BUILTINS.iter().map(|b| b.anchors)
+pub(super) fn builtin_anchors() -> impl Iterator<Item = (&'static [&'static str], Follow)> {
+    BUILTINS.iter().map(|b| (b.anchors, b.follow))
 }
 
 pub const BUILTIN_IDS: [&str; 5] = [

@@ -3,6 +3,7 @@
 //! occurs), and which sentences are hedged. Patterns then run on the few sentences that can
 //! hold their claims instead of over the whole text.
 
+use super::claims::Follow;
 use once_cell::sync::Lazy;
 
 /// A sentence: `start..end` with surrounding whitespace trimmed.
@@ -78,19 +79,20 @@ impl Scan {
             let Some(word) = words.get(key) else {
                 continue;
             };
+            let patterns = word.patterns(bytes.get(i), text.get(i..).unwrap_or_default());
             while self.sentences.get(idx).is_some_and(|s| s.end <= start) {
                 idx += 1;
             }
             let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= start) else {
                 continue;
             };
-            if word.patterns != 0 {
+            if patterns != 0 {
                 if s.anchors.0 == s.anchors.1 {
                     s.anchors = (self.anchors.len() as u32, self.anchors.len() as u32);
                 }
-                self.anchors.push((start, word.patterns));
+                self.anchors.push((start, patterns));
                 s.anchors.1 += 1;
-                s.candidates |= word.patterns;
+                s.candidates |= patterns;
             }
             if let (Some(h), false) = (word.hedge, s.hedged) {
                 s.hedged = is_hedge(text, start, i, h, s.end);
@@ -132,9 +134,31 @@ struct Hedge {
 #[derive(Clone, Copy)]
 struct Word {
     key: u64,
-    /// Bit `i`: builtin pattern `i` has this word as an anchor.
-    patterns: u32,
+    /// Bit `i`: builtin pattern `i` has this word as an anchor, followed by whitespace.
+    before_ws: u32,
+    /// The same, for patterns that need only a word boundary after it.
+    before_boundary: u32,
     hedge: Option<Hedge>,
+}
+
+impl Word {
+    /// The patterns this occurrence can be part of, by what comes after it: a pattern is ruled
+    /// out only where a character that is surely a word character follows (ASCII letters end
+    /// the word, so: a digit or `_`); anything non-ASCII keeps every boundary pattern.
+    fn patterns(&self, next: Option<&u8>, rest: &str) -> u32 {
+        match next {
+            None => self.before_boundary,
+            Some(b) if b.is_ascii_digit() || *b == b'_' => 0,
+            Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0B | 0x0C) => {
+                self.before_ws | self.before_boundary
+            }
+            Some(b) if b.is_ascii() => self.before_boundary,
+            Some(_) if rest.starts_with(char::is_whitespace) => {
+                self.before_ws | self.before_boundary
+            }
+            Some(_) => self.before_boundary,
+        }
+    }
 }
 
 /// Words of up to this many letters are looked up; no anchor or hedge word is longer.
@@ -183,13 +207,14 @@ impl Words {
         }
     }
 
-    fn add(&mut self, word: &str, patterns: u32, hedge: Option<Hedge>) {
+    fn add(&mut self, word: &str, (before_ws, before_boundary): (u32, u32), hedge: Option<Hedge>) {
         let key = key(word.as_bytes());
         self.by_length[word.len()] |= 1 << LETTER[word.as_bytes()[0] as usize];
         let mut i = slot(key);
         while let Some(w) = &mut self.table[i] {
             if w.key == key {
-                w.patterns |= patterns;
+                w.before_ws |= before_ws;
+                w.before_boundary |= before_boundary;
                 w.hedge = w.hedge.or(hedge);
                 return;
             }
@@ -197,7 +222,8 @@ impl Words {
         }
         self.table[i] = Some(Word {
             key,
-            patterns,
+            before_ws,
+            before_boundary,
             hedge,
         });
     }
@@ -210,10 +236,14 @@ static WORDS: Lazy<Words> = Lazy::new(|| {
         table: vec![None; SLOTS],
         by_length: [0; MAX_WORD + 1],
     };
-    for (bit, anchors) in super::claims::builtin_anchors().enumerate() {
+    for (bit, (anchors, follow)) in super::claims::builtin_anchors().enumerate() {
+        let masks = match follow {
+            Follow::Ws => (1 << bit, 0),
+            Follow::Boundary => (0, 1 << bit),
+        };
         for a in anchors {
             debug_assert!(a.len() <= MAX_WORD && a.bytes().all(|b| b.is_ascii_lowercase()));
-            words.add(a, 1 << bit, None);
+            words.add(a, masks, None);
         }
     }
     for phrase in HEDGES {
@@ -224,7 +254,7 @@ static WORDS: Lazy<Words> = Lazy::new(|| {
             before: &phrase[..at],
             after: &phrase[at + word.len()..],
         };
-        words.add(word, 0, Some(hedge));
+        words.add(word, (0, 0), Some(hedge));
     }
     words
 });

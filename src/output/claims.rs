@@ -97,6 +97,9 @@ struct Builtin {
     anchors: &'static [&'static str],
     /// What follows an anchor in every match.
     follow: Follow,
+    /// Words of which every match holds one too, as a whole word (none: no such word): a
+    /// sentence is a candidate only with an anchor and one of these.
+    with: &'static [&'static str],
     split: Split,
 }
 
@@ -132,6 +135,7 @@ const BUILTINS: [Builtin; 18] = {
                 "present",
             ],
             follow: Follow::Boundary,
+            with: &[],
             split: split::subject_be_state,
         },
         Builtin {
@@ -144,6 +148,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["longer", "find"],
             follow: Follow::Ws,
+            with: &[],
             split: split::not_found_before,
         },
         Builtin {
@@ -156,6 +161,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["missing", "absent", "found"],
             follow: Follow::Boundary,
+            with: &[],
             split: split::missing_after,
         },
         Builtin {
@@ -179,6 +185,7 @@ const BUILTINS: [Builtin; 18] = {
                 "boss",
             ],
             follow: Follow::Boundary,
+            with: &[],
             split: split::role_named,
         },
         Builtin {
@@ -191,6 +198,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.75,
             anchors: &["name", "named", "called", "known"],
             follow: Follow::Ws,
+            with: &[],
             split: split::name_after,
         },
         Builtin {
@@ -211,6 +219,7 @@ const BUILTINS: [Builtin; 18] = {
                 "reviewed",
             ],
             follow: Follow::Boundary,
+            with: &[],
             split: split::actor_before_verb,
         },
         Builtin {
@@ -223,6 +232,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["there", "such"],
             follow: Follow::Boundary,
+            with: &["no"],
             split: split::there_is_no,
         },
         Builtin {
@@ -235,6 +245,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["exist", "have", "contain", "include"],
             follow: Follow::Boundary,
+            with: &["doesn", "does", "didn", "did"],
             split: split::subject_does_not,
         },
         Builtin {
@@ -247,6 +258,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["support"],
             follow: Follow::Boundary,
+            with: &["doesn", "does", "didn", "did", "can", "cannot"],
             split: split::subject_does_not,
         },
         Builtin {
@@ -270,6 +282,7 @@ const BUILTINS: [Builtin; 18] = {
                 "parameter",
             ],
             follow: Follow::Ws,
+            with: &[],
             split: split::named_thing_missing,
         },
         Builtin {
@@ -282,6 +295,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.75,
             anchors: &["have"],
             follow: Follow::Ws,
+            with: &["don", "do", "didn"],
             split: split::we_do_not_have,
         },
         Builtin {
@@ -303,6 +317,21 @@ const BUILTINS: [Builtin; 18] = {
                 "unresponsive",
             ],
             follow: Follow::Boundary,
+            with: &[
+                "pipeline",
+                "build",
+                "test",
+                "tests",
+                "deploy",
+                "deployment",
+                "service",
+                "server",
+                "database",
+                "queue",
+                "cluster",
+                "gateway",
+                "api",
+            ],
             split: split::status_be_state,
         },
         Builtin {
@@ -315,6 +344,19 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["failed", "crashed", "timed", "errored"],
             follow: Follow::Boundary,
+            with: &[
+                "pipeline",
+                "build",
+                "test",
+                "tests",
+                "deploy",
+                "deployment",
+                "service",
+                "server",
+                "database",
+                "queue",
+                "cluster",
+            ],
             split: split::status_has_failed,
         },
         Builtin {
@@ -327,6 +369,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.8,
             anchors: &["broken", "failing", "down"],
             follow: Follow::Boundary,
+            with: &["everything", "all"],
             split: split::everything_be_state,
         },
         Builtin {
@@ -345,6 +388,7 @@ const BUILTINS: [Builtin; 18] = {
                 "constraints",
             ],
             follow: Follow::Ws,
+            with: &["my"],
             split: split::all_but_last_word,
         },
         Builtin {
@@ -358,6 +402,7 @@ const BUILTINS: [Builtin; 18] = {
             // "I'm": the word after the apostrophe.
             anchors: &["am", "m"],
             follow: Follow::Ws,
+            with: &["ai", "assistant", "language", "sub", "agent"],
             split: split::opening_phrase,
         },
         Builtin {
@@ -370,6 +415,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.9,
             anchors: &["according", "based"],
             follow: Follow::Ws,
+            with: &["instructions", "prompt", "guidelines", "training"],
             split: split::opening_phrase,
         },
         Builtin {
@@ -382,6 +428,7 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["was"],
             follow: Follow::Ws,
+            with: &["told", "instructed", "asked", "tasked"],
             split: split::opening_phrase,
         },
     ]
@@ -418,6 +465,11 @@ pub fn builtin(detector: &str) -> Vec<Pattern> {
 /// The anchors of every builtin pattern, by its bit.
 pub(super) fn builtin_anchors() -> impl Iterator<Item = (&'static [&'static str], Follow)> {
     BUILTINS.iter().map(|b| (b.anchors, b.follow))
+}
+
+/// The second words of every builtin pattern (see `Builtin::with`), by its bit.
+pub(super) fn builtin_second_words() -> impl Iterator<Item = &'static [&'static str]> {
+    BUILTINS.iter().map(|b| b.with)
 }
 
 pub const BUILTIN_IDS: [&str; 5] = [

@@ -11,8 +11,11 @@ use once_cell::sync::Lazy;
 pub struct Sentence {
     pub start: usize,
     pub end: usize,
-    /// Bit `i` set: builtin pattern `i` has an anchor in this sentence.
+    /// Bit `i` set: builtin pattern `i` has an anchor in this sentence (and a second word, if
+    /// it needs one).
     pub candidates: u32,
+    /// Patterns whose second words occur in this sentence.
+    seconds: u32,
     pub hedged: bool,
     /// This sentence's anchors: a range of `Scan::anchors`.
     pub anchors: (u32, u32),
@@ -80,12 +83,14 @@ impl Scan {
                 continue;
             };
             let patterns = word.patterns(bytes.get(i), text.get(i..).unwrap_or_default());
+            let second = word.second;
             while self.sentences.get(idx).is_some_and(|s| s.end <= start) {
                 idx += 1;
             }
             let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= start) else {
                 continue;
             };
+            s.seconds |= second;
             if patterns != 0 {
                 if s.anchors.0 == s.anchors.1 {
                     s.anchors = (self.anchors.len() as u32, self.anchors.len() as u32);
@@ -97,6 +102,9 @@ impl Scan {
             if let (Some(h), false) = (word.hedge, s.hedged) {
                 s.hedged = is_hedge(text, start, i, h, s.end);
             }
+        }
+        for s in &mut self.sentences {
+            s.candidates &= s.seconds | words.no_second;
         }
     }
 }
@@ -138,6 +146,8 @@ struct Word {
     before_ws: u32,
     /// The same, for patterns that need only a word boundary after it.
     before_boundary: u32,
+    /// Bit `i`: this word is one of builtin pattern `i`'s second words.
+    second: u32,
     hedge: Option<Hedge>,
 }
 
@@ -193,6 +203,8 @@ fn slot(key: u64) -> usize {
 struct Words {
     table: Vec<Option<Word>>,
     by_length: [u32; MAX_WORD + 1],
+    /// Patterns that need no second word.
+    no_second: u32,
 }
 
 impl Words {
@@ -207,7 +219,12 @@ impl Words {
         }
     }
 
-    fn add(&mut self, word: &str, (before_ws, before_boundary): (u32, u32), hedge: Option<Hedge>) {
+    fn add(
+        &mut self,
+        word: &str,
+        (before_ws, before_boundary, second): (u32, u32, u32),
+        hedge: Option<Hedge>,
+    ) {
         let key = key(word.as_bytes());
         self.by_length[word.len()] |= 1 << LETTER[word.as_bytes()[0] as usize];
         let mut i = slot(key);
@@ -215,6 +232,7 @@ impl Words {
             if w.key == key {
                 w.before_ws |= before_ws;
                 w.before_boundary |= before_boundary;
+                w.second |= second;
                 w.hedge = w.hedge.or(hedge);
                 return;
             }
@@ -224,6 +242,7 @@ impl Words {
             key,
             before_ws,
             before_boundary,
+            second,
             hedge,
         });
     }
@@ -235,11 +254,12 @@ static WORDS: Lazy<Words> = Lazy::new(|| {
     let mut words = Words {
         table: vec![None; SLOTS],
         by_length: [0; MAX_WORD + 1],
+        no_second: 0,
     };
     for (bit, (anchors, follow)) in super::claims::builtin_anchors().enumerate() {
         let masks = match follow {
-            Follow::Ws => (1 << bit, 0),
-            Follow::Boundary => (0, 1 << bit),
+            Follow::Ws => (1 << bit, 0, 0),
+            Follow::Boundary => (0, 1 << bit, 0),
         };
         for a in anchors {
             debug_assert!(a.len() <= MAX_WORD && a.bytes().all(|b| b.is_ascii_lowercase()));
@@ -254,7 +274,15 @@ static WORDS: Lazy<Words> = Lazy::new(|| {
             before: &phrase[..at],
             after: &phrase[at + word.len()..],
         };
-        words.add(word, (0, 0), Some(hedge));
+        words.add(word, (0, 0, 0), Some(hedge));
+    }
+    for (bit, seconds) in super::claims::builtin_second_words().enumerate() {
+        if seconds.is_empty() {
+            words.no_second |= 1 << bit;
+        }
+        for w in seconds {
+            words.add(w, (0, 0, 1 << bit), None);
+        }
     }
     words
 });
@@ -290,6 +318,7 @@ fn sentences(text: &str) -> Vec<Sentence> {
                 start: start + lead,
                 end: start + lead + trimmed.len(),
                 candidates: 0,
+                seconds: 0,
                 hedged: false,
                 anchors: (0, 0),
             });

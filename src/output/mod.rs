@@ -342,7 +342,7 @@ impl Validator {
             return result;
         }
         let budget = std::time::Duration::from_micros(self.config.max_eval_us);
-        let mut violations = Vec::new();
+        let mut violations = Vec::with_capacity(found.len());
         result.fact_checks.reserve(found.len());
         for (n, claim) in found.iter().enumerate() {
             // A clock read costs about as much as a fact check: look every fourth claim.
@@ -391,6 +391,17 @@ fn unchecked(mut result: OutputResult, found: Vec<DetectedClaim>, problem: &str)
     result.claims = found.into();
     result.verdict = OutputVerdict::Block;
     result
+}
+
+impl OutputResult {
+    /// About how much memory the result holds beyond itself (for the JS garbage collector).
+    pub fn native_bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<OutputResult>()
+            + self.claims.capacity() * size_of::<DetectedClaim>()
+            + self.fact_checks.capacity() * size_of::<FactCheck>()
+            + self.violations.capacity() * size_of::<Violation>()
+    }
 }
 
 fn truncate(text: &str, max_chars: usize) -> &str {

@@ -12,6 +12,19 @@
 //!   audit     redacted, hash-linked JSONL record, written by a background thread
 //! ```
 //!
+//! Output validation (`before_message_write`, synchronous; `engine::validation`, `output`):
+//!
+//! ```text
+//! shim ──text──▶ napi::validate_output_text ──▶ engine::GovernanceEngine::validate_output
+//!   lineage   the agent's trust, capped by its ancestors → profile (seed 000 §9.2)
+//!   scan      sentences, anchor words, hedges: one pass over the words (output::scan)
+//!   claims    each builtin regex only on sentences holding its anchors; groups read off the
+//!             match (output::split); custom detectors by capture pass
+//!   facts     (category, subject) lookups in the registries in force → confirmed | contradicted | …
+//!   verdict   pass | flag | block; the detail stays native until JS reads it
+//!   audit     output_pass | output_flag | output_block, matched segments only
+//! ```
+//!
 //! Everything but [`napi`] is plain Rust and tested with `cargo test`.
 
 pub mod audit;

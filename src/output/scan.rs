@@ -198,7 +198,7 @@ fn slot(key: u64) -> usize {
 }
 
 /// Anchor and hedge words in an open-addressed table, with a quick filter in front: bit `c` of
-/// `by_length[n]` is set when some word of `n` letters starts with letter code `c`, which rules
+/// `by_length` at index n is set when some word of `n` letters starts with letter code `c`, which rules
 /// out most words of ordinary prose before any probe.
 struct Words {
     table: Vec<Option<Word>>,

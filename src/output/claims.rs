@@ -83,6 +83,24 @@ pub struct Pattern {
 /// A noun phrase: up to three words, or a quoted/backticked name.
 const SUBJ: &str = r#"(?:"[^"]{1,60}"|'[^']{1,60}'|`[^`]{1,60}`|(?:the |a |an |my |our |your )?[\w.@/+#-]+(?:\s[\w.@/+#-]+){0,2})"#;
 
+/// The nouns of the operational-status patterns, as whole words (`tests?` and `deploy(?:ment)?`
+/// spelled out); the second of them has no gateway or api.
+const NOUNS: [&str; 13] = [
+    "pipeline",
+    "build",
+    "test",
+    "tests",
+    "deploy",
+    "deployment",
+    "service",
+    "server",
+    "database",
+    "queue",
+    "cluster",
+    "gateway",
+    "api",
+];
+
 /// One builtin pattern: its detector, the regex, how the claim reads, its anchors (words every
 /// match contains whole, as a run of ASCII letters, case aside) and how its groups are read off
 /// a match.
@@ -270,17 +288,7 @@ const BUILTINS: [Builtin; 18] = {
             negative: true,
             confidence: 0.9,
             // Not the tail: "is missing" may run on into a longer word ("missingno").
-            anchors: &[
-                "feature",
-                "function",
-                "method",
-                "file",
-                "config",
-                "option",
-                "setting",
-                "field",
-                "parameter",
-            ],
+            anchors: &split::KINDS,
             follow: Follow::Ws,
             with: &[],
             split: split::named_thing_missing,
@@ -317,21 +325,7 @@ const BUILTINS: [Builtin; 18] = {
                 "unresponsive",
             ],
             follow: Follow::Boundary,
-            with: &[
-                "pipeline",
-                "build",
-                "test",
-                "tests",
-                "deploy",
-                "deployment",
-                "service",
-                "server",
-                "database",
-                "queue",
-                "cluster",
-                "gateway",
-                "api",
-            ],
+            with: &NOUNS,
             split: split::status_be_state,
         },
         Builtin {
@@ -344,19 +338,8 @@ const BUILTINS: [Builtin; 18] = {
             confidence: 0.85,
             anchors: &["failed", "crashed", "timed", "errored"],
             follow: Follow::Boundary,
-            with: &[
-                "pipeline",
-                "build",
-                "test",
-                "tests",
-                "deploy",
-                "deployment",
-                "service",
-                "server",
-                "database",
-                "queue",
-                "cluster",
-            ],
+            // The same nouns less gateway and api, as in the pattern.
+            with: NOUNS.split_at(11).0,
             split: split::status_has_failed,
         },
         Builtin {

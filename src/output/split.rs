@@ -202,19 +202,21 @@ pub fn subject_does_not(m: &str) -> Option<Caps> {
     )
 }
 
+/// The kinds of named things the existence pattern knows (its anchors too).
+pub const KINDS: [&str; 9] = [
+    "feature",
+    "function",
+    "method",
+    "file",
+    "config",
+    "option",
+    "setting",
+    "field",
+    "parameter",
+];
+
 /// `feature "NAME" is missing`: the subject is the (optionally quoted) name.
 pub fn named_thing_missing(m: &str) -> Option<Caps> {
-    const KINDS: [&str; 9] = [
-        "feature",
-        "function",
-        "method",
-        "file",
-        "config",
-        "option",
-        "setting",
-        "field",
-        "parameter",
-    ];
     const TAILS: [&str; 7] = [
         "is not implemented",
         "is not available",

@@ -76,8 +76,21 @@ pub struct Pattern {
     pub confidence: f64,
     /// Capture group holding the subject (name or index as text).
     pub subject_group: String,
-    /// Builtins: the pattern's bit in the anchor table and how its groups are read off a match.
-    pub fast: Option<(u8, Split)>,
+    /// Builtins: how to find matches without a capture pass.
+    pub fast: Option<Fast>,
+}
+
+/// What a builtin pattern adds to its regex for the fast path.
+#[derive(Debug, Clone)]
+pub struct Fast {
+    /// The pattern's bit in the anchor table.
+    pub bit: u8,
+    /// How its groups are read off a match.
+    pub split: Split,
+    /// Anchor words and their distance from the match start (see `Builtin::starts`).
+    pub starts: &'static [(&'static str, u8)],
+    /// The same regex for anchored searches at those starts (`regex::Regex` has none).
+    pub anchored: Option<regex_automata::meta::Regex>,
 }
 
 /// A noun phrase: up to three words, or a quoted/backticked name.
@@ -118,6 +131,9 @@ struct Builtin {
     /// Words of which every match holds one too, as a whole word (none: no such word): a
     /// sentence is a candidate only with an anchor and one of these.
     with: &'static [&'static str],
+    /// For patterns that open with a literal holding an anchor: each anchor word and how many
+    /// bytes before it the match starts (none: the start is not fixed by an anchor).
+    starts: &'static [(&'static str, u8)],
     split: Split,
 }
 
@@ -154,6 +170,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &[],
+            starts: &[],
             split: split::subject_be_state,
         },
         Builtin {
@@ -167,6 +184,13 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["longer", "find"],
             follow: Follow::Ws,
             with: &[],
+            starts: &[
+                ("longer", 3),
+                ("find", 6),
+                ("find", 7),
+                ("find", 9),
+                ("find", 10),
+            ],
             split: split::not_found_before,
         },
         Builtin {
@@ -180,6 +204,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["missing", "absent", "found"],
             follow: Follow::Boundary,
             with: &[],
+            starts: &[],
             split: split::missing_after,
         },
         Builtin {
@@ -204,6 +229,18 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &[],
+            starts: &[
+                ("user", 0),
+                ("person", 0),
+                ("member", 5),
+                ("developer", 0),
+                ("author", 0),
+                ("owner", 0),
+                ("maintainer", 0),
+                ("creator", 0),
+                ("partner", 0),
+                ("boss", 0),
+            ],
             split: split::role_named,
         },
         Builtin {
@@ -217,6 +254,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["name", "named", "called", "known"],
             follow: Follow::Ws,
             with: &[],
+            starts: &[("name", 0), ("named", 0), ("called", 0), ("known", 0)],
             split: split::name_after,
         },
         Builtin {
@@ -238,6 +276,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &[],
+            starts: &[],
             split: split::actor_before_verb,
         },
         Builtin {
@@ -251,6 +290,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["there", "such"],
             follow: Follow::Boundary,
             with: &["no"],
+            starts: &[("there", 0), ("such", 3)],
             split: split::there_is_no,
         },
         Builtin {
@@ -264,6 +304,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["exist", "have", "contain", "include"],
             follow: Follow::Boundary,
             with: &["doesn", "does", "didn", "did"],
+            starts: &[],
             split: split::subject_does_not,
         },
         Builtin {
@@ -277,6 +318,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["support"],
             follow: Follow::Boundary,
             with: &["doesn", "does", "didn", "did", "can", "cannot"],
+            starts: &[],
             split: split::subject_does_not,
         },
         Builtin {
@@ -291,6 +333,17 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &split::KINDS,
             follow: Follow::Ws,
             with: &[],
+            starts: &[
+                ("feature", 0),
+                ("function", 0),
+                ("method", 0),
+                ("file", 0),
+                ("config", 0),
+                ("option", 0),
+                ("setting", 0),
+                ("field", 0),
+                ("parameter", 0),
+            ],
             split: split::named_thing_missing,
         },
         Builtin {
@@ -304,6 +357,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["have"],
             follow: Follow::Ws,
             with: &["don", "do", "didn"],
+            starts: &[],
             split: split::we_do_not_have,
         },
         Builtin {
@@ -326,6 +380,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &NOUNS,
+            starts: &[],
             split: split::status_be_state,
         },
         Builtin {
@@ -340,6 +395,7 @@ const BUILTINS: [Builtin; 18] = {
             follow: Follow::Boundary,
             // The same nouns less gateway and api, as in the pattern.
             with: NOUNS.split_at(11).0,
+            starts: &[],
             split: split::status_has_failed,
         },
         Builtin {
@@ -353,6 +409,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["broken", "failing", "down"],
             follow: Follow::Boundary,
             with: &["everything", "all"],
+            starts: &[],
             split: split::everything_be_state,
         },
         Builtin {
@@ -372,6 +429,13 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Ws,
             with: &["my"],
+            starts: &[
+                ("prompt", 10),
+                ("instructions", 3),
+                ("guidelines", 3),
+                ("rules", 3),
+                ("constraints", 3),
+            ],
             split: split::all_but_last_word,
         },
         Builtin {
@@ -386,6 +450,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["am", "m"],
             follow: Follow::Ws,
             with: &["ai", "assistant", "language", "sub", "agent"],
+            starts: &[("am", 2), ("m", 2)],
             split: split::opening_phrase,
         },
         Builtin {
@@ -399,6 +464,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["according", "based"],
             follow: Follow::Ws,
             with: &["instructions", "prompt", "guidelines", "training"],
+            starts: &[("according", 0), ("based", 0)],
             split: split::opening_phrase,
         },
         Builtin {
@@ -412,6 +478,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["was"],
             follow: Follow::Ws,
             with: &["told", "instructed", "asked", "tasked"],
+            starts: &[("was", 2)],
             split: split::opening_phrase,
         },
     ]
@@ -430,7 +497,15 @@ static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
             negative: b.negative,
             confidence: b.confidence,
             subject_group: "subject".into(),
-            fast: Some((bit as u8, b.split)),
+            fast: Some(Fast {
+                bit: bit as u8,
+                split: b.split,
+                starts: b.starts,
+                anchored: (!b.starts.is_empty()).then(|| {
+                    regex_automata::meta::Regex::new(&b.pattern.replace("{S}", SUBJ))
+                        .expect("builtin pattern")
+                }),
+            }),
         })
         .collect()
 });
@@ -492,32 +567,29 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
     // About one claim per sentence in claim-heavy text: grown by copying otherwise.
     let mut out = Vec::with_capacity(scan.sentences.len().min(max));
     for s in scan.sentences.iter().filter(|s| !s.hedged) {
+        if out.len() >= max {
+            break;
+        }
         let sentence = &text[s.start..s.end];
         let first = out.len();
         for pat in patterns {
-            match pat.fast {
-                Some((bit, _)) if s.candidates & (1 << bit) == 0 => {}
-                Some((bit, split)) => {
-                    let (mut from, mut cursor, mut taken) = (0, 0, 0);
-                    // Search only while an anchor of the pattern lies ahead, and for no more
-                    // claims than could still make the first `max`.
-                    while taken < max - first
-                        && scan.anchor_after(s, bit, s.start + from, &mut cursor)
-                    {
-                        let Some(m) = pat.re.find_at(sentence, from) else {
-                            break;
-                        };
-                        if let Some(caps) = split(m.as_str()) {
-                            let caps = caps.shifted(m.start());
+            match &pat.fast {
+                Some(f) if s.candidates & (1 << f.bit) == 0 => {}
+                Some(f) => {
+                    // No more claims than could still make the first `max`.
+                    let mut room = max - first;
+                    let mut add = |start: usize, end: usize| {
+                        if let Some(caps) = (f.split)(&sentence[start..end]) {
                             let before = out.len();
-                            out.extend(claim(pat, sentence, s.start, (m.start(), m.end()), &caps));
-                            taken += out.len() - before;
+                            let caps = caps.shifted(start);
+                            out.extend(claim(pat, sentence, s.start, (start, end), &caps));
+                            room -= out.len() - before;
                         }
-                        // Every builtin consumes its anchor, so a match is never empty.
-                        if m.is_empty() {
-                            break;
-                        }
-                        from = m.end();
+                        room > 0
+                    };
+                    match &f.anchored {
+                        Some(re) => prefix_matches(re, f, &scan, s, text, &mut add),
+                        None => unanchored_matches(pat, f, &scan, s, sentence, &mut add),
                     }
                 }
                 None => {
@@ -530,12 +602,79 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
             }
         }
         out[first..].sort_by_key(|c| c.offset);
-        if out.len() >= max {
-            break;
-        }
     }
     out.truncate(max);
     out
+}
+
+/// Matches of a pattern in sentence `s`, leftmost first, as `find_iter` would give them: searched
+/// only while an anchor of the pattern lies ahead. `add` says whether to go on.
+fn unanchored_matches(
+    pat: &Pattern,
+    f: &Fast,
+    scan: &scan::Scan,
+    s: &scan::Sentence,
+    sentence: &str,
+    add: &mut impl FnMut(usize, usize) -> bool,
+) {
+    let (mut from, mut cursor) = (0, 0);
+    while scan.anchor_after(s, f.bit, s.start + from, &mut cursor) {
+        let Some(m) = pat.re.find_at(sentence, from) else {
+            return;
+        };
+        // Every builtin consumes its anchor, so a match is never empty.
+        if !add(m.start(), m.end()) || m.is_empty() {
+            return;
+        }
+        from = m.end();
+    }
+}
+
+/// The same for a pattern that opens with a literal holding an anchor: every match starts a
+/// fixed distance before one of its anchors, so anchored searches at those few places, in text
+/// order, find the same matches without scanning the sentence (and without the reverse pass
+/// that finds an unanchored match's start).
+fn prefix_matches(
+    re: &regex_automata::meta::Regex,
+    f: &Fast,
+    scan: &scan::Scan,
+    s: &scan::Sentence,
+    text: &str,
+    add: &mut impl FnMut(usize, usize) -> bool,
+) {
+    let sentence = &text[s.start..s.end];
+    let mut starts: Vec<usize> = Vec::new();
+    for &(at, patterns) in scan.anchors_in(s) {
+        if patterns & (1 << f.bit) == 0 {
+            continue;
+        }
+        let len = text[at..]
+            .bytes()
+            .take_while(u8::is_ascii_alphabetic)
+            .count();
+        let word = &text[at..at + len];
+        starts.extend(f.starts.iter().filter_map(|&(w, back)| {
+            let back = usize::from(back);
+            (w.eq_ignore_ascii_case(word) && at - s.start >= back).then(|| at - s.start - back)
+        }));
+    }
+    starts.sort_unstable();
+    starts.dedup();
+    let mut from = 0;
+    for start in starts {
+        if start < from {
+            continue;
+        }
+        let input = regex_automata::Input::new(sentence)
+            .range(start..)
+            .anchored(regex_automata::Anchored::Yes);
+        if let Some(m) = re.search(&input) {
+            if !add(m.start(), m.end()) || m.is_empty() {
+                return;
+            }
+            from = m.end();
+        }
+    }
 }
 
 /// A claim from a regex capture pass (custom detectors; the reference the builtins are tested

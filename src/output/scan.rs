@@ -38,6 +38,11 @@ impl Scan {
         scan
     }
 
+    /// The anchors in sentence `s`: (start, patterns), in text order.
+    pub fn anchors_in(&self, s: &Sentence) -> &[(usize, u32)] {
+        &self.anchors[s.anchors.0 as usize..s.anchors.1 as usize]
+    }
+
     /// The first anchor of builtin pattern `bit` in `s` at or after `from`, searched from
     /// `*cursor` on (an index into the sentence's anchors, which are in text order). A further
     /// match must contain such an anchor; callers search forward only, so the cursor never goes

@@ -574,7 +574,14 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
         let first = out.len();
         for pat in patterns {
             match &pat.fast {
-                Some(f) if s.candidates & (1 << f.bit) == 0 => {}
+                Some(f) if !s.exact && s.candidates & (1 << f.bit) == 0 => {}
+                Some(_) if s.exact => {
+                    let found = pat
+                        .re
+                        .captures_iter(sentence)
+                        .filter_map(|caps| claim_from_captures(pat, sentence, s.start, &caps));
+                    out.extend(found.take(max - first));
+                }
                 Some(f) => {
                     // No more claims than could still make the first `max`.
                     let mut room = max - first;

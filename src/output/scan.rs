@@ -19,6 +19,10 @@ pub struct Sentence {
     pub hedged: bool,
     /// This sentence's anchors: a range of `Scan::anchors`.
     pub anchors: (u32, u32),
+    /// Holds a character that case-insensitive matching takes for an ASCII letter (`ſ` for s,
+    /// the Kelvin sign for k): the word scan cannot vouch for it, so every pattern runs there by
+    /// capture pass and hedges are found by regex.
+    pub exact: bool,
 }
 
 /// The text's sentences and where the anchors of builtin patterns are.
@@ -35,7 +39,22 @@ impl Scan {
             anchors: Vec::with_capacity(text.len() / 64 + 4),
         };
         scan.mark(text);
+        scan.mark_exact(text);
         scan
+    }
+
+    /// Sentences with a character that folds to an ASCII letter go the exact way.
+    fn mark_exact(&mut self, text: &str) {
+        let bytes = text.as_bytes();
+        for needle in FOLDS_TO_ASCII {
+            for at in memchr::memmem::find_iter(bytes, needle.as_bytes()) {
+                let idx = self.sentences.partition_point(|s| s.end <= at);
+                if let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= at) {
+                    s.exact = true;
+                    s.hedged = hedged(&text[s.start..s.end]);
+                }
+            }
+        }
     }
 
     /// The anchors in sentence `s`: (start, patterns), in text order.
@@ -326,6 +345,7 @@ fn sentences(text: &str) -> Vec<Sentence> {
                 seconds: 0,
                 hedged: false,
                 anchors: (0, 0),
+                exact: false,
             });
         }
         start = next;
@@ -333,8 +353,25 @@ fn sentences(text: &str) -> Vec<Sentence> {
     out
 }
 
+/// `\w` as the regex crate has it.
 fn is_word(c: Option<char>) -> bool {
-    c.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    c.is_some_and(regex_syntax::is_word_character)
+}
+
+/// Characters that `(?i)` matches as an ASCII letter: long s (s) and the Kelvin sign (k).
+const FOLDS_TO_ASCII: [&str; 2] = ["\u{17F}", "\u{212A}"];
+
+/// The hedges as one regex, for the sentences the word scan cannot vouch for.
+static HEDGE: Lazy<regex::Regex> = Lazy::new(|| {
+    regex::Regex::new(&format!(r"(?i)\b(?:{})\b", HEDGES.join("|"))).expect("static regex")
+});
+
+/// A hedged sentence by regex: any hedge but "could" before " not".
+fn hedged(s: &str) -> bool {
+    HEDGE.find_iter(s).any(|m| {
+        !(m.as_str().eq_ignore_ascii_case("could")
+            && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
+    })
 }
 
 /// The hedge phrase around the word at `start..end`, as a whole phrase; "could" hedges, but

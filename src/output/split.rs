@@ -275,7 +275,7 @@ pub fn status_has_failed(m: &str) -> Option<Caps> {
         .iter()
         .find_map(|aux| {
             let at = head.len().checked_sub(aux.len())?;
-            let before = &head[..at];
+            let before = head.get(..at)?;
             let ok =
                 head.get(at..)?.eq_ignore_ascii_case(aux) && before.trim_end().len() < before.len();
             ok.then(|| before.trim_end().len())

@@ -875,8 +875,34 @@ mod fast_detection_matches_the_capture_pass {
         "-",
         "\"",
         "'",
+        // Letters that case-insensitive matching takes for ASCII ones, marks, numerics.
+        "preſent",
+        "broKen",
+        "uſer",
+        "ſhould",
+        "no ſuch",
+        "I waſ",
+        "may\u{301}",
+        "may²",
+        "_",
+        "2",
     ];
-    const SEPARATORS: &[&str] = &[" ", " ", " ", " ", "  ", "\n", "\t", "", " — ", "’"];
+    const SEPARATORS: &[&str] = &[
+        " ",
+        " ",
+        " ",
+        " ",
+        "  ",
+        "\n",
+        "\t",
+        "",
+        " — ",
+        "’",
+        "\u{a0}\u{a0}",
+        "\u{2003}\u{a0}",
+        "\r",
+        "\u{b}",
+    ];
 
     fn text() -> impl Strategy<Value = String> {
         prop::collection::vec((0..WORDS.len(), 0..SEPARATORS.len(), 0..4u8), 0..40).prop_map(

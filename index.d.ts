@@ -120,8 +120,11 @@ export declare class GovernanceEngine {
   recordOutcome(request: Partial<EvaluationRequest>, outcome: Outcome): void;
   /** Output validation (seed 000), synchronous; audited as output_pass | output_flag | output_block. */
   /**
-   * `verdict` is read at once; `claims`, `factChecks`, `violations` and the rest are read from the
-   * native result on first access (the host's hook needs only the verdict).
+   * `verdict` is an own property, read at once; `claims`, `factChecks`, `violations` and the rest
+   * are getters that read the native result on first access (the host's hook needs only the
+   * verdict), so `Object.keys` and `{...result}` show only `verdict`: use `result.toJSON()` (or
+   * `JSON.stringify`) for a plain copy. A failure comes back with `error`: `pass` by default,
+   * `block` with `failMode: "closed"`.
    */
   validateOutput(request: { agentId?: string; sessionKey?: string; text: string; hook?: string }): OutputResult;
   /** The whole result as one JSON string. */

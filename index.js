@@ -63,12 +63,12 @@ class GovernanceEngine extends Native {
 
   /** Output validation, synchronous: `{agentId?, sessionKey?, text, hook?}` → `{verdict, claims, violations, …}`. */
   validateOutput(request) {
-    if (typeof request?.text !== 'string') {
-      // Unreadable input takes the JSON path, which fails open and audits the error.
+    const { text, agentId, sessionKey, hook } = request ?? {};
+    if (typeof text !== 'string' || ![agentId, sessionKey, hook].every(optionalString)) {
+      // Unreadable input takes the JSON path, which audits the error and follows failMode.
       return JSON.parse(this.validateOutputJson(JSON.stringify(request ?? null)));
     }
-    const { text, agentId, sessionKey, hook } = request;
-    return new OutputValidation(this.validateOutputText(text, str(agentId), str(sessionKey), str(hook)));
+    return new OutputValidation(this.validateOutputText(text, agentId ?? undefined, sessionKey ?? undefined, hook ?? undefined));
   }
 
   recordOutcome(request, outcome) {
@@ -76,8 +76,8 @@ class GovernanceEngine extends Native {
   }
 }
 
-function str(v) {
-  return typeof v === 'string' ? v : undefined;
+function optionalString(v) {
+  return v === undefined || v === null || typeof v === 'string';
 }
 
 module.exports = {

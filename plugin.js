@@ -129,6 +129,7 @@ const NOTICE = '\u26a0\ufe0f Governance: this agent output was blocked because i
 function outputNotice(out) {
   const reasons = out.violations.filter((v) => v.severity !== 'low' || out.violations.length === 1)
     .slice(0, 3).map((v) => `"${v.claim.matchedText}": ${v.reason}`);
+  if (reasons.length === 0 && out.error) reasons.push(`it could not be validated (failMode: closed): ${out.error}`);
   return `${NOTICE} (${reasons.join('; ')}). See the audit log for details. [openclaw-governance]`;
 }
 

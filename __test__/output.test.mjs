@@ -187,3 +187,20 @@ test('the five anti-patterns of seed 000 §13 through register(api)', () => {
     assert.match(r.message.content, reason, name);
   }
 });
+
+test('a validation that cannot run follows failMode, and the result reads as a plain object on request', () => {
+  const closed = new GovernanceEngine({ failMode: 'closed', outputValidation: { performance: { maxEvalUs: 10000000 } } }, { stateDir: tempDir() });
+  const open = new GovernanceEngine({ outputValidation: { performance: { maxEvalUs: 10000000 } } }, { stateDir: tempDir() });
+  for (const [e, verdict] of [[closed, 'block'], [open, 'pass']]) {
+    const r = e.validateOutput({ agentId: 42, text: 'nginx is not installed on this host.' });
+    assert.equal(r.verdict, verdict);
+    assert.match(r.error, /unreadable validation request/);
+    assert.equal(JSON.parse(e.validateOutputJson('{oops')).verdict, verdict);
+    e.close();
+  }
+  const e = new GovernanceEngine(config, { stateDir: tempDir() });
+  const r = e.validateOutput({ sessionKey: 'agent:helper:main', text: 'nginx is not installed here.' });
+  assert.deepEqual(Object.keys(r.toJSON()).slice(0, 4), ['verdict', 'claims', 'factChecks', 'violations']);
+  assert.equal(JSON.parse(JSON.stringify(r)).violations[0].claim.matchedText, 'nginx is not installed');
+  e.close();
+});

@@ -35,8 +35,18 @@ impl GovernanceEngine {
         Some(result)
     }
 
-    /// Output validation failed (unreadable input, a panic caught at the boundary): the output
-    /// passes (fail-open, seed 000 §15.2) and the failure is evidence (`error_fallback`).
+    /// Whether failures block (`failMode: closed`), with a usable config or not.
+    pub fn fails_closed(&self) -> bool {
+        let mode = match &self.mode {
+            Mode::Ready(core) => core.config.fail_mode,
+            Mode::Invalid { fail_mode, .. } => *fail_mode,
+        };
+        mode == crate::config::FailMode::Closed
+    }
+
+    /// Output validation failed (unreadable input, a panic caught at the boundary, an unusable
+    /// config): the failure is evidence (`error_fallback`); the binding lets the output pass
+    /// (seed 000 §15.2) or, with `failMode: closed`, blocks it.
     pub fn output_error(&self, session_key: Option<&str>, hook: &str, error: &str) {
         let Some(writer) = &self.audit else { return };
         let mut record = AuditRecord::event(

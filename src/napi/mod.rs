@@ -31,8 +31,14 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// natively until one collection frees them all at once, a multi-millisecond pause.
 #[napi(custom_finalize)]
 pub struct OutputReport {
-    result: std::result::Result<crate::output::OutputResult, String>,
+    result: std::result::Result<crate::output::OutputResult, Failure>,
     bytes: i64,
+}
+
+/// A validation that could not run: why, and what `failMode` makes of it.
+struct Failure {
+    error: String,
+    verdict: crate::output::OutputVerdict,
 }
 
 impl ObjectFinalize for OutputReport {
@@ -43,7 +49,7 @@ impl ObjectFinalize for OutputReport {
 }
 
 impl OutputReport {
-    fn new(result: std::result::Result<crate::output::OutputResult, String>) -> OutputReport {
+    fn new(result: std::result::Result<crate::output::OutputResult, Failure>) -> OutputReport {
         let bytes = result.as_ref().map_or(0, |r| r.native_bytes()) as i64;
         OutputReport { result, bytes }
     }
@@ -55,11 +61,12 @@ impl OutputReport {
     pub fn verdict(&self) -> &'static str {
         match &self.result {
             Ok(r) => r.verdict.as_str(),
-            Err(_) => "pass",
+            Err(f) => f.verdict.as_str(),
         }
     }
 
-    /// The whole result as JSON; a failed validation passes with its `error`.
+    /// The whole result as JSON; a failed validation has its `error` and the verdict `failMode`
+    /// gives it.
     #[napi]
     pub fn detail_json(&self) -> String {
         match &self.result {
@@ -67,9 +74,8 @@ impl OutputReport {
                 json!({ "verdict": r.verdict.as_str(), "error": e.to_string(), "claims": [], "violations": [] })
                     .to_string()
             }),
-            Err(error) => {
-                json!({ "verdict": "pass", "error": error, "claims": [], "violations": [] }).to_string()
-            }
+            Err(f) => json!({ "verdict": f.verdict.as_str(), "error": f.error, "claims": [], "violations": [] })
+                .to_string(),
         }
     }
 }
@@ -93,11 +99,12 @@ impl GovernanceEngine {
             Ok(Err(e)) => e,
             Err(_) => "internal error during output validation".to_string(),
         };
-        self.failed_open(session_key, Some(hook), error)
+        self.failed(session_key, Some(hook), error)
     }
 
-    /// Output validation failed: the output passes (fail-open, seed 000 §15.2), audited.
-    fn failed_open(
+    /// Output validation failed: audited, and the output passes (fail-open, seed 000 §15.2) or,
+    /// with `failMode: closed`, is blocked.
+    fn failed(
         &self,
         session_key: Option<String>,
         hook: Option<String>,
@@ -108,7 +115,12 @@ impl GovernanceEngine {
             hook.as_deref().unwrap_or("validate_output"),
             &error,
         );
-        OutputReport::new(Err(error))
+        let verdict = if self.core.fails_closed() {
+            crate::output::OutputVerdict::Block
+        } else {
+            crate::output::OutputVerdict::Pass
+        };
+        OutputReport::new(Err(Failure { error, verdict }))
     }
 }
 
@@ -197,7 +209,8 @@ impl GovernanceEngine {
 
     /// Output validation (seed 000), synchronous for the host's `before_message_write`:
     /// `{agentId?, sessionKey?, text, hook?}` in, `{verdict, claims, factChecks, violations, …}` out.
-    /// Never throws: unreadable input or an internal failure passes with an `error` (fail-open, §15.2).
+    /// Never throws: unreadable input or an internal failure comes back with an `error`, passing
+    /// (fail-open, §15.2) or, with `failMode: closed`, blocked.
     #[napi]
     pub fn validate_output_json(&self, request: String) -> String {
         #[derive(serde::Deserialize)]
@@ -213,7 +226,7 @@ impl GovernanceEngine {
             Err(e) => {
                 let v = serde_json::from_str::<Value>(&request).unwrap_or(Value::Null);
                 let field = |k: &str| v[k].as_str().map(str::to_string);
-                self.failed_open(
+                self.failed(
                     field("sessionKey"),
                     field("hook"),
                     format!("unreadable validation request: {e}"),

@@ -337,7 +337,7 @@ impl Validator {
         if let (true, Some(problem), false) =
             (self.fail_closed, &facts.unavailable, found.is_empty())
         {
-            let mut result = unchecked(result, found, problem);
+            let mut result = unchecked(result, found, problem, &profile);
             result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
             return result;
         }
@@ -373,23 +373,44 @@ impl Validator {
     }
 }
 
-/// `failMode: closed` with a registry file that could never be read: every claim is a violation
-/// naming the file, and the output is blocked (seed 000 §15.2 read with the config's failMode).
-fn unchecked(mut result: OutputResult, found: Vec<DetectedClaim>, problem: &str) -> OutputResult {
+/// `failMode: closed` with a registry file that could never be read: a claim that facts would
+/// decide is a violation naming the file and blocks the output (seed 000 §15.2 read with the
+/// config's failMode), except a low-confidence match, which only flags (§14.4). Self-referential
+/// statements consult no facts and are judged as ever.
+fn unchecked(
+    mut result: OutputResult,
+    found: Vec<DetectedClaim>,
+    problem: &str,
+    profile: &Profile,
+) -> OutputResult {
     let problem = Text::new(problem);
-    result.violations = found
-        .iter()
-        .map(|claim| Violation {
-            claim: claim.clone(),
-            reason: Reason::Unchecked(problem.clone()),
-            severity: "high",
-            contradicted_fact_id: None,
-            expected: None,
-        })
-        .collect::<Vec<_>>()
-        .into();
+    let mut violations = Vec::with_capacity(found.len());
+    for claim in &found {
+        result.fact_checks.push(FactCheck::NoFactFound);
+        let judged = if claim.category == ClaimCategory::SelfReferential {
+            judge(claim, &FactCheck::NoFactFound, profile)
+        } else {
+            let verdict = if claim.confidence < BLOCK_CONFIDENCE {
+                OutputVerdict::Flag
+            } else {
+                OutputVerdict::Block
+            };
+            let v = Violation {
+                claim: claim.clone(),
+                reason: Reason::Unchecked(problem.clone()),
+                severity: "high",
+                contradicted_fact_id: None,
+                expected: None,
+            };
+            Some((v, verdict))
+        };
+        if let Some((v, verdict)) = judged {
+            result.verdict = result.verdict.max(verdict);
+            violations.push(v);
+        }
+    }
     result.claims = found.into();
-    result.verdict = OutputVerdict::Block;
+    result.violations = violations.into();
     result
 }
 

@@ -96,7 +96,7 @@ impl Registries {
                     .filter(|f| keep(&f.registry))
                     .collect(),
             )
-            .with_unavailable(self.unavailable()),
+            .with_unavailable(self.unavailable(keep)),
         );
         if let Ok(mut views) = self.views.write() {
             views.insert(key, index.clone());
@@ -127,11 +127,15 @@ impl Registries {
     }
 
     /// The first registry file whose facts are missing altogether, as its problem.
-    fn unavailable(&self) -> Option<Arc<str>> {
+    /// Of the registries `keep` lets apply: the first file whose facts are missing altogether,
+    /// as its problem. A file whose registry id is not configured may hold any registry, so it
+    /// always counts.
+    fn unavailable(&self, keep: impl Fn(&str) -> bool) -> Option<Arc<str>> {
         let state = self.state.read().ok()?;
         state
             .files
             .iter()
+            .filter(|f| f.registry.id.as_deref().is_none_or(&keep))
             .find_map(|f| f.unavailable().map(Arc::from))
     }
 
@@ -141,7 +145,8 @@ impl Registries {
             .into_iter()
             .filter(|f| !self.disabled.contains(&f.registry))
             .collect();
-        let index = FactIndex::build(all).with_unavailable(self.unavailable());
+        let index = FactIndex::build(all)
+            .with_unavailable(self.unavailable(|reg| !self.disabled.iter().any(|d| d == reg)));
         if let Ok(mut current) = self.index.write() {
             *current = Arc::new(index);
         }

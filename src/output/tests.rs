@@ -551,6 +551,44 @@ fn an_unreadable_registry_file_blocks_claims_only_when_fail_closed() {
 }
 
 #[test]
+fn fail_closed_spares_excluded_registries_low_confidence_and_self_reference() {
+    let config = json!({
+        "factRegistries": [{ "id": "ops", "filePath": "/nonexistent/ops-facts.json" }],
+        "agentOverrides": [{ "agent": "free", "excludeRegistries": ["ops"] }],
+    });
+    let v = validator(config).fail_closed(true);
+    v.registries.refresh_files();
+    let trusted = TrustSnapshot::of(70.0);
+    let text = "nginx is not installed on this host.";
+    assert_eq!(
+        v.validate("bound", text, trusted, 0).verdict,
+        OutputVerdict::Block
+    );
+    assert_eq!(
+        v.validate("free", text, trusted, 0).verdict,
+        OutputVerdict::Pass,
+        "an agent that excludes the registry does not depend on its file"
+    );
+    let r = v.validate("bound", "Alice said hello to everyone here.", trusted, 0);
+    assert_eq!(
+        (r.claims[0].confidence < 0.7, r.verdict),
+        (true, OutputVerdict::Flag),
+        "a low-confidence match never blocks (seed 000 §14.4)"
+    );
+    let r = v.validate(
+        "bound",
+        "I am an AI assistant and I checked it.",
+        trusted,
+        0,
+    );
+    assert_eq!(
+        r.verdict,
+        OutputVerdict::Pass,
+        "self-reference consults no facts: a trusted agent's is ignored as ever"
+    );
+}
+
+#[test]
 fn the_bridge_output_may_be_absent() {
     let dir = tempfile::tempdir().unwrap();
     let v = validator(json!({})).fail_closed(true);

@@ -230,7 +230,7 @@ impl Validator {
         self
     }
 
-    fn profile(&self, agent: &str, trust: TrustSnapshot) -> Option<Profile> {
+    fn profile(&self, over: Option<&AgentOverride>, trust: TrustSnapshot) -> Option<Profile> {
         let mut profile = Profile::for_tier(trust.tier);
         if let (TrustTier::Standard, Some((u, c, s))) = (trust.tier, self.config.defaults) {
             (
@@ -239,12 +239,7 @@ impl Validator {
                 profile.self_referential,
             ) = (u, c, s);
         }
-        if let Some(o) = self
-            .config
-            .overrides
-            .iter()
-            .find(|o| o.agent.matches(agent))
-        {
+        if let Some(o) = over {
             if o.disabled {
                 return None;
             }
@@ -300,7 +295,13 @@ impl Validator {
             skipped: self.skip_reason(agent, text, trust),
             incomplete: None,
         };
-        let profile = match (&result.skipped, self.profile(agent, trust)) {
+        // The agent's override, found once: it sets the profile and the registries.
+        let over = self
+            .config
+            .overrides
+            .iter()
+            .find(|o| o.agent.matches(agent));
+        let profile = match (&result.skipped, self.profile(over, trust)) {
             (None, Some(p)) => p,
             (None, None) => {
                 result.skipped = Some(format!("output validation disabled for {agent}"));
@@ -309,20 +310,20 @@ impl Validator {
             _ => return result,
         };
         let text = truncate(text, self.config.max_text_length);
-        let facts = match self
-            .config
-            .overrides
-            .iter()
-            .find(|o| o.agent.matches(agent))
-        {
+        let facts = match over {
             Some(o) if !o.exclude.is_empty() || !o.additional.is_empty() => {
                 self.registries.index_for(&o.exclude, &o.additional)
             }
             _ => self.registries.index(),
         };
-        // With a registry file unreadable under failMode closed, which categories it would cover
-        // is unknown: every detector runs.
-        let depth_unknown = self.fail_closed && facts.unavailable.is_some();
+        // A registry file that could never be read, under failMode closed: claims cannot be
+        // checked, and which categories the file would cover is unknown, so every detector runs.
+        let unchecked = facts
+            .unavailable
+            .as_deref()
+            .filter(|_| self.fail_closed)
+            .map(Text::new);
+        let depth_unknown = unchecked.is_some();
         let patterns: Vec<&Pattern> = self
             .patterns
             .iter()
@@ -334,13 +335,6 @@ impl Validator {
         // Quantities are found through the numeric facts themselves.
         found.extend(facts.quantity_claims(text));
         found.truncate(self.config.max_claims);
-        if let (true, Some(problem), false) =
-            (self.fail_closed, &facts.unavailable, found.is_empty())
-        {
-            let mut result = unchecked(result, found, problem, &profile);
-            result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
-            return result;
-        }
         let budget = std::time::Duration::from_micros(self.config.max_eval_us);
         let mut violations = Vec::with_capacity(found.len());
         result.fact_checks.reserve(found.len());
@@ -354,12 +348,12 @@ impl Validator {
                 ));
                 break;
             }
-            let check = if claim.category == ClaimCategory::SelfReferential {
+            let check = if claim.category == ClaimCategory::SelfReferential || depth_unknown {
                 FactCheck::NoFactFound
             } else {
                 facts.check(claim, now)
             };
-            if let Some(v) = judge(claim, &check, &profile) {
+            if let Some(v) = judge(claim, &check, &profile, unchecked.as_ref()) {
                 result.verdict = result.verdict.max(v.1);
                 violations.push(v.0);
             }
@@ -371,47 +365,6 @@ impl Validator {
         result.evaluation_us = (started.elapsed().as_nanos() as f64 / 100.0).round() / 10.0;
         result
     }
-}
-
-/// `failMode: closed` with a registry file that could never be read: a claim that facts would
-/// decide is a violation naming the file and blocks the output (seed 000 §15.2 read with the
-/// config's failMode), except a low-confidence match, which only flags (§14.4). Self-referential
-/// statements consult no facts and are judged as ever.
-fn unchecked(
-    mut result: OutputResult,
-    found: Vec<DetectedClaim>,
-    problem: &str,
-    profile: &Profile,
-) -> OutputResult {
-    let problem = Text::new(problem);
-    let mut violations = Vec::with_capacity(found.len());
-    for claim in &found {
-        result.fact_checks.push(FactCheck::NoFactFound);
-        let judged = if claim.category == ClaimCategory::SelfReferential {
-            judge(claim, &FactCheck::NoFactFound, profile)
-        } else {
-            let verdict = if claim.confidence < BLOCK_CONFIDENCE {
-                OutputVerdict::Flag
-            } else {
-                OutputVerdict::Block
-            };
-            let v = Violation {
-                claim: claim.clone(),
-                reason: Reason::Unchecked(problem.clone()),
-                severity: "high",
-                contradicted_fact_id: None,
-                expected: None,
-            };
-            Some((v, verdict))
-        };
-        if let Some((v, verdict)) = judged {
-            result.verdict = result.verdict.max(verdict);
-            violations.push(v);
-        }
-    }
-    result.claims = found.into();
-    result.violations = violations.into();
-    result
 }
 
 impl OutputResult {
@@ -436,26 +389,41 @@ fn truncate(text: &str, max_chars: usize) -> &str {
     }
 }
 
-/// §7.2 for one claim: the violation it causes and the verdict it asks for, if any.
+/// §7.2 for one claim: the violation it causes and the verdict it asks for, if any. With
+/// `unchecked` (a registry file that could never be read, under failMode closed), a claim facts
+/// would decide blocks, naming the file (seed 000 §15.2 read with the config's failMode).
+/// Whatever the policy, a low-confidence match never blocks (§14.4).
 fn judge(
     claim: &DetectedClaim,
     check: &FactCheck,
     profile: &Profile,
+    unchecked: Option<&Text>,
 ) -> Option<(Violation, OutputVerdict)> {
-    let (policy, reason, severity, fact, expected) = match check {
-        _ if claim.category == ClaimCategory::SelfReferential => (
+    let self_referential = claim.category == ClaimCategory::SelfReferential;
+    let (policy, reason, severity, fact, expected) = match (check, unchecked) {
+        _ if self_referential => (
             profile.self_referential,
             Reason::SelfReferential,
             "low",
             None,
             None,
         ),
-        FactCheck::Confirmed { .. } => return None,
-        FactCheck::Contradicted {
-            fact_id,
-            expected,
-            claimed,
-        } => (
+        (_, Some(problem)) => (
+            ClaimPolicy::Block,
+            Reason::Unchecked(problem.clone()),
+            "high",
+            None,
+            None,
+        ),
+        (FactCheck::Confirmed { .. }, None) => return None,
+        (
+            FactCheck::Contradicted {
+                fact_id,
+                expected,
+                claimed,
+            },
+            None,
+        ) => (
             profile.contradiction,
             Reason::Contradicts {
                 fact_id: fact_id.clone(),
@@ -466,7 +434,7 @@ fn judge(
             Some(fact_id.clone()),
             Some(expected.clone()),
         ),
-        FactCheck::NoFactFound | FactCheck::ExpiredFact { .. } => {
+        (FactCheck::NoFactFound | FactCheck::ExpiredFact { .. }, None) => {
             (profile.unverified, Reason::Unverified, "medium", None, None)
         }
     };

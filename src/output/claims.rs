@@ -573,15 +573,10 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
         let sentence = &text[s.start..s.end];
         let first = out.len();
         for pat in patterns {
-            match &pat.fast {
-                Some(f) if !s.exact && s.candidates & (1 << f.bit) == 0 => {}
-                Some(_) if s.exact => {
-                    let found = pat
-                        .re
-                        .captures_iter(sentence)
-                        .filter_map(|caps| claim_from_captures(pat, sentence, s.start, &caps));
-                    out.extend(found.take(max - first));
-                }
+            // Custom detectors, and every pattern in a sentence the word scan cannot vouch for,
+            // take the capture pass.
+            match pat.fast.as_ref().filter(|_| !s.exact) {
+                Some(f) if s.candidates & (1 << f.bit) == 0 => {}
                 Some(f) => {
                     // No more claims than could still make the first `max`.
                     let mut room = max - first;
@@ -792,9 +787,7 @@ pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
             None => (rest, ""),
         };
         let filler = LEADING.iter().any(|w| first.eq_ignore_ascii_case(w));
-        let article = ["the", "a", "an", "my", "our", "your"]
-            .iter()
-            .any(|w| first.eq_ignore_ascii_case(w));
+        let article = ARTICLES.iter().any(|w| first.eq_ignore_ascii_case(w));
         if filler && !first.is_empty() || article && !tail.is_empty() {
             rest = tail;
         } else {
@@ -813,13 +806,18 @@ pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// Words that may open a subject without being part of it.
+const ARTICLES: [&str; 6] = ["the", "a", "an", "my", "our", "your"];
+
+/// A lowercased subject without its opening article ("the docker service" → "docker service").
+pub fn strip_article(lower: &str) -> &str {
+    ARTICLES
+        .iter()
+        .find_map(|a| lower.strip_prefix(a)?.strip_prefix(' '))
+        .unwrap_or(lower)
+}
+
 /// Lowercased, articles removed: how subjects are compared with facts (§12.2).
 pub fn normalize(subject: &str) -> String {
-    let lower = subject.trim().to_lowercase();
-    for article in ["the ", "a ", "an ", "my ", "our ", "your "] {
-        if let Some(rest) = lower.strip_prefix(article) {
-            return rest.to_string();
-        }
-    }
-    lower
+    strip_article(&subject.trim().to_lowercase()).to_string()
 }

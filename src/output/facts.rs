@@ -2,7 +2,7 @@
 //! Exact subjects are indexed by (category, lowercased subject); regex subjects are one
 //! `RegexSet` per category, so a lookup costs a hash probe and one set match.
 
-use super::claims::{normalize, ClaimCategory, DetectedClaim};
+use super::claims::{normalize, strip_article, ClaimCategory, DetectedClaim};
 use super::text::Text;
 use regex::{Regex, RegexSet};
 use serde::Serialize;
@@ -329,11 +329,7 @@ fn with_normalized<R>(subject: &str, f: impl FnOnce(&str) -> R) -> R {
     lower.copy_from_slice(s.as_bytes());
     lower.make_ascii_lowercase();
     let lower = std::str::from_utf8(lower).unwrap_or_default();
-    let stripped = ["the ", "a ", "an ", "my ", "our ", "your "]
-        .iter()
-        .find_map(|a| lower.strip_prefix(a))
-        .unwrap_or(lower);
-    f(stripped)
+    f(strip_article(lower))
 }
 
 /// Names compare case-insensitively, Unicode included ("JOSÉ" is "josé").

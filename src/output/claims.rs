@@ -131,9 +131,10 @@ struct Builtin {
     /// Words of which every match holds one too, as a whole word (none: no such word): a
     /// sentence is a candidate only with an anchor and one of these.
     with: &'static [&'static str],
-    /// For patterns that open with a literal holding an anchor: each anchor word and how many
-    /// bytes before it the match starts (none: the start is not fixed by an anchor).
-    starts: &'static [(&'static str, u8)],
+    /// For patterns that open with a literal holding an anchor: how many bytes before an anchor
+    /// word its match starts, where that is not at the anchor itself (a word may have several).
+    /// `None`: the start is not fixed by an anchor.
+    starts: Option<&'static [(&'static str, u8)]>,
     split: Split,
 }
 
@@ -170,7 +171,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &[],
-            starts: &[],
+            starts: None,
             split: split::subject_be_state,
         },
         Builtin {
@@ -184,13 +185,13 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["longer", "find"],
             follow: Follow::Ws,
             with: &[],
-            starts: &[
+            starts: Some(&[
                 ("longer", 3),
                 ("find", 6),
                 ("find", 7),
                 ("find", 9),
                 ("find", 10),
-            ],
+            ]),
             split: split::not_found_before,
         },
         Builtin {
@@ -204,7 +205,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["missing", "absent", "found"],
             follow: Follow::Boundary,
             with: &[],
-            starts: &[],
+            starts: None,
             split: split::missing_after,
         },
         Builtin {
@@ -229,18 +230,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &[],
-            starts: &[
-                ("user", 0),
-                ("person", 0),
-                ("member", 5),
-                ("developer", 0),
-                ("author", 0),
-                ("owner", 0),
-                ("maintainer", 0),
-                ("creator", 0),
-                ("partner", 0),
-                ("boss", 0),
-            ],
+            starts: Some(&[("member", 5)]),
             split: split::role_named,
         },
         Builtin {
@@ -254,7 +244,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["name", "named", "called", "known"],
             follow: Follow::Ws,
             with: &[],
-            starts: &[("name", 0), ("named", 0), ("called", 0), ("known", 0)],
+            starts: Some(&[]),
             split: split::name_after,
         },
         Builtin {
@@ -276,7 +266,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &[],
-            starts: &[],
+            starts: None,
             split: split::actor_before_verb,
         },
         Builtin {
@@ -290,7 +280,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["there", "such"],
             follow: Follow::Boundary,
             with: &["no"],
-            starts: &[("there", 0), ("such", 3)],
+            starts: Some(&[("such", 3)]),
             split: split::there_is_no,
         },
         Builtin {
@@ -304,7 +294,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["exist", "have", "contain", "include"],
             follow: Follow::Boundary,
             with: &["doesn", "does", "didn", "did"],
-            starts: &[],
+            starts: None,
             split: split::subject_does_not,
         },
         Builtin {
@@ -318,7 +308,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["support"],
             follow: Follow::Boundary,
             with: &["doesn", "does", "didn", "did", "can", "cannot"],
-            starts: &[],
+            starts: None,
             split: split::subject_does_not,
         },
         Builtin {
@@ -333,17 +323,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &split::KINDS,
             follow: Follow::Ws,
             with: &[],
-            starts: &[
-                ("feature", 0),
-                ("function", 0),
-                ("method", 0),
-                ("file", 0),
-                ("config", 0),
-                ("option", 0),
-                ("setting", 0),
-                ("field", 0),
-                ("parameter", 0),
-            ],
+            starts: Some(&[]),
             split: split::named_thing_missing,
         },
         Builtin {
@@ -357,7 +337,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["have"],
             follow: Follow::Ws,
             with: &["don", "do", "didn"],
-            starts: &[],
+            starts: None,
             split: split::we_do_not_have,
         },
         Builtin {
@@ -380,7 +360,7 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Boundary,
             with: &NOUNS,
-            starts: &[],
+            starts: None,
             split: split::status_be_state,
         },
         Builtin {
@@ -395,7 +375,7 @@ const BUILTINS: [Builtin; 18] = {
             follow: Follow::Boundary,
             // The same nouns less gateway and api, as in the pattern.
             with: NOUNS.split_at(11).0,
-            starts: &[],
+            starts: None,
             split: split::status_has_failed,
         },
         Builtin {
@@ -409,7 +389,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["broken", "failing", "down"],
             follow: Follow::Boundary,
             with: &["everything", "all"],
-            starts: &[],
+            starts: None,
             split: split::everything_be_state,
         },
         Builtin {
@@ -429,13 +409,13 @@ const BUILTINS: [Builtin; 18] = {
             ],
             follow: Follow::Ws,
             with: &["my"],
-            starts: &[
+            starts: Some(&[
                 ("prompt", 10),
                 ("instructions", 3),
                 ("guidelines", 3),
                 ("rules", 3),
                 ("constraints", 3),
-            ],
+            ]),
             split: split::all_but_last_word,
         },
         Builtin {
@@ -450,7 +430,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["am", "m"],
             follow: Follow::Ws,
             with: &["ai", "assistant", "language", "sub", "agent"],
-            starts: &[("am", 2), ("m", 2)],
+            starts: Some(&[("am", 2), ("m", 2)]),
             split: split::opening_phrase,
         },
         Builtin {
@@ -464,7 +444,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["according", "based"],
             follow: Follow::Ws,
             with: &["instructions", "prompt", "guidelines", "training"],
-            starts: &[("according", 0), ("based", 0)],
+            starts: Some(&[]),
             split: split::opening_phrase,
         },
         Builtin {
@@ -478,7 +458,7 @@ const BUILTINS: [Builtin; 18] = {
             anchors: &["was"],
             follow: Follow::Ws,
             with: &["told", "instructed", "asked", "tasked"],
-            starts: &[("was", 2)],
+            starts: Some(&[("was", 2)]),
             split: split::opening_phrase,
         },
     ]
@@ -500,8 +480,8 @@ static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
             fast: Some(Fast {
                 bit: bit as u8,
                 split: b.split,
-                starts: b.starts,
-                anchored: (!b.starts.is_empty()).then(|| {
+                starts: b.starts.unwrap_or_default(),
+                anchored: b.starts.map(|_| {
                     regex_automata::meta::Regex::new(&b.pattern.replace("{S}", SUBJ))
                         .expect("builtin pattern")
                 }),
@@ -655,10 +635,19 @@ fn prefix_matches(
             .take_while(u8::is_ascii_alphabetic)
             .count();
         let word = &text[at..at + len];
-        starts.extend(f.starts.iter().filter_map(|&(w, back)| {
-            let back = usize::from(back);
-            (w.eq_ignore_ascii_case(word) && at - s.start >= back).then(|| at - s.start - back)
-        }));
+        let (rel, mut listed) = (at - s.start, false);
+        for &(_, back) in f
+            .starts
+            .iter()
+            .filter(|(w, _)| w.eq_ignore_ascii_case(word))
+        {
+            listed = true;
+            starts.extend(rel.checked_sub(usize::from(back)));
+        }
+        // An anchor that is not listed starts its match.
+        if !listed {
+            starts.push(rel);
+        }
     }
     starts.sort_unstable();
     starts.dedup();

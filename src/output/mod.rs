@@ -6,6 +6,7 @@ pub mod bridge;
 pub mod claims;
 pub mod config;
 pub mod facts;
+mod letters;
 pub mod registries;
 pub mod scan;
 pub mod split;

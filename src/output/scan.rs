@@ -81,54 +81,44 @@ impl Scan {
     fn mark(&mut self, text: &str) {
         let words = &*WORDS;
         let bytes = text.as_bytes();
-        let (mut i, mut idx) = (0, 0);
-        while i < bytes.len() {
-            if LETTER[bytes[i] as usize] == 0 {
-                i += 1;
-                continue;
+        let mut idx = 0;
+        super::letters::Letters::new(bytes).for_each_word(|start, end| {
+            // Most words are ruled out by their length and outer letters, before any key.
+            if !words.may_hold(bytes, start, end) {
+                return;
             }
-            // The word's key is built as it is read (bits of longer words shift out; their
-            // length rules them out below).
-            let (start, first) = (i, LETTER[bytes[i] as usize]);
-            let mut key = 0u64;
-            while let Some(&b) = bytes.get(i) {
-                let code = LETTER[b as usize];
-                if code == 0 {
-                    break;
+            if let Some(word) = words.get(key(&bytes[start..end])) {
+                while self.sentences.get(idx).is_some_and(|s| s.end <= start) {
+                    idx += 1;
                 }
-                key = key << 5 | u64::from(code);
-                i += 1;
+                self.add_word(text, idx, (start, end), word);
             }
-            let len = i - start;
-            if len > MAX_WORD || words.by_length[len] & 1 << first == 0 {
-                continue;
-            }
-            let Some(word) = words.get(key) else {
-                continue;
-            };
-            let patterns = word.patterns(bytes.get(i), text.get(i..).unwrap_or_default());
-            let second = word.second;
-            while self.sentences.get(idx).is_some_and(|s| s.end <= start) {
-                idx += 1;
-            }
-            let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= start) else {
-                continue;
-            };
-            s.seconds |= second;
-            if patterns != 0 {
-                if s.anchors.0 == s.anchors.1 {
-                    s.anchors = (self.anchors.len() as u32, self.anchors.len() as u32);
-                }
-                self.anchors.push((start, patterns));
-                s.anchors.1 += 1;
-                s.candidates |= patterns;
-            }
-            if let (Some(h), false) = (word.hedge, s.hedged) {
-                s.hedged = is_hedge(text, start, i, h, s.end);
-            }
-        }
+        });
         for s in &mut self.sentences {
             s.candidates &= s.seconds | words.no_second;
+        }
+    }
+
+    /// What one anchor, second or hedge word at `start..end` tells about sentence `idx`.
+    fn add_word(&mut self, text: &str, idx: usize, (start, end): (usize, usize), word: Word) {
+        let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= start) else {
+            return;
+        };
+        let patterns = word.patterns(
+            text.as_bytes().get(end),
+            text.get(end..).unwrap_or_default(),
+        );
+        s.seconds |= word.second;
+        if patterns != 0 {
+            if s.anchors.0 == s.anchors.1 {
+                s.anchors = (self.anchors.len() as u32, self.anchors.len() as u32);
+            }
+            self.anchors.push((start, patterns));
+            s.anchors.1 += 1;
+            s.candidates |= patterns;
+        }
+        if let (Some(h), false) = (word.hedge, s.hedged) {
+            s.hedged = is_hedge(text, start, end, h, s.end);
         }
     }
 }
@@ -221,17 +211,33 @@ fn slot(key: u64) -> usize {
     (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize % SLOTS
 }
 
-/// Anchor and hedge words in an open-addressed table, with a quick filter in front: bit `c` of
-/// `by_length` at index n is set when some word of `n` letters starts with letter code `c`, which rules
-/// out most words of ordinary prose before any probe.
+/// Anchor and hedge words in an open-addressed table, with a quick filter in front: a bit for
+/// each (length, first letter, last letter) that some word has, which rules out four words of
+/// ordinary prose in five before any key is built.
 struct Words {
     table: Vec<Option<Word>>,
-    by_length: [u32; MAX_WORD + 1],
+    outer: Vec<u64>,
     /// Patterns that need no second word.
     no_second: u32,
 }
 
+/// The filter's bit for a word of `len` letters between letter codes `first` and `last`.
+fn outer_bit(len: usize, first: u8, last: u8) -> usize {
+    (len * 27 + usize::from(first)) * 27 + usize::from(last)
+}
+
 impl Words {
+    /// Whether the word at `start..end` of `bytes` (letters, at least one) may be in the table.
+    fn may_hold(&self, bytes: &[u8], start: usize, end: usize) -> bool {
+        let len = end - start;
+        let bit = outer_bit(
+            len,
+            LETTER[bytes[start] as usize],
+            LETTER[bytes[end - 1] as usize],
+        );
+        len <= MAX_WORD && self.outer[bit / 64] >> (bit % 64) & 1 == 1
+    }
+
     fn get(&self, key: u64) -> Option<Word> {
         let mut i = slot(key);
         loop {
@@ -250,7 +256,13 @@ impl Words {
         hedge: Option<Hedge>,
     ) {
         let key = key(word.as_bytes());
-        self.by_length[word.len()] |= 1 << LETTER[word.as_bytes()[0] as usize];
+        let b = word.as_bytes();
+        let bit = outer_bit(
+            b.len(),
+            LETTER[b[0] as usize],
+            LETTER[b[b.len() - 1] as usize],
+        );
+        self.outer[bit / 64] |= 1 << (bit % 64);
         let mut i = slot(key);
         while let Some(w) = &mut self.table[i] {
             if w.key == key {
@@ -277,7 +289,7 @@ impl Words {
 static WORDS: Lazy<Words> = Lazy::new(|| {
     let mut words = Words {
         table: vec![None; SLOTS],
-        by_length: [0; MAX_WORD + 1],
+        outer: vec![0; outer_bit(MAX_WORD + 1, 0, 0) / 64],
         no_second: 0,
     };
     for (bit, (anchors, follow)) in super::claims::builtin_anchors().enumerate() {

@@ -34,10 +34,15 @@ const text = sentences.join(' ');
 const request = { agentId: 'writer', sessionKey: 'agent:writer:main', text, hook: 'before_message_write' };
 const check = engine.validateOutput(request);
 
-function measure(label, fn, n) {
+// The event loop turns every 100 calls (outside the timing), as it does between the host's
+// messages: Node runs the finalizers of native objects only then, so a loop that never yields
+// keeps every report's native memory (~0.5 GB over 20 000 calls here) and ends up measuring
+// the kernel zeroing fresh pages, not the validation.
+async function measure(label, fn, n) {
   for (let i = 0; i < Math.min(n, 2000); i++) fn();
   const times = new Float64Array(n);
   for (let i = 0; i < n; i++) {
+    if (i % 100 === 0) await new Promise(setImmediate);
     const t = process.hrtime.bigint();
     fn();
     times[i] = Number(process.hrtime.bigint() - t) / 1000;
@@ -48,23 +53,23 @@ function measure(label, fn, n) {
 }
 
 console.log(`\nOutput validation (fresh process): ${text.length} characters, ${check.claims.length} claims, ${check.violations.length} violations (verdict ${check.verdict}), 3 registries × 30 facts, standard-trust agent`);
-measure('    validateOutput (verdict; what the hook reads)', () => engine.validateOutput(request).verdict, 20000);
-measure('    validateOutput, then every claim read', () => engine.validateOutput(request).claims.length, 5000);
+await measure('    validateOutput (verdict; what the hook reads)', () => engine.validateOutput(request).verdict, 20000);
+await measure('    validateOutput, then every claim read', () => engine.validateOutput(request).claims.length, 5000);
 const json = JSON.stringify(request);
-measure('    validateOutputJson (whole result as JSON)', () => engine.validateOutputJson(json), 5000);
+await measure('    validateOutputJson (whole result as JSON)', () => engine.validateOutputJson(json), 5000);
 const adversarial = { agentId: 'writer', text: 'a-'.repeat(50000), hook: 'before_message_write' };
 const prefixes = { agentId: 'writer', text: 'the service is not '.repeat(5300).slice(0, 100000), hook: 'before_message_write' };
-measure('    100 KB "a-" × 50 000 (first 10 000 chars: maxTextLength)', () => engine.validateOutput(adversarial).verdict, 200);
-measure('    100 KB of claim prefixes (first 10 000 chars)', () => engine.validateOutput(prefixes).verdict, 200);
+await measure('    100 KB "a-" × 50 000 (first 10 000 chars: maxTextLength)', () => engine.validateOutput(adversarial).verdict, 200);
+await measure('    100 KB of claim prefixes (first 10 000 chars)', () => engine.validateOutput(prefixes).verdict, 200);
 engine.close();
 // The whole 100 KB: maxTextLength raised past it.
 const wholeDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-output-'));
 const whole = new GovernanceEngine({ trust: { defaults: { writer: 45 } }, outputValidation: { factRegistries: registries, performance: { maxTextLength: 200000, maxEvalUs: 1000000 } } }, { stateDir: wholeDir });
-measure('    100 KB "a-" × 50 000, all of it', () => whole.validateOutput(adversarial).verdict, 200);
-measure('    100 KB of claim prefixes, all of it', () => whole.validateOutput(prefixes).verdict, 200);
+await measure('    100 KB "a-" × 50 000, all of it', () => whole.validateOutput(adversarial).verdict, 200);
+await measure('    100 KB of claim prefixes, all of it', () => whole.validateOutput(prefixes).verdict, 200);
 // One 100 KB sentence that is nothing but claims: anchors everywhere, no sentence end.
 const claimsOnly = { agentId: 'writer', text: 'svc1 is not installed and '.repeat(3900).slice(0, 100000), hook: 'before_message_write' };
-measure('    100 KB, one sentence of claims, all of it', () => whole.validateOutput(claimsOnly).verdict, 200);
+await measure('    100 KB, one sentence of claims, all of it', () => whole.validateOutput(claimsOnly).verdict, 200);
 whole.close();
 fs.rmSync(wholeDir, { recursive: true, force: true });
 fs.rmSync(dir, { recursive: true, force: true });

@@ -124,9 +124,12 @@ export declare class GovernanceEngine {
    * are getters that read the native result on first access (the host's hook needs only the
    * verdict), so `Object.keys` and `{...result}` show only `verdict`: use `result.toJSON()` (or
    * `JSON.stringify`) for a plain copy. A failure comes back with `error`: `pass` by default,
-   * `block` with `failMode: "closed"`.
+   * `block` with `failMode: "closed"`. The native detail is let go on first read (JS keeps the
+   * parsed copy) or when the result is garbage-collected unread.
    */
   validateOutput(request: { agentId?: string; sessionKey?: string; text: string; hook?: string }): OutputResult;
+  /** How many validations' detail is held natively (neither read nor collected yet). */
+  heldOutputs(): number;
   /** The whole result as one JSON string. */
   validateOutputJson(request: string): string;
   /** Adds or replaces (by id) one fact, typed or flat, in registry `registryId`; returns the fact id. */

@@ -6,6 +6,9 @@
 const native = require('./native.js');
 
 const Native = native.GovernanceEngine;
+const encoder = new TextEncoder();
+
+const VERDICTS = ['pass', 'flag', 'block'];
 
 /**
  * An output validation result. `verdict` is read at once; the rest (claims, fact checks,
@@ -13,16 +16,23 @@ const Native = native.GovernanceEngine;
  * and serializing the detail would cost more than the validation itself.
  */
 class OutputValidation {
-  #report;
+  #engine;
+  #seq;
   #detail;
 
-  constructor(report) {
-    this.#report = report;
-    this.verdict = report.verdict;
+  /**
+   * `code` is `sequence × 4 + verdict`, as `validateOutputUtf8` returns it; `held` lets the
+   * engine drop the native detail once this result is collected unread.
+   */
+  constructor(engine, code, held) {
+    this.#engine = engine;
+    this.#seq = Math.floor(code / 4);
+    this.verdict = VERDICTS[code % 4];
+    held.register(this, this.#seq);
   }
 
   #all() {
-    if (this.#detail === undefined) this.#detail = JSON.parse(this.#report.detailJson());
+    if (this.#detail === undefined) this.#detail = JSON.parse(this.#engine.takeOutputDetail(this.#seq));
     return this.#detail;
   }
 
@@ -68,7 +78,29 @@ class GovernanceEngine extends Native {
       // Unreadable input takes the JSON path, which audits the error and follows failMode.
       return JSON.parse(this.validateOutputJson(JSON.stringify(request ?? null)));
     }
-    return new OutputValidation(this.validateOutputText(text, agentId ?? undefined, sessionKey ?? undefined, hook ?? undefined));
+    const utf8 = this.#encode(text);
+    const code = this.validateOutputUtf8(utf8, this.#written, agentId ?? undefined, sessionKey ?? undefined, hook ?? undefined);
+    return new OutputValidation(this, code, this.#held);
+  }
+
+  #held = new FinalizationRegistry((seq) => this.releaseOutput(seq));
+
+  // One buffer per engine, reused: encoding into it costs a tenth of handing the native side a
+  // 2 KB string to convert. A text past 1 MB gets a buffer of its own, so none that size is kept.
+  #scratch = new Uint8Array(16384);
+  #written = 0;
+
+  #encode(text) {
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    const need = text.length * 3;
+    if (need > 1 << 20) {
+      const own = encoder.encode(text);
+      this.#written = own.length;
+      return own;
+    }
+    if (need > this.#scratch.length) this.#scratch = new Uint8Array(need);
+    this.#written = encoder.encodeInto(text, this.#scratch).written;
+    return this.#scratch;
   }
 
   recordOutcome(request, outcome) {

@@ -204,3 +204,61 @@ test('a validation that cannot run follows failMode, and the result reads as a p
   assert.equal(JSON.parse(JSON.stringify(r)).violations[0].claim.matchedText, 'nginx is not installed');
   e.close();
 });
+
+test('the text crosses as UTF-8 whatever it holds, as the JSON path reads it', () => {
+  const e = new GovernanceEngine(config, { stateDir: tempDir() });
+  const strip = (r) => ({ ...JSON.parse(JSON.stringify(r)), evaluationUs: 0 });
+  const texts = [
+    '🚀 nginx is not installed. Ünïcödé, then "the pipeline" is broken.',
+    'a lone surrogate \uD800 before: nginx is not installed.',
+    // Past the engine's first 16 KB buffer, and past 1 MB of UTF-8 (a buffer of its own).
+    `nginx is not installed. ${'é'.repeat(9000)}`,
+    `nginx is not installed. ${'x '.repeat(200000)}`,
+  ];
+  for (const text of texts) {
+    const request = { sessionKey: 'agent:helper:main', text, hook: 'before_message_write' };
+    const direct = e.validateOutput(request);
+    // A lone surrogate crosses as U+FFFD, as `toWellFormed` has it (JSON cannot carry it).
+    const viaJson = JSON.parse(e.validateOutputJson(JSON.stringify({ ...request, text: text.toWellFormed() })));
+    assert.equal(direct.verdict, viaJson.verdict);
+    assert.deepEqual(strip(direct), strip(viaJson));
+    assert.ok(direct.claims.length > 0);
+  }
+  e.close();
+});
+
+test('a length past the buffer or bytes that are not UTF-8 fail as failMode says', () => {
+  for (const [failMode, code] of [['closed', 2], ['open', 0]]) {
+    const e = new GovernanceEngine({ failMode }, { stateDir: tempDir() });
+    for (const [bytes, len, why] of [[new Uint8Array(4), 99, /past its buffer/], [new Uint8Array([0x6e, 0xff, 0xfe]), 3, /not UTF-8/]]) {
+      const got = e.validateOutputUtf8(bytes, len, 'main', undefined, 'before_message_write');
+      assert.equal(got % 4, code);
+      assert.match(JSON.parse(e.takeOutputDetail(Math.floor(got / 4))).error, why);
+    }
+    e.close();
+  }
+});
+
+test('the native detail is let go once read, or once the result is collected unread', async () => {
+  const v8 = require('node:v8');
+  const vm = require('node:vm');
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const e = new GovernanceEngine(config, { stateDir: tempDir() });
+  const request = { sessionKey: 'agent:helper:main', text: 'nginx is not installed here.' };
+  const kept = e.validateOutput(request);
+  assert.equal(e.heldOutputs(), 1);
+  assert.equal(kept.claims.length, 1);
+  assert.equal(e.heldOutputs(), 0, 'read once, parsed in JS, let go natively');
+  assert.equal(kept.violations[0].claim.subject, 'nginx', 'later reads use the parsed copy');
+  (() => {
+    for (let i = 0; i < 200; i++) e.validateOutput(request);
+  })();
+  assert.equal(e.heldOutputs(), 200);
+  for (let i = 0; i < 50 && e.heldOutputs() > 0; i++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  assert.equal(e.heldOutputs(), 0);
+  e.close();
+});

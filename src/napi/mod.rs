@@ -23,62 +23,8 @@ use std::path::PathBuf;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// One output validation. The verdict crosses at once; claims, checks and violations are
-/// serialized only when JS asks for them (`index.js` reads them on first use).
-///
-/// V8 is told how much native memory a report holds (and told again when it is collected):
-/// otherwise it sees a small object, collects seldom, and thousands of reports pile up
-/// natively until one collection frees them all at once, a multi-millisecond pause.
-#[napi(custom_finalize)]
-pub struct OutputReport {
-    result: std::result::Result<crate::output::OutputResult, Failure>,
-    bytes: i64,
-}
-
-/// A validation that could not run: why, and what `failMode` makes of it.
-struct Failure {
-    error: String,
-    verdict: crate::output::OutputVerdict,
-}
-
-impl ObjectFinalize for OutputReport {
-    fn finalize(self, env: Env) -> Result<()> {
-        env.adjust_external_memory(-self.bytes)?;
-        Ok(())
-    }
-}
-
-impl OutputReport {
-    fn new(result: std::result::Result<crate::output::OutputResult, Failure>) -> OutputReport {
-        let bytes = result.as_ref().map_or(0, |r| r.native_bytes()) as i64;
-        OutputReport { result, bytes }
-    }
-}
-
-#[napi]
-impl OutputReport {
-    #[napi(getter)]
-    pub fn verdict(&self) -> &'static str {
-        match &self.result {
-            Ok(r) => r.verdict.as_str(),
-            Err(f) => f.verdict.as_str(),
-        }
-    }
-
-    /// The whole result as JSON; a failed validation has its `error` and the verdict `failMode`
-    /// gives it.
-    #[napi]
-    pub fn detail_json(&self) -> String {
-        match &self.result {
-            Ok(r) => serde_json::to_string(r).unwrap_or_else(|e| {
-                json!({ "verdict": r.verdict.as_str(), "error": e.to_string(), "claims": [], "violations": [] })
-                    .to_string()
-            }),
-            Err(f) => json!({ "verdict": f.verdict.as_str(), "error": f.error, "claims": [], "violations": [] })
-                .to_string(),
-        }
-    }
-}
+mod reports;
+use reports::{Failure, OutputReport};
 
 impl GovernanceEngine {
     fn validate(
@@ -151,6 +97,8 @@ pub struct EngineOptionsJs {
 #[napi]
 pub struct GovernanceEngine {
     core: Core,
+    /// Output validations whose detail JS may still read.
+    reports: reports::Reports,
 }
 
 #[napi]
@@ -170,7 +118,10 @@ impl GovernanceEngine {
             }
         });
         match built {
-            Ok(Ok(core)) => Ok(GovernanceEngine { core }),
+            Ok(Ok(core)) => Ok(GovernanceEngine {
+                core,
+                reports: Default::default(),
+            }),
             Ok(Err(e)) => Err(map_error(e)),
             Err(_) => Err(Error::new(
                 ErrorCode("GOVERNANCE_INTERNAL"),
@@ -236,21 +187,63 @@ impl GovernanceEngine {
         report.detail_json()
     }
 
-    /// The same validation with the text as a plain argument, and a result that keeps the detail
-    /// on the Rust side until JS reads it: the host's hook needs only the verdict.
+    /// The same validation with the text as UTF-8 (the first `len` bytes of `text`; `index.js`
+    /// encodes into one reused buffer). Returns `sequence × 4 + verdict` (pass 0, flag 1,
+    /// block 2); the detail stays here until `takeOutputDetail` or `releaseOutput`.
     #[napi]
-    pub fn validate_output_text(
+    pub fn validate_output_utf8(
         &self,
         env: Env,
-        text: String,
+        text: Uint8ArraySlice,
+        len: u32,
         agent_id: Option<String>,
         session_key: Option<String>,
         hook: Option<String>,
-    ) -> OutputReport {
-        let report = self.validate(&text, agent_id, session_key, hook);
-        // Only a hint to the garbage collector: nothing to do if V8 declines it.
+    ) -> f64 {
+        let bytes = text.get(..len as usize);
+        let report = match bytes.map(std::str::from_utf8) {
+            Some(Ok(text)) => self.validate(text, agent_id, session_key, hook),
+            Some(Err(e)) => self.failed(session_key, hook, format!("text is not UTF-8: {e}")),
+            None => self.failed(
+                session_key,
+                hook,
+                format!(
+                    "text length {len} is past its buffer ({} bytes)",
+                    text.len()
+                ),
+            ),
+        };
+        // V8 is told how much native memory is held for it (and told again when it is let go):
+        // otherwise it collects seldom, and held reports pile up until one long pause.
         let _ = env.adjust_external_memory(report.bytes);
-        report
+        self.reports.hold(report)
+    }
+
+    /// The detail of validation `seq` as JSON, which lets it go (JS keeps the parsed copy).
+    #[napi]
+    pub fn take_output_detail(&self, env: Env, seq: f64) -> String {
+        match self.reports.take(seq) {
+            Some(report) => {
+                let _ = env.adjust_external_memory(-report.bytes);
+                report.detail_json()
+            }
+            None => json!({ "error": "the detail of this validation was already let go", "claims": [], "violations": [] })
+                .to_string(),
+        }
+    }
+
+    /// How many validations' detail is held for JS (read neither nor collected yet).
+    #[napi]
+    pub fn held_outputs(&self) -> u32 {
+        self.reports.len() as u32
+    }
+
+    /// JS dropped validation `seq` without reading its detail.
+    #[napi]
+    pub fn release_output(&self, env: Env, seq: f64) {
+        if let Some(report) = self.reports.take(seq) {
+            let _ = env.adjust_external_memory(-report.bytes);
+        }
     }
 
     /// Adds or replaces (by id) one fact in registry `registryId` (typed or flat); returns its id.

@@ -47,6 +47,20 @@ test('unreadable input never throws: it follows failMode', () => {
   assert.equal(open.evaluateSync({ hook: 'before_lunch' }).error, 'unknown hook "before_lunch"');
 });
 
+test('a lone surrogate in a request is read as U+FFFD, not as unreadable input that fails open', () => {
+  const e = new GovernanceEngine({ ...denyRm, failMode: 'open' }, { stateDir: tempDir() });
+  // JSON.stringify writes it as an escape JSON parsers refuse; unread, it would take failMode.
+  const v = e.evaluateSync(call('rm -rf / \uD800'));
+  assert.equal(v.action, 'deny');
+  assert.equal(v.ruleId, 'rm');
+  assert.equal(v.error, undefined);
+  e.recordOutcome({ agentId: 'main', params: { command: '\uDC00' } }, 'blocked');
+  assert.equal(e.getTrust('main').signals.violationCount, 1, 'the outcome is recorded for its agent');
+  const r = JSON.parse(e.validateOutputJson(JSON.stringify({ agentId: 'main', text: 'all good \uD800 here, nothing to see' })));
+  assert.equal(r.error, undefined);
+  e.close();
+});
+
 test('tolerant construction follows failMode instead of throwing', () => {
   const e = new GovernanceEngine({ failMode: 'closed', policies: 42 }, { strict: false });
   const status = e.getStatus();

@@ -23,6 +23,7 @@ use std::path::PathBuf;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod js_json;
 mod reports;
 use reports::{Failure, OutputReport};
 
@@ -143,7 +144,7 @@ impl GovernanceEngine {
     /// the fail-mode verdict (closed: deny naming the error; open: allow, audited).
     #[napi]
     pub fn evaluate_json(&self, request: String) -> String {
-        let verdict = match serde_json::from_str::<Request>(&request) {
+        let verdict = match js_json::from_js::<Request>(&request) {
             Ok(req) => {
                 catch_unwind(AssertUnwindSafe(|| self.core.evaluate(&req))).unwrap_or_else(|_| {
                     self.core
@@ -172,10 +173,10 @@ impl GovernanceEngine {
             text: String,
             hook: Option<String>,
         }
-        let report = match serde_json::from_str::<OutputRequest>(&request) {
+        let report = match js_json::from_js::<OutputRequest>(&request) {
             Ok(r) => self.validate(&r.text, r.agent_id, r.session_key, r.hook),
             Err(e) => {
-                let v = serde_json::from_str::<Value>(&request).unwrap_or(Value::Null);
+                let v = js_json::from_js::<Value>(&request).unwrap_or(Value::Null);
                 let field = |k: &str| v[k].as_str().map(str::to_string);
                 self.failed(
                     field("sessionKey"),
@@ -266,7 +267,7 @@ impl GovernanceEngine {
     /// `outcome`: success | error | blocked | approved | denied | timeout.
     #[napi]
     pub fn record_outcome(&self, request: String, outcome: String) {
-        let req: Request = serde_json::from_str(&request).unwrap_or_default();
+        let req: Request = js_json::from_js(&request).unwrap_or_default();
         let agent = req.agent_id.clone().unwrap_or_else(|| "unknown".into());
         let outcome = match outcome.as_str() {
             "success" => Outcome::Success,

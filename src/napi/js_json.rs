@@ -1,0 +1,93 @@
+//! JSON written by `JSON.stringify`, read the way every other path reads JS text.
+//!
+//! A JS string may hold a lone surrogate. `JSON.stringify` writes it as an escape (`"\ud800"`),
+//! which serde_json refuses, so a request carrying one could not be read at all, and an
+//! unreadable request takes the fail-mode verdict: with `failMode: "open"`, a tool call would
+//! pass unjudged because of one stray code unit. Strings crossing as napi strings or through
+//! `TextEncoder` get U+FFFD in its place; so do these.
+
+use serde::de::DeserializeOwned;
+use std::borrow::Cow;
+
+/// `json` parsed, with lone surrogate escapes read as U+FFFD.
+pub(super) fn from_js<T: DeserializeOwned>(json: &str) -> serde_json::Result<T> {
+    let first = serde_json::from_str(json);
+    if first.is_ok() {
+        return first;
+    }
+    match well_formed(json) {
+        Cow::Owned(fixed) => serde_json::from_str(&fixed),
+        Cow::Borrowed(_) => first,
+    }
+}
+
+/// `json` with every `\uXXXX` escape of a lone surrogate replaced by `\ufffd`; escape pairs
+/// (a leading surrogate, then a trailing one) and escaped backslashes stay as they are.
+fn well_formed(json: &str) -> Cow<'_, str> {
+    let bytes = json.as_bytes();
+    let mut out = String::new();
+    let (mut copied, mut i) = (0, 0);
+    while let Some(at) = memchr::memchr(b'\\', &bytes[i..]).map(|k| i + k) {
+        let unit = escaped_unit(bytes, at);
+        let next = escaped_unit(bytes, at + 6);
+        let (lone, len) = match unit {
+            Some(0xD800..=0xDBFF) if matches!(next, Some(0xDC00..=0xDFFF)) => (false, 12),
+            Some(0xD800..=0xDFFF) => (true, 6),
+            Some(_) => (false, 6),
+            // `\\`, `\"`, `\n` and the like: the escaped character is never a backslash that
+            // starts another escape.
+            None => (false, 2),
+        };
+        if lone {
+            out.push_str(&json[copied..at]);
+            out.push_str("\\ufffd");
+            copied = at + 6;
+        }
+        i = (at + len).min(bytes.len());
+    }
+    if copied == 0 {
+        return Cow::Borrowed(json);
+    }
+    out.push_str(&json[copied..]);
+    Cow::Owned(out)
+}
+
+/// The code unit of a `\uXXXX` escape at `at`.
+fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
+    let hex = bytes.get(at..at + 6).filter(|e| e.starts_with(b"\\u"))?;
+    let hex = std::str::from_utf8(&hex[2..]).ok()?;
+    u32::from_str_radix(hex, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{from_js, well_formed};
+    use serde_json::Value;
+
+    #[test]
+    fn lone_surrogates_read_as_the_replacement_character() {
+        for (json, text) in [
+            (r#""a\ud800b""#, "a\u{fffd}b"),
+            (r#""\udc00""#, "\u{fffd}"),
+            (r#""x\ud800""#, "x\u{fffd}"),
+            (r#""\ud800\ud800\udc00""#, "\u{fffd}\u{10000}"),
+            (r#""\ud83d\ude80 ok""#, "🚀 ok"),
+            (r#""\\ud800""#, "\\ud800"),
+            (r#""\\\ud800""#, "\\\u{fffd}"),
+            (r#""é\n\"\ud800""#, "é\n\"\u{fffd}"),
+        ] {
+            assert_eq!(
+                from_js::<Value>(json).ok(),
+                Some(Value::from(text)),
+                "{json}"
+            );
+        }
+    }
+
+    #[test]
+    fn other_json_is_left_alone() {
+        let json = r#"{"a":"\\u0041\u0042 \\","b":[1,2]}"#;
+        assert!(matches!(well_formed(json), std::borrow::Cow::Borrowed(_)));
+        assert!(from_js::<Value>("{oops").is_err());
+    }
+}

@@ -544,49 +544,96 @@ pub(super) const LEADING: [&str; 16] = [
 /// a capture pass). Claims never reach across a sentence boundary.
 pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
     let scan = scan::Scan::new(text);
+    // Builtins by anchor bit: a sentence visits only the patterns its words make candidates
+    // (bits ascend in `BUILTINS` order, the order builtins are configured in).
+    let mut by_bit: [Option<&Pattern>; 32] = [None; 32];
+    for p in patterns {
+        if let Some(f) = &p.fast {
+            by_bit[usize::from(f.bit)] = Some(p);
+        }
+    }
+    let custom: Vec<&Pattern> = patterns
+        .iter()
+        .copied()
+        .filter(|p| p.fast.is_none())
+        .collect();
     // About one claim per sentence in claim-heavy text: grown by copying otherwise.
     let mut out = Vec::with_capacity(scan.sentences.len().min(max));
     for s in scan.sentences.iter().filter(|s| !s.hedged) {
         if out.len() >= max {
             break;
         }
-        let sentence = &text[s.start..s.end];
+        // Each pattern adds no more claims than could still make the first `max` once the
+        // sentence's claims are in text order.
+        let room = max - out.len();
         let first = out.len();
-        for pat in patterns {
-            // Custom detectors, and every pattern in a sentence the word scan cannot vouch for,
-            // take the capture pass.
-            match pat.fast.as_ref().filter(|_| !s.exact) {
-                Some(f) if s.candidates & (1 << f.bit) == 0 => {}
-                Some(f) => {
-                    // No more claims than could still make the first `max`.
-                    let mut room = max - first;
-                    let mut add = |start: usize, end: usize| {
-                        if let Some(caps) = (f.split)(&sentence[start..end]) {
-                            let before = out.len();
-                            let caps = caps.shifted(start);
-                            out.extend(claim(pat, sentence, s.start, (start, end), &caps));
-                            room -= out.len() - before;
-                        }
-                        room > 0
-                    };
-                    match &f.anchored {
-                        Some(re) => prefix_matches(re, f, &scan, s, text, &mut add),
-                        None => unanchored_matches(pat, f, &scan, s, sentence, &mut add),
-                    }
+        if s.exact {
+            // A sentence the word scan cannot vouch for: every pattern by capture pass.
+            for pat in patterns {
+                capture_pass(pat, text, s, room, &mut out);
+            }
+        } else {
+            let mut bits = s.candidates;
+            while bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(pat) = by_bit[bit] {
+                    fast_pass(pat, &scan, text, s, room, &mut out);
                 }
-                None => {
-                    let found = pat
-                        .re
-                        .captures_iter(sentence)
-                        .filter_map(|caps| claim_from_captures(pat, sentence, s.start, &caps));
-                    out.extend(found.take(max - first));
-                }
+            }
+            for pat in &custom {
+                capture_pass(pat, text, s, room, &mut out);
             }
         }
         out[first..].sort_by_key(|c| c.offset);
     }
     out.truncate(max);
     out
+}
+
+/// A custom detector (or any pattern in an exact sentence): the regex's own capture pass over
+/// sentence `s`, adding at most `room` claims.
+fn capture_pass(
+    pat: &Pattern,
+    text: &str,
+    s: &scan::Sentence,
+    room: usize,
+    out: &mut Vec<DetectedClaim>,
+) {
+    let sentence = &text[s.start..s.end];
+    let found = pat
+        .re
+        .captures_iter(sentence)
+        .filter_map(|caps| claim_from_captures(pat, sentence, s.start, &caps));
+    out.extend(found.take(room));
+}
+
+/// A builtin pattern whose anchors sentence `s` holds: DFA matches, groups read off them, at
+/// most `room` claims.
+fn fast_pass(
+    pat: &Pattern,
+    scan: &scan::Scan,
+    text: &str,
+    s: &scan::Sentence,
+    room: usize,
+    out: &mut Vec<DetectedClaim>,
+) {
+    let Some(f) = &pat.fast else {
+        return;
+    };
+    let sentence = &text[s.start..s.end];
+    let stop = out.len().saturating_add(room);
+    let mut add = |start: usize, end: usize| {
+        if let Some(caps) = (f.split)(&sentence[start..end]) {
+            let caps = caps.shifted(start);
+            out.extend(claim(pat, sentence, s.start, (start, end), &caps));
+        }
+        out.len() < stop
+    };
+    match &f.anchored {
+        Some(re) => prefix_matches(re, f, scan, s, text, &mut add),
+        None => unanchored_matches(pat, f, scan, s, sentence, &mut add),
+    }
 }
 
 /// Matches of a pattern in sentence `s`, leftmost first, as `find_iter` would give them: searched

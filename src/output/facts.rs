@@ -207,13 +207,12 @@ impl FactIndex {
     }
 
     /// Facts whose subject matches the claim's subject (or its last word, or the name it gives),
-    /// by index, in registry order.
-    fn candidates(&self, claim: &DetectedClaim) -> Vec<usize> {
+    /// by index, in registry order, into `out`.
+    fn candidates(&self, claim: &DetectedClaim, out: &mut Vec<usize>) {
         let exact = self.exact.get(&claim.category);
         let regex = self.regex.get(&claim.category);
-        let mut out: Vec<usize> = Vec::new();
         if exact.is_none() && regex.is_none() {
-            return out;
+            return;
         }
         let mut lookup = |key: &str| {
             if let Some(ids) = exact.and_then(|m| m.get(key)) {
@@ -234,12 +233,14 @@ impl FactIndex {
         }
         out.sort_unstable();
         out.dedup();
-        out
     }
 
-    pub fn check(&self, claim: &DetectedClaim, now: i64) -> FactCheck {
+    /// `scratch` holds the candidates (kept by the caller across claims, so no claim allocates).
+    pub fn check(&self, claim: &DetectedClaim, now: i64, scratch: &mut Vec<usize>) -> FactCheck {
         let mut expired = None;
-        for i in self.candidates(claim) {
+        scratch.clear();
+        self.candidates(claim, scratch);
+        for &i in scratch.iter() {
             let fact = &self.facts[i];
             if fact.expired(now) {
                 expired = Some(fact.id.clone());

@@ -339,6 +339,7 @@ impl Validator {
         let budget = std::time::Duration::from_micros(self.config.max_eval_us);
         let mut violations = Vec::with_capacity(found.len());
         result.fact_checks.reserve(found.len());
+        let mut scratch = Vec::new();
         for (n, claim) in found.iter().enumerate() {
             // A clock read costs about as much as a fact check: look every fourth claim.
             if n % 4 == 0 && started.elapsed() > budget {
@@ -352,7 +353,7 @@ impl Validator {
             let check = if claim.category == ClaimCategory::SelfReferential || depth_unknown {
                 FactCheck::NoFactFound
             } else {
-                facts.check(claim, now)
+                facts.check(claim, now, &mut scratch)
             };
             if let Some(v) = judge(claim, &check, &profile, unchecked.as_ref()) {
                 result.verdict = result.verdict.max(v.1);

@@ -557,6 +557,8 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
         .copied()
         .filter(|p| p.fast.is_none())
         .collect();
+    // Where literal-prefix patterns start, sentence by sentence: one buffer for them all.
+    let mut starts = Vec::new();
     // About one claim per sentence in claim-heavy text: grown by copying otherwise.
     let mut out = Vec::with_capacity(scan.sentences.len().min(max));
     for s in scan.sentences.iter().filter(|s| !s.hedged) {
@@ -578,7 +580,7 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
                 let bit = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if let Some(pat) = by_bit[bit] {
-                    fast_pass(pat, &scan, text, s, room, &mut out);
+                    fast_pass(pat, (&scan, s), text, room, &mut out, &mut starts);
                 }
             }
             for pat in &custom {
@@ -612,11 +614,11 @@ fn capture_pass(
 /// most `room` claims.
 fn fast_pass(
     pat: &Pattern,
-    scan: &scan::Scan,
+    (scan, s): (&scan::Scan, &scan::Sentence),
     text: &str,
-    s: &scan::Sentence,
     room: usize,
     out: &mut Vec<DetectedClaim>,
+    starts: &mut Vec<usize>,
 ) {
     let Some(f) = &pat.fast else {
         return;
@@ -631,7 +633,7 @@ fn fast_pass(
         out.len() < stop
     };
     match &f.anchored {
-        Some(re) => prefix_matches(re, f, scan, s, text, &mut add),
+        Some(re) => prefix_matches(re, f, (scan, s), text, starts, &mut add),
         None => unanchored_matches(pat, f, scan, s, sentence, &mut add),
     }
 }
@@ -666,13 +668,13 @@ fn unanchored_matches(
 fn prefix_matches(
     re: &regex_automata::meta::Regex,
     f: &Fast,
-    scan: &scan::Scan,
-    s: &scan::Sentence,
+    (scan, s): (&scan::Scan, &scan::Sentence),
     text: &str,
+    starts: &mut Vec<usize>,
     add: &mut impl FnMut(usize, usize) -> bool,
 ) {
     let sentence = &text[s.start..s.end];
-    let mut starts: Vec<usize> = Vec::new();
+    starts.clear();
     for &(at, patterns) in scan.anchors_in(s) {
         if patterns & (1 << f.bit) == 0 {
             continue;
@@ -699,7 +701,7 @@ fn prefix_matches(
     starts.sort_unstable();
     starts.dedup();
     let mut from = 0;
-    for start in starts {
+    for &start in starts.iter() {
         if start < from {
             continue;
         }

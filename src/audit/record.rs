@@ -136,7 +136,7 @@ fn violation_entries<S: serde::Serializer>(
     s.collect_seq(violations.iter().map(|v| ViolationAudit {
         assertion: v.claim.assertion.as_str(),
         category: v.claim.category,
-        contradicted_fact_id: v.contradicted_fact_id.as_deref(),
+        contradicted_fact_id: v.contradicted_fact_id(),
         detector_id: v.claim.detector_id.as_str(),
         matched_text: v.claim.matched_text.as_str(),
         reason: &v.reason,

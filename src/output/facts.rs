@@ -102,11 +102,15 @@ impl Hasher for Fnv {
 
 type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 
+/// How many claim categories there are (`ClaimCategory::NAMES`).
+const CATEGORIES: usize = ClaimCategory::NAMES.len();
+
 /// The compiled facts of the registries that apply.
 #[derive(Default)]
 pub struct FactIndex {
-    exact: Map<ClaimCategory, Map<String, Vec<usize>>>,
-    regex: Map<ClaimCategory, (RegexSet, Vec<usize>)>,
+    /// By category (`category as usize`): an array, so a lookup hashes only the subject.
+    exact: [Map<String, Vec<usize>>; CATEGORIES],
+    regex: [Option<(RegexSet, Vec<usize>)>; CATEGORIES],
     /// Quantities are found by their facts: "255,908 nats-events" / "nats-events count is 255908".
     quantities: Vec<(Regex, usize)>,
     facts: Vec<Fact>,
@@ -121,7 +125,7 @@ pub struct FactIndex {
 impl FactIndex {
     /// Regex subjects were validated at load; a set that does not build leaves them out.
     pub fn build(facts: Vec<Fact>) -> FactIndex {
-        let mut exact: Map<ClaimCategory, Map<String, Vec<usize>>> = Map::default();
+        let mut exact: [Map<String, Vec<usize>>; CATEGORIES] = Default::default();
         let mut patterns: HashMap<ClaimCategory, (Vec<String>, Vec<usize>)> = HashMap::new();
         for (i, f) in facts.iter().enumerate() {
             if f.subject_is_regex {
@@ -129,18 +133,16 @@ impl FactIndex {
                 e.0.push(format!("(?i)^(?:{})$", f.subject));
                 e.1.push(i);
             } else {
-                exact
-                    .entry(f.category)
-                    .or_default()
+                exact[f.category as usize]
                     .entry(normalize(&f.subject))
                     .or_default()
                     .push(i);
             }
         }
-        let regex = patterns
-            .into_iter()
-            .filter_map(|(cat, (pats, ids))| Some((cat, (RegexSet::new(&pats).ok()?, ids))))
-            .collect();
+        let mut regex: [Option<(RegexSet, Vec<usize>)>; CATEGORIES] = Default::default();
+        for (cat, (pats, ids)) in patterns {
+            regex[cat as usize] = RegexSet::new(&pats).ok().map(|set| (set, ids));
+        }
         let quantities = facts
             .iter()
             .enumerate()
@@ -209,8 +211,8 @@ impl FactIndex {
     /// Facts whose subject matches the claim's subject (or its last word, or the name it gives),
     /// by index, in registry order, into `out`.
     fn candidates(&self, claim: &DetectedClaim, out: &mut Vec<usize>) {
-        let exact = self.exact.get(&claim.category);
-        let regex = self.regex.get(&claim.category);
+        let exact = Some(&self.exact[claim.category as usize]).filter(|m| !m.is_empty());
+        let regex = self.regex[claim.category as usize].as_ref();
         if exact.is_none() && regex.is_none() {
             return;
         }

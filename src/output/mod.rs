@@ -107,16 +107,54 @@ impl Profile {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Violation {
     pub claim: DetectedClaim,
     pub reason: Reason,
     pub severity: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contradicted_fact_id: Option<Text>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub expected: Option<Text>,
+}
+
+impl Violation {
+    /// The fact a contradiction goes against.
+    pub fn contradicted_fact_id(&self) -> Option<&str> {
+        match &self.reason {
+            Reason::Contradicts { fact_id, .. } => Some(fact_id),
+            _ => None,
+        }
+    }
+
+    /// What that fact says.
+    pub fn expected(&self) -> Option<&str> {
+        match &self.reason {
+            Reason::Contradicts { expected, .. } => Some(expected),
+            _ => None,
+        }
+    }
+}
+
+/// The fact id and expected value are written out of the reason, not kept twice.
+impl Serialize for Violation {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct View<'a> {
+            claim: &'a DetectedClaim,
+            reason: &'a Reason,
+            severity: &'a str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            contradicted_fact_id: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            expected: Option<&'a str>,
+        }
+        View {
+            claim: &self.claim,
+            reason: &self.reason,
+            severity: self.severity,
+            contradicted_fact_id: self.contradicted_fact_id(),
+            expected: self.expected(),
+        }
+        .serialize(s)
+    }
 }
 
 /// Why a claim is a violation. Kept as data and written out only when serialized (for JS or the
@@ -402,22 +440,26 @@ fn judge(
     unchecked: Option<&Text>,
 ) -> Option<(Violation, OutputVerdict)> {
     let self_referential = claim.category == ClaimCategory::SelfReferential;
-    let (policy, reason, severity, fact, expected) = match (check, unchecked) {
-        _ if self_referential => (
-            profile.self_referential,
-            Reason::SelfReferential,
-            "low",
-            None,
-            None,
-        ),
-        (_, Some(problem)) => (
-            ClaimPolicy::Block,
-            Reason::Unchecked(problem.clone()),
-            "high",
-            None,
-            None,
-        ),
+    let (policy, severity) = match (check, unchecked) {
+        _ if self_referential => (profile.self_referential, "low"),
+        (_, Some(_)) => (ClaimPolicy::Block, "high"),
         (FactCheck::Confirmed { .. }, None) => return None,
+        (FactCheck::Contradicted { .. }, None) => (profile.contradiction, "high"),
+        (FactCheck::NoFactFound | FactCheck::ExpiredFact { .. }, None) => {
+            (profile.unverified, "medium")
+        }
+    };
+    let mut verdict = policy.verdict();
+    if verdict == OutputVerdict::Block && claim.confidence < BLOCK_CONFIDENCE {
+        verdict = OutputVerdict::Flag;
+    }
+    if verdict == OutputVerdict::Pass {
+        return None;
+    }
+    // Built only for a violation: the strings are copied once, here.
+    let reason = match (check, unchecked) {
+        _ if self_referential => Reason::SelfReferential,
+        (_, Some(problem)) => Reason::Unchecked(problem.clone()),
         (
             FactCheck::Contradicted {
                 fact_id,
@@ -425,35 +467,19 @@ fn judge(
                 claimed,
             },
             None,
-        ) => (
-            profile.contradiction,
-            Reason::Contradicts {
-                fact_id: fact_id.clone(),
-                expected: expected.clone(),
-                claimed: claimed.clone(),
-            },
-            "high",
-            Some(fact_id.clone()),
-            Some(expected.clone()),
-        ),
-        (FactCheck::NoFactFound | FactCheck::ExpiredFact { .. }, None) => {
-            (profile.unverified, Reason::Unverified, "medium", None, None)
-        }
+        ) => Reason::Contradicts {
+            fact_id: fact_id.clone(),
+            expected: expected.clone(),
+            claimed: claimed.clone(),
+        },
+        _ => Reason::Unverified,
     };
-    let mut verdict = policy.verdict();
-    if verdict == OutputVerdict::Block && claim.confidence < BLOCK_CONFIDENCE {
-        verdict = OutputVerdict::Flag;
-    }
-    (verdict != OutputVerdict::Pass).then(|| {
-        let v = Violation {
-            claim: claim.clone(),
-            reason,
-            severity,
-            contradicted_fact_id: fact,
-            expected,
-        };
-        (v, verdict)
-    })
+    let v = Violation {
+        claim: claim.clone(),
+        reason,
+        severity,
+    };
+    Some((v, verdict))
 }
 
 #[cfg(test)]

@@ -129,7 +129,7 @@ fn the_anti_patterns_of_section_13() {
     );
     assert_eq!(r.verdict, OutputVerdict::Block);
     assert_eq!(
-        r.violations[0].contradicted_fact_id.as_deref(),
+        r.violations[0].contradicted_fact_id(),
         Some("node-installed")
     );
     assert_eq!(
@@ -167,7 +167,7 @@ fn the_anti_patterns_of_section_13() {
         0,
     );
     assert_eq!(
-        r.violations[0].contradicted_fact_id.as_deref(),
+        r.violations[0].contradicted_fact_id(),
         Some("governance-plugin")
     );
     // 13.4 unfounded failure
@@ -178,7 +178,7 @@ fn the_anti_patterns_of_section_13() {
         0,
     );
     assert_eq!(
-        (r.verdict, r.violations[0].contradicted_fact_id.as_deref()),
+        (r.verdict, r.violations[0].contradicted_fact_id()),
         (OutputVerdict::Block, Some("pipeline-status"))
     );
     // 13.5 self-reflection
@@ -324,7 +324,7 @@ fn ttl_flat_facts_custom_detectors_and_aliases() {
     let low = TrustSnapshot::of(5.0);
     assert_eq!(
         v.validate("a", "Redis is not running.", low, t0).violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .as_deref(),
         Some("redis")
     );
@@ -434,7 +434,7 @@ fn registry_files_load_reload_and_report_problems() {
     assert_eq!(
         v.validate("a", "nginx is not installed.", low, 0)
             .violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .as_deref(),
         Some("trace-learned:nginx:installed")
     );
@@ -451,14 +451,14 @@ fn registry_files_load_reload_and_report_problems() {
     assert!(v.registries.refresh_files().is_empty());
     assert_eq!(
         v.validate("a", "redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .as_deref(),
         Some("redis")
     );
     assert!(
         v.validate("a", "nginx is not installed.", low, 0)
             .violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .is_none(),
         "the old fact is gone"
     );
@@ -473,7 +473,7 @@ fn registry_files_load_reload_and_report_problems() {
     assert!(problems[0].contains("generated-facts.json"), "{problems:?}");
     assert_eq!(
         v.validate("a", "redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .as_deref(),
         Some("redis"),
         "last good facts kept"
@@ -617,14 +617,14 @@ fn operators_update_facts() {
     let low = TrustSnapshot::of(5.0);
     assert!(
         v.validate("a", "Redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .is_none()
     );
     let f = config::parse_fact(&json!({ "id": "redis", "category": "system_state", "subject": "redis", "value": { "type": "state", "state": "running" } }), "live").unwrap();
     v.registries.update("live", f);
     assert_eq!(
         v.validate("a", "Redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id
+            .contradicted_fact_id()
             .as_deref(),
         Some("redis")
     );
@@ -722,7 +722,7 @@ fn agent_overrides_add_and_exclude_registries() {
         v.validate(agent, text, low, 0)
             .violations
             .first()
-            .and_then(|x| x.contradicted_fact_id.clone())
+            .and_then(|x| x.contradicted_fact_id().map(str::to_string))
     };
     assert_eq!(
         fact("anyone", "redis is not running."),

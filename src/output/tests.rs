@@ -323,9 +323,7 @@ fn ttl_flat_facts_custom_detectors_and_aliases() {
         .timestamp_millis();
     let low = TrustSnapshot::of(5.0);
     assert_eq!(
-        v.validate("a", "Redis is not running.", low, t0).violations[0]
-            .contradicted_fact_id()
-            .as_deref(),
+        v.validate("a", "Redis is not running.", low, t0).violations[0].contradicted_fact_id(),
         Some("redis")
     );
     let expired = v.validate("a", "Redis is not running.", low, t0 + 120_000);
@@ -434,8 +432,7 @@ fn registry_files_load_reload_and_report_problems() {
     assert_eq!(
         v.validate("a", "nginx is not installed.", low, 0)
             .violations[0]
-            .contradicted_fact_id()
-            .as_deref(),
+            .contradicted_fact_id(),
         Some("trace-learned:nginx:installed")
     );
     // A changed file is re-read (mtime), a broken one keeps its last facts and is reported.
@@ -450,9 +447,7 @@ fn registry_files_load_reload_and_report_problems() {
         .unwrap();
     assert!(v.registries.refresh_files().is_empty());
     assert_eq!(
-        v.validate("a", "redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id()
-            .as_deref(),
+        v.validate("a", "redis is not running.", low, 0).violations[0].contradicted_fact_id(),
         Some("redis")
     );
     assert!(
@@ -472,9 +467,7 @@ fn registry_files_load_reload_and_report_problems() {
     let problems = v.registries.refresh_files();
     assert!(problems[0].contains("generated-facts.json"), "{problems:?}");
     assert_eq!(
-        v.validate("a", "redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id()
-            .as_deref(),
+        v.validate("a", "redis is not running.", low, 0).violations[0].contradicted_fact_id(),
         Some("redis"),
         "last good facts kept"
     );
@@ -623,9 +616,7 @@ fn operators_update_facts() {
     let f = config::parse_fact(&json!({ "id": "redis", "category": "system_state", "subject": "redis", "value": { "type": "state", "state": "running" } }), "live").unwrap();
     v.registries.update("live", f);
     assert_eq!(
-        v.validate("a", "Redis is not running.", low, 0).violations[0]
-            .contradicted_fact_id()
-            .as_deref(),
+        v.validate("a", "Redis is not running.", low, 0).violations[0].contradicted_fact_id(),
         Some("redis")
     );
     assert!(config::parse_fact(

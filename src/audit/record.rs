@@ -201,16 +201,25 @@ pub struct AuditRecord {
 impl AuditRecord {
     /// A chain event written by the audit system itself.
     pub fn event(verdict: AuditVerdict, details: Value, now: i64) -> AuditRecord {
+        let context = AuditContext {
+            agent_id: "governance".into(),
+            hook: "audit".into(),
+            ..AuditContext::default()
+        };
+        AuditRecord {
+            details: Some(details),
+            ..AuditRecord::of(verdict, context, now)
+        }
+    }
+
+    /// A record of `verdict` in `context`, with no details.
+    pub fn of(verdict: AuditVerdict, context: AuditContext, now: i64) -> AuditRecord {
         AuditRecord {
             block_reason: None,
-            context: AuditContext {
-                agent_id: "governance".into(),
-                hook: "audit".into(),
-                ..AuditContext::default()
-            },
+            context,
             controls: Vec::new(),
             cross_agent: None,
-            details: Some(details),
+            details: None,
             error: None,
             evaluation_us: 0.0,
             execution_prevented: None,

@@ -4,7 +4,7 @@
 
 use super::{lineage, GovernanceEngine, Mode};
 use crate::audit::record::OutputAudit;
-use crate::audit::{AuditRecord, AuditVerdict};
+use crate::audit::{AuditContext, AuditRecord, AuditVerdict};
 use crate::context::{agent_from_session_key, Hook};
 use crate::output::{OutputResult, OutputVerdict};
 use serde_json::Value;
@@ -110,17 +110,19 @@ impl GovernanceEngine {
             OutputVerdict::Flag => AuditVerdict::OutputFlag,
             OutputVerdict::Block => AuditVerdict::OutputBlock,
         };
-        let mut record = AuditRecord::event(verdict, Value::Null, now);
-        record.details = None;
-        record.context.agent_id = agent.to_string();
-        record.context.session_key = session.to_string();
-        record.context.hook = hook.to_string();
-        record.context.output_validation = Some(OutputAudit {
-            claim_count: r.claims.len(),
-            claims: r.claims.clone(),
-            trigger_hook: hook.to_string(),
-            violations: r.violations.clone(),
-        });
+        let context = AuditContext {
+            agent_id: agent.to_string(),
+            session_key: session.to_string(),
+            hook: hook.to_string(),
+            output_validation: Some(OutputAudit {
+                claim_count: r.claims.len(),
+                claims: r.claims.clone(),
+                trigger_hook: hook.to_string(),
+                violations: r.violations.clone(),
+            }),
+            ..AuditContext::default()
+        };
+        let mut record = AuditRecord::of(verdict, context, now);
         record.trust = r.trust;
         record.evaluation_us = r.evaluation_us;
         if let Err(e) = writer.write(record, r.verdict == OutputVerdict::Block) {

@@ -327,42 +327,51 @@ static WORDS: Lazy<Words> = Lazy::new(|| {
 /// stays whole). Quotes and code fences are no hiding place: they are plain text here.
 fn sentences(text: &str) -> Vec<Sentence> {
     let bytes = text.as_bytes();
-    // (end of a sentence, start of the next); sized for prose, one sentence per ~40 bytes.
-    let mut ends: Vec<(usize, usize)> = Vec::with_capacity(text.len() / 32 + 4);
-    ends.extend(
-        memchr::memchr3_iter(b'.', b'!', b'?', bytes)
-            .filter(|&i| bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()))
-            .map(|i| (i + 1, i + 1)),
-    );
-    let ended_by_dot = ends.len();
-    ends.extend(memchr::memchr_iter(b'\n', bytes).map(|i| (i, i + 1)));
-    if ends.len() > ended_by_dot && ended_by_dot > 0 {
-        ends.sort_unstable();
-    }
-    let mut out = Vec::with_capacity(ends.len() + 1);
+    // (end of a sentence, start of the next), from either kind of end, merged in text order.
+    let mut dots = memchr::memchr3_iter(b'.', b'!', b'?', bytes)
+        .filter(|&i| bytes.get(i + 1).is_none_or(|n| n.is_ascii_whitespace()))
+        .map(|i| (i + 1, i + 1))
+        .peekable();
+    let mut lines = memchr::memchr_iter(b'\n', bytes)
+        .map(|i| (i, i + 1))
+        .peekable();
+    // Sized for prose, one sentence per ~40 bytes.
+    let mut out = Vec::with_capacity(text.len() / 32 + 4);
     let mut start = 0;
-    for (end, next) in ends.into_iter().chain([(text.len(), text.len())]) {
-        if end < start {
-            continue;
+    loop {
+        let next = match (dots.peek(), lines.peek()) {
+            (Some(d), Some(l)) if l < d => lines.next(),
+            (Some(_), _) => dots.next(),
+            (None, _) => lines.next(),
+        };
+        let (end, after) = next.unwrap_or((text.len(), text.len()));
+        if end >= start {
+            push_trimmed(text, start, end, &mut out);
+            start = after;
         }
-        let s = &text[start..end];
-        let trimmed = s.trim_start();
-        let lead = s.len() - trimmed.len();
-        let trimmed = trimmed.trim_end();
-        if trimmed.len() > 1 {
-            out.push(Sentence {
-                start: start + lead,
-                end: start + lead + trimmed.len(),
-                candidates: 0,
-                seconds: 0,
-                hedged: false,
-                anchors: (0, 0),
-                exact: false,
-            });
+        if next.is_none() {
+            return out;
         }
-        start = next;
     }
-    out
+}
+
+/// The sentence `start..end` without its surrounding whitespace, if more than one byte is left.
+fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Sentence>) {
+    let s = &text[start..end];
+    let trimmed = s.trim_start();
+    let lead = s.len() - trimmed.len();
+    let trimmed = trimmed.trim_end();
+    if trimmed.len() > 1 {
+        out.push(Sentence {
+            start: start + lead,
+            end: start + lead + trimmed.len(),
+            candidates: 0,
+            seconds: 0,
+            hedged: false,
+            anchors: (0, 0),
+            exact: false,
+        });
+    }
 }
 
 /// `\w` as the regex crate has it.

@@ -88,16 +88,25 @@ pub struct AuditContext {
 /// `context.outputValidation` (seed 000 §11.2); fields in key order (canonical serialization).
 /// It shares the validation's claims and violations and is shaped for the log when the writer
 /// thread serializes it, not on the thread that validated.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutputAudit {
     pub claim_count: usize,
     /// Categories only: agent output is never logged beyond the violations' matched segments.
-    #[serde(serialize_with = "claim_categories")]
     pub claims: Arc<Vec<DetectedClaim>>,
     pub trigger_hook: String,
-    #[serde(serialize_with = "violation_entries")]
     pub violations: Arc<Vec<Violation>>,
+}
+
+impl Serialize for OutputAudit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut m = s.serialize_struct("OutputAudit", 4)?;
+        m.serialize_field("claimCount", &self.claim_count)?;
+        m.serialize_field("claims", &ClaimCategories(&self.claims))?;
+        m.serialize_field("triggerHook", &self.trigger_hook)?;
+        m.serialize_field("violations", &ViolationEntries(self))?;
+        m.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -120,29 +129,38 @@ struct ViolationAudit<'a> {
     subject: &'a str,
 }
 
-fn claim_categories<S: serde::Serializer>(
-    claims: &Arc<Vec<DetectedClaim>>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    s.collect_seq(claims.iter().map(|c| ClaimAudit {
-        category: c.category,
-    }))
+struct ClaimCategories<'a>(&'a [DetectedClaim]);
+
+impl Serialize for ClaimCategories<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|c| ClaimAudit {
+            category: c.category,
+        }))
+    }
 }
 
-fn violation_entries<S: serde::Serializer>(
-    violations: &Arc<Vec<Violation>>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    s.collect_seq(violations.iter().map(|v| ViolationAudit {
-        assertion: v.claim.assertion.as_str(),
-        category: v.claim.category,
-        contradicted_fact_id: v.contradicted_fact_id(),
-        detector_id: v.claim.detector_id.as_str(),
-        matched_text: v.claim.matched_text.as_str(),
-        reason: &v.reason,
-        severity: v.severity,
-        subject: v.claim.subject.as_str(),
-    }))
+struct ViolationEntries<'a>(&'a OutputAudit);
+
+impl Serialize for ViolationEntries<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let claims = &self.0.claims;
+        s.collect_seq(
+            self.0
+                .violations
+                .iter()
+                .filter_map(|v| Some((v, claims.get(v.claim)?)))
+                .map(|(v, claim)| ViolationAudit {
+                    assertion: claim.assertion.as_str(),
+                    category: claim.category,
+                    contradicted_fact_id: v.contradicted_fact_id(),
+                    detector_id: claim.detector_id.as_str(),
+                    matched_text: claim.matched_text.as_str(),
+                    reason: &v.reason,
+                    severity: v.severity,
+                    subject: claim.subject.as_str(),
+                }),
+        )
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

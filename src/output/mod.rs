@@ -107,9 +107,12 @@ impl Profile {
     }
 }
 
+/// A claim that makes the verdict worse than pass. It names its claim by index: the claim itself
+/// is written out next to it when serialized, not copied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Violation {
-    pub claim: DetectedClaim,
+    /// The claim's index in `OutputResult::claims`.
+    pub claim: usize,
     pub reason: Reason,
     pub severity: &'static str,
 }
@@ -132,13 +135,19 @@ impl Violation {
     }
 }
 
-/// The fact id and expected value are written out of the reason, not kept twice.
-impl Serialize for Violation {
+/// Violations as JS and the JSON path see them: each with its claim, and with the fact id and
+/// expected value written out of the reason (kept once).
+pub struct ViolationsView<'a> {
+    pub violations: &'a [Violation],
+    pub claims: &'a [DetectedClaim],
+}
+
+impl Serialize for ViolationsView<'_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         #[derive(Serialize)]
         #[serde(rename_all = "camelCase")]
         struct View<'a> {
-            claim: &'a DetectedClaim,
+            claim: Option<&'a DetectedClaim>,
             reason: &'a Reason,
             severity: &'a str,
             #[serde(skip_serializing_if = "Option::is_none")]
@@ -146,14 +155,13 @@ impl Serialize for Violation {
             #[serde(skip_serializing_if = "Option::is_none")]
             expected: Option<&'a str>,
         }
-        View {
-            claim: &self.claim,
-            reason: &self.reason,
-            severity: self.severity,
-            contradicted_fact_id: self.contradicted_fact_id(),
-            expected: self.expected(),
-        }
-        .serialize(s)
+        s.collect_seq(self.violations.iter().map(|v| View {
+            claim: self.claims.get(v.claim),
+            reason: &v.reason,
+            severity: v.severity,
+            contradicted_fact_id: v.contradicted_fact_id(),
+            expected: v.expected(),
+        }))
     }
 }
 
@@ -198,8 +206,7 @@ impl Serialize for Reason {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq)]
 pub struct OutputResult {
     pub verdict: OutputVerdict,
     /// Shared with the audit record, which the writer thread serializes in its own shape.
@@ -209,11 +216,42 @@ pub struct OutputResult {
     pub evaluation_us: f64,
     pub trust: TrustSnapshot,
     /// Why validation did not run (disabled, short text, exempt agent, trust above threshold).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
     /// Set when `performance.maxEvalUs` ran out before every claim was checked.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete: Option<String>,
+}
+
+impl Serialize for OutputResult {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct View<'a> {
+            verdict: OutputVerdict,
+            claims: &'a [DetectedClaim],
+            fact_checks: &'a [FactCheck],
+            violations: ViolationsView<'a>,
+            evaluation_us: f64,
+            trust: TrustSnapshot,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            skipped: Option<&'a str>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            incomplete: Option<&'a str>,
+        }
+        View {
+            verdict: self.verdict,
+            claims: &self.claims,
+            fact_checks: &self.fact_checks,
+            violations: ViolationsView {
+                violations: &self.violations,
+                claims: &self.claims,
+            },
+            evaluation_us: self.evaluation_us,
+            trust: self.trust,
+            skipped: self.skipped.as_deref(),
+            incomplete: self.incomplete.as_deref(),
+        }
+        .serialize(s)
+    }
 }
 
 /// A per-agent override (§9.4); `None` profile = keep the trust-derived one.
@@ -393,7 +431,7 @@ impl Validator {
             } else {
                 facts.check(claim, now, &mut scratch)
             };
-            if let Some(v) = judge(claim, &check, &profile, unchecked.as_ref()) {
+            if let Some(v) = judge((n, claim), &check, &profile, unchecked.as_ref()) {
                 result.verdict = result.verdict.max(v.1);
                 violations.push(v.0);
             }
@@ -434,7 +472,7 @@ fn truncate(text: &str, max_chars: usize) -> &str {
 /// would decide blocks, naming the file (seed 000 §15.2 read with the config's failMode).
 /// Whatever the policy, a low-confidence match never blocks (§14.4).
 fn judge(
-    claim: &DetectedClaim,
+    (index, claim): (usize, &DetectedClaim),
     check: &FactCheck,
     profile: &Profile,
     unchecked: Option<&Text>,
@@ -475,7 +513,7 @@ fn judge(
         _ => Reason::Unverified,
     };
     let v = Violation {
-        claim: claim.clone(),
+        claim: index,
         reason,
         severity,
     };

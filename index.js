@@ -86,7 +86,8 @@ class GovernanceEngine extends Native {
   #held = new FinalizationRegistry((seq) => this.releaseOutput(seq));
 
   // One buffer per engine, reused: encoding into it costs a tenth of handing the native side a
-  // 2 KB string to convert. A text past 1 MB gets a buffer of its own, so none that size is kept.
+  // 2 KB string to convert. A text that could take more than 1 MB gets a buffer of its own, so
+  // none that size is kept.
   #scratch = new Uint8Array(16384);
   #written = 0;
 

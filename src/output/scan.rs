@@ -289,7 +289,8 @@ impl Words {
 static WORDS: Lazy<Words> = Lazy::new(|| {
     let mut words = Words {
         table: vec![None; SLOTS],
-        outer: vec![0; outer_bit(MAX_WORD + 1, 0, 0) / 64],
+        // One past the last bit: a word of MAX_WORD letters from z to z.
+        outer: vec![0; (outer_bit(MAX_WORD, 26, 26) + 1).div_ceil(64)],
         no_second: 0,
     };
     for (bit, (anchors, follow)) in super::claims::builtin_anchors().enumerate() {

@@ -78,6 +78,19 @@ fn the_system_state_examples_of_the_seed() {
 }
 
 #[test]
+fn words_of_every_length_and_outer_letter_are_read() {
+    // The word filter has a bit per (length, first, last letter); the last is z…z, 12 long.
+    for len in 1..=14 {
+        for (first, last) in [('a', 'a'), ('z', 'z'), ('Z', 'y'), ('a', 'Z')] {
+            let word = format!("{first}{}{last}", "o".repeat(len.max(2) - 2));
+            let text = format!("nginx is not installed. {word} {word}. The {word} is broken.");
+            assert_eq!(claims_in(&text).len(), 1, "{word}");
+        }
+    }
+    assert_eq!(claims_in("Zigzaggingly, nginx is not installed.").len(), 1);
+}
+
+#[test]
 fn other_detectors_find_their_claims() {
     let c = claims_in("The user is Iulia.");
     assert_eq!(
@@ -797,6 +810,8 @@ mod fast_detection_matches_the_capture_pass {
 
     const WORDS: &[&str] = &[
         "docker",
+        // Twelve letters from z to z: the word filter's last bit.
+        "zoologically",
         "the docker service",
         "\"my app\"",
         "'x'",

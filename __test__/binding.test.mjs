@@ -61,6 +61,22 @@ test('a lone surrogate in a request is read as U+FFFD, not as unreadable input t
   e.close();
 });
 
+test('a request nested too deeply to read is refused whatever failMode says', () => {
+  const e = new GovernanceEngine({ ...denyRm, failMode: 'open' }, { stateDir: tempDir() });
+  let deep = 1;
+  for (let i = 0; i < 200; i++) deep = [deep];
+  const v = e.evaluateSync(call('ls', { params: { command: 'ls', deep } }));
+  assert.equal(v.action, 'deny');
+  assert.match(v.reason, /nested too deeply/);
+  let shallow = 1;
+  for (let i = 0; i < 20; i++) shallow = [shallow];
+  assert.equal(e.evaluateSync(call('ls', { params: { command: 'ls', shallow } })).action, 'allow');
+  const r = e.validateOutput({ agentId: { deep }, text: 'nginx is not installed on this host.' });
+  assert.equal(r.verdict, 'block');
+  assert.match(r.error, /nested too deeply/);
+  e.close();
+});
+
 test('tolerant construction follows failMode instead of throwing', () => {
   const e = new GovernanceEngine({ failMode: 'closed', policies: 42 }, { strict: false });
   const status = e.getStatus();

@@ -407,6 +407,17 @@ impl GovernanceEngine {
             Mode::Ready(core) => core.config.fail_mode,
             Mode::Invalid { fail_mode, .. } => *fail_mode,
         };
+        self.fail_as(req, mode, error)
+    }
+
+    /// A request that its own content makes unreadable is denied whatever failMode says: the
+    /// content comes from the agent, which must not be able to turn governance off by how it
+    /// shapes a tool call.
+    pub fn refuse(&self, req: &Request, error: String) -> Verdict {
+        self.fail_as(req, FailMode::Closed, error)
+    }
+
+    fn fail_as(&self, req: &Request, mode: FailMode, error: String) -> Verdict {
         self.counters.evaluations.fetch_add(1, Ordering::Relaxed);
         let mut v = self.fallback(req, mode, error, Instant::now());
         self.count(&v);

@@ -65,7 +65,7 @@ impl GovernanceEngine {
         if let Err(e) = writer.write(record, false) {
             self.log("error", format!("audit record not written: {e}"));
         }
-        self.log("error", format!("output validation failed open: {error}"));
+        self.log("error", format!("output validation could not run: {error}"));
     }
 
     /// An operator's fact (`governance.facts.update`, seed 000 §5.6), added or replaced by id.

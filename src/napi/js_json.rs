@@ -21,6 +21,35 @@ pub(super) fn from_js<T: DeserializeOwned>(json: &str) -> serde_json::Result<T> 
     }
 }
 
+/// serde_json reads arrays and objects nested up to this deep, no deeper.
+const READABLE_DEPTH: usize = 127;
+
+/// Whether `json` nests arrays and objects deeper than serde_json reads. Such a request cannot
+/// be judged, and its depth is its content's doing (an agent's tool parameters, say), not a
+/// failure of governance: callers refuse it whatever failMode says, or one deeply nested
+/// parameter would switch governance off.
+pub(super) fn too_deep(json: &str) -> bool {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in json.as_bytes() {
+        match (in_string, escaped, b) {
+            (true, true, _) => escaped = false,
+            (true, false, b'\\') => escaped = true,
+            (true, false, b'"') => in_string = false,
+            (true, false, _) => {}
+            (false, _, b'"') => in_string = true,
+            (false, _, b'[' | b'{') => {
+                depth += 1;
+                if depth > READABLE_DEPTH {
+                    return true;
+                }
+            }
+            (false, _, b']' | b'}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// `json` with every `\uXXXX` escape of a lone surrogate replaced by `\ufffd`; escape pairs
 /// (a leading surrogate, then a trailing one) and escaped backslashes stay as they are.
 fn well_formed(json: &str) -> Cow<'_, str> {
@@ -82,6 +111,25 @@ mod tests {
                 "{json}"
             );
         }
+    }
+
+    #[test]
+    fn nesting_past_what_serde_reads_is_told_apart() {
+        let nested = |depth: usize, inner: &str| {
+            format!(
+                r#"{{"a":"[{{\"","b":{}{inner}{}}}"#,
+                "[".repeat(depth - 1),
+                "]".repeat(depth - 1)
+            )
+        };
+        // The object itself is one level; brackets inside strings do not count.
+        let readable = nested(super::READABLE_DEPTH, "1");
+        assert!(serde_json::from_str::<Value>(&readable).is_ok());
+        assert!(!super::too_deep(&readable));
+        let deeper = nested(super::READABLE_DEPTH + 1, "1");
+        assert!(serde_json::from_str::<Value>(&deeper).is_err());
+        assert!(super::too_deep(&deeper));
+        assert!(!super::too_deep(r#"{"a":"\\"}"#));
     }
 
     #[test]

@@ -57,16 +57,26 @@ impl GovernanceEngine {
         hook: Option<String>,
         error: String,
     ) -> OutputReport {
-        self.core.output_error(
-            session_key.as_deref(),
-            hook.as_deref().unwrap_or("validate_output"),
-            &error,
-        );
         let verdict = if self.core.fails_closed() {
             crate::output::OutputVerdict::Block
         } else {
             crate::output::OutputVerdict::Pass
         };
+        self.failed_as((session_key, hook), error, verdict)
+    }
+
+    /// The same with the verdict given (a request too deeply nested to read is blocked).
+    fn failed_as(
+        &self,
+        (session_key, hook): (Option<String>, Option<String>),
+        error: String,
+        verdict: crate::output::OutputVerdict,
+    ) -> OutputReport {
+        self.core.output_error(
+            session_key.as_deref(),
+            hook.as_deref().unwrap_or("validate_output"),
+            &error,
+        );
         OutputReport::new(Err(Failure { error, verdict }))
     }
 }
@@ -151,6 +161,10 @@ impl GovernanceEngine {
                         .fail(&req, "internal error during evaluation".into())
                 })
             }
+            Err(e) if js_json::too_deep(&request) => self.core.refuse(
+                &Request::default(),
+                format!("evaluation request nested too deeply to judge, denied: {e}"),
+            ),
             Err(e) => self.core.fail(
                 &Request::default(),
                 format!("unreadable evaluation request: {e}"),
@@ -175,6 +189,11 @@ impl GovernanceEngine {
         }
         let report = match js_json::from_js::<OutputRequest>(&request) {
             Ok(r) => self.validate(&r.text, r.agent_id, r.session_key, r.hook),
+            Err(e) if js_json::too_deep(&request) => self.failed_as(
+                (None, None),
+                format!("validation request nested too deeply to judge, blocked: {e}"),
+                crate::output::OutputVerdict::Block,
+            ),
             Err(e) => {
                 let v = js_json::from_js::<Value>(&request).unwrap_or(Value::Null);
                 let field = |k: &str| v[k].as_str().map(str::to_string);

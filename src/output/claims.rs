@@ -815,11 +815,6 @@ fn state_assertion(state: &str, negative: bool) -> Text {
 
 /// Strips quotes, filler words and articles: "I think the docker service" → "docker service".
 pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
-    // Most subjects are one plain word: nothing to strip unless it is a filler.
-    if !raw.is_empty() && raw.bytes().all(|b| b.is_ascii_alphanumeric()) {
-        let filler = LEADING.iter().any(|w| raw.eq_ignore_ascii_case(w));
-        return if filler { "".into() } else { raw.into() };
-    }
     let mut rest = raw
         .trim()
         .trim_matches(|c| c == '"' || c == '\'' || c == '`')

@@ -126,10 +126,10 @@ impl FactIndex {
     /// Regex subjects were validated at load; a set that does not build leaves them out.
     pub fn build(facts: Vec<Fact>) -> FactIndex {
         let mut exact: [Map<String, Vec<usize>>; CATEGORIES] = Default::default();
-        let mut patterns: HashMap<ClaimCategory, (Vec<String>, Vec<usize>)> = HashMap::new();
+        let mut patterns: [(Vec<String>, Vec<usize>); CATEGORIES] = Default::default();
         for (i, f) in facts.iter().enumerate() {
             if f.subject_is_regex {
-                let e = patterns.entry(f.category).or_default();
+                let e = &mut patterns[f.category as usize];
                 e.0.push(format!("(?i)^(?:{})$", f.subject));
                 e.1.push(i);
             } else {
@@ -139,10 +139,10 @@ impl FactIndex {
                     .push(i);
             }
         }
-        let mut regex: [Option<(RegexSet, Vec<usize>)>; CATEGORIES] = Default::default();
-        for (cat, (pats, ids)) in patterns {
-            regex[cat as usize] = RegexSet::new(&pats).ok().map(|set| (set, ids));
-        }
+        let regex = patterns.map(|(pats, ids)| {
+            let set = RegexSet::new(&pats).ok().filter(|_| !pats.is_empty());
+            set.map(|set| (set, ids))
+        });
         let quantities = facts
             .iter()
             .enumerate()

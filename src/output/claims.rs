@@ -815,24 +815,16 @@ fn state_assertion(state: &str, negative: bool) -> Text {
 
 /// Strips quotes, filler words and articles: "I think the docker service" → "docker service".
 pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
-    let mut rest = raw
-        .trim()
-        .trim_matches(|c| c == '"' || c == '\'' || c == '`')
-        .trim_start();
-    loop {
-        let (first, tail) = match rest.split_once(char::is_whitespace) {
-            Some((first, tail)) => (first, tail.trim_start()),
-            None => (rest, ""),
-        };
-        let filler = LEADING.iter().any(|w| first.eq_ignore_ascii_case(w));
-        let article = ARTICLES.iter().any(|w| first.eq_ignore_ascii_case(w));
-        if filler && !first.is_empty() || article && !tail.is_empty() {
-            rest = tail;
-        } else {
-            break;
-        }
+    if single_spaced_ascii(raw) {
+        return without_openings(raw, |c| c == ' ').into();
     }
-    let rest = rest.trim_end();
+    let rest = without_openings(
+        raw.trim()
+            .trim_matches(|c| c == '"' || c == '\'' || c == '`')
+            .trim_start(),
+        char::is_whitespace,
+    )
+    .trim_end();
     // Words are joined by single spaces, however the text separated them.
     if rest
         .split(' ')
@@ -841,6 +833,90 @@ pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
         rest.into()
     } else {
         rest.split_whitespace().collect::<Vec<_>>().join(" ").into()
+    }
+}
+
+/// Whether `raw` is ASCII with no whitespace or quote at either end and words separated by
+/// single spaces, as most subjects are ("nginx", "the pipeline"): one pass over its bytes.
+fn single_spaced_ascii(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    let edge = |c: &u8| matches!(c, b'"' | b'\'' | b'`' | b' ' | b'\t'..=b'\r');
+    if b.first().is_none_or(edge) || b.last().is_none_or(edge) {
+        return false;
+    }
+    let mut after_space = false;
+    for &c in b {
+        match c {
+            b' ' if after_space => return false,
+            b' ' => after_space = true,
+            b'\t'..=b'\r' | 0x80.. => return false,
+            _ => after_space = false,
+        }
+    }
+    true
+}
+
+/// `rest` (trimmed at its start) without its opening fillers, and articles that have more
+/// after them; words end at `space`.
+fn without_openings(mut rest: &str, space: impl Fn(char) -> bool + Copy) -> &str {
+    loop {
+        let (first, tail) = match rest.split_once(space) {
+            Some((first, tail)) => (first, tail.trim_start()),
+            None => (rest, ""),
+        };
+        // Most subjects open with a word of a length and first letter no filler has.
+        if !OPENINGS.may_hold(first.as_bytes()) {
+            return rest;
+        }
+        let filler = LEADING.iter().any(|w| first.eq_ignore_ascii_case(w));
+        let article = ARTICLES.iter().any(|w| first.eq_ignore_ascii_case(w));
+        if filler && !first.is_empty() || article && !tail.is_empty() {
+            rest = tail;
+        } else {
+            return rest;
+        }
+    }
+}
+
+/// A bit for each (length, first letter) of a filler or article: most subjects open with a word
+/// that has none, and are let through without comparing it with each.
+struct Openings([u64; 4]);
+
+const OPENINGS: Openings = {
+    let mut bits = [0u64; 4];
+    let mut i = 0;
+    while i < LEADING.len() + ARTICLES.len() {
+        let w = if i < LEADING.len() {
+            LEADING[i].as_bytes()
+        } else {
+            ARTICLES[i - LEADING.len()].as_bytes()
+        };
+        assert!(
+            !w.is_empty() && w.len() < 16,
+            "Openings holds words of 1 to 15 bytes"
+        );
+        let bit = Openings::bit(w.len(), w[0]);
+        bits[bit / 64] |= 1 << (bit % 64);
+        i += 1;
+    }
+    Openings(bits)
+};
+
+impl Openings {
+    /// Words of up to 15 bytes by their length and first letter (case folded, 0 if none).
+    const fn bit(len: usize, first: u8) -> usize {
+        let letter = match first {
+            b'a'..=b'z' => first - b'a' + 1,
+            b'A'..=b'Z' => first - b'A' + 1,
+            _ => 0,
+        };
+        (len % 16) * 16 + letter as usize % 16
+    }
+
+    fn may_hold(&self, word: &[u8]) -> bool {
+        let (len, first) = (word.len(), word.first().copied().unwrap_or(0));
+        let bit = Openings::bit(len, first);
+        len < 16 && self.0[bit / 64] >> (bit % 64) & 1 == 1
     }
 }
 

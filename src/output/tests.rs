@@ -1001,8 +1001,8 @@ mod fast_detection_matches_the_capture_pass {
         #![proptest_config(ProptestConfig::with_cases(4000))]
         #[test]
         fn subjects_are_cleaned_like_the_plain_way(words in prop::collection::vec(
-            (prop::sample::select(vec!["I", "think", "The", "a", "docker", "\"x", "y'", " ", "`", "so", "An", "nginx"]),
-             prop::sample::select(vec![" ", "  ", "\t", ""])), 0..8)) {
+            (prop::sample::select(vec!["I", "think", "The", "a", "docker", "\"x", "y'", " ", "`", "so", "An", "nginx", "Sadly", "seemz", "svc12", "unfortunately", "é"]),
+             prop::sample::select(vec![" ", "  ", "\t", "", "\u{b}", "\u{a0}"])), 0..8)) {
             let raw: String = words.iter().map(|(w, s)| format!("{w}{s}")).collect();
             prop_assert_eq!(claims::clean_subject(&raw), reference_clean(&raw));
         }

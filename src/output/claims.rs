@@ -776,23 +776,29 @@ fn claim(
     })
 }
 
-/// A captured state word and its assertions, plain and negated.
-type StateAssertions = (&'static str, Text, Text);
-
-/// The states builtin patterns capture, as shared assertions (plain and `not_`): most claims
-/// carry one of these, and sharing them spares an allocation per claim.
-static STATES: Lazy<Vec<StateAssertions>> = Lazy::new(|| {
-    BUILTINS
-        .iter()
-        .filter(|b| b.assertion.is_none())
-        .flat_map(|b| b.anchors.iter().copied())
-        .chain(["timed out"])
-        .map(|s| {
-            let name = s.replace(' ', "_");
-            (s, Text::new(&name), Text::new(&format!("not_{name}")))
-        })
-        .collect()
-});
+/// The states builtin patterns capture (the anchors of those without a fixed assertion), with
+/// their assertions plain and negated: most claims carry one of these, shared, not built.
+pub(super) const STATES: [(&str, &str, &str); 19] = [
+    ("installed", "installed", "not_installed"),
+    ("running", "running", "not_running"),
+    ("configured", "configured", "not_configured"),
+    ("available", "available", "not_available"),
+    ("enabled", "enabled", "not_enabled"),
+    ("active", "active", "not_active"),
+    ("loaded", "loaded", "not_loaded"),
+    ("present", "present", "not_present"),
+    ("broken", "broken", "not_broken"),
+    ("down", "down", "not_down"),
+    ("failing", "failing", "not_failing"),
+    ("crashed", "crashed", "not_crashed"),
+    ("dead", "dead", "not_dead"),
+    ("offline", "offline", "not_offline"),
+    ("unreachable", "unreachable", "not_unreachable"),
+    ("unresponsive", "unresponsive", "not_unresponsive"),
+    ("failed", "failed", "not_failed"),
+    ("errored", "errored", "not_errored"),
+    ("timed out", "timed_out", "not_timed_out"),
+];
 
 /// `installed` or `not_installed` for the captured state (lowercased, spaces as `_`).
 fn state_assertion(state: &str, negative: bool) -> Text {
@@ -800,7 +806,7 @@ fn state_assertion(state: &str, negative: bool) -> Text {
         .iter()
         .find(|(s, _, _)| s.eq_ignore_ascii_case(state))
     {
-        return if negative { not.clone() } else { plain.clone() };
+        return Text::from_static(if negative { not } else { plain });
     }
     let mut s = String::with_capacity(state.len() + 4);
     if negative {

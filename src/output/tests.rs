@@ -749,6 +749,28 @@ fn agent_overrides_add_and_exclude_registries() {
     );
 }
 
+#[test]
+fn every_captured_state_has_its_shared_assertions() {
+    let anchors: Vec<_> = claims::builtin_anchors().map(|(a, _)| a).collect();
+    let captured = claims::BUILTIN_IDS
+        .iter()
+        .flat_map(|id| claims::builtin(id))
+        .filter(|p| p.assertion.is_none())
+        .flat_map(|p| p.fast.map_or(&[][..], |f| anchors[usize::from(f.bit)]))
+        .copied();
+    // An anchor is a state's first word ("timed" of "timed out").
+    for anchor in captured {
+        let found = claims::STATES
+            .iter()
+            .any(|(s, _, _)| s.split(' ').next() == Some(anchor));
+        assert!(found, "{anchor} opens no state in STATES");
+    }
+    for (state, plain, not) in claims::STATES {
+        assert_eq!(plain, state.replace(' ', "_"));
+        assert_eq!(not, format!("not_{plain}"));
+    }
+}
+
 mod fast_detection_matches_the_capture_pass {
     use super::super::claims::{self, claim_from_captures, DetectedClaim, Pattern};
     use super::super::scan::HEDGES;

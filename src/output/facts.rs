@@ -269,7 +269,11 @@ fn compare(claim: &DetectedClaim, fact: &Fact, expected: &Text) -> Option<FactCh
                 Some(p) if p.eq_ignore_ascii_case("not_") => (&state[4..], true),
                 _ => (state.as_str(), false),
             };
-            let claimed = claim.assertion.trim_start_matches("not_");
+            // `strip_prefix` compares bytes; `trim_start_matches` would set up a substring search.
+            let mut claimed: &str = &claim.assertion;
+            while let Some(rest) = claimed.strip_prefix("not_") {
+                claimed = rest;
+            }
             let present = [
                 "installed",
                 "present",

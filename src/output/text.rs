@@ -31,9 +31,20 @@ impl Text {
         if s.len() > INLINE {
             return Text(Repr::Shared(Arc::from(s)));
         }
+        let (b, n) = (s.as_bytes(), s.len());
         let mut buf = [0u8; INLINE];
-        buf[..s.len()].copy_from_slice(s.as_bytes());
-        Text(Repr::Inline(s.len() as u8, buf))
+        // Two fixed-size copies that may overlap instead of a memcpy call of unknown length: a
+        // claim makes two or three of these.
+        if n >= 16 {
+            buf[..16].copy_from_slice(&b[..16]);
+            buf[n - 16..n].copy_from_slice(&b[n - 16..]);
+        } else if n >= 8 {
+            buf[..8].copy_from_slice(&b[..8]);
+            buf[n - 8..n].copy_from_slice(&b[n - 8..]);
+        } else {
+            buf[..n].copy_from_slice(b);
+        }
+        Text(Repr::Inline(n as u8, buf))
     }
 
     pub fn as_str(&self) -> &str {
@@ -128,6 +139,11 @@ mod tests {
         ] {
             assert_eq!(Text::new(s).as_str(), s);
             assert_eq!(Text::new(s).clone(), Text::from(s.to_string()));
+        }
+        // Every inline length, each byte distinct: the copies overlap differently for each.
+        let bytes: String = ('a'..='z').chain('A'..='Z').collect();
+        for n in 0..=31 {
+            assert_eq!(Text::new(&bytes[..n]).as_str(), &bytes[..n]);
         }
         assert_eq!(Text::from_static("systemState"), "systemState");
         assert_eq!(

@@ -417,8 +417,9 @@ impl Validator {
         result.fact_checks.reserve(found.len());
         let mut scratch = Vec::new();
         for (n, claim) in found.iter().enumerate() {
-            // A clock read costs about as much as a fact check: look every fourth claim.
-            if n % 4 == 0 && started.elapsed() > budget {
+            // A clock read costs a quarter of a fact check: look every eighth claim (under a
+            // microsecond of checks apart).
+            if n % 8 == 0 && started.elapsed() > budget {
                 result.incomplete = Some(format!(
                     "maxEvalUs ({}) reached after {n} of {} claims",
                     self.config.max_eval_us,

@@ -79,9 +79,23 @@ class GovernanceEngine extends Native {
       return JSON.parse(this.validateOutputJson(JSON.stringify(request ?? null)));
     }
     const utf8 = this.#encode(text);
-    const code = this.validateOutputUtf8(utf8, this.#written, agentId ?? undefined, sessionKey ?? undefined, hook ?? undefined);
+    const a = agentId ?? undefined;
+    const s = sessionKey ?? undefined;
+    const h = hook ?? undefined;
+    const last = this.#context;
+    let code;
+    if (last !== null && last[0] === a && last[1] === s && last[2] === h) {
+      code = this.validateOutputUtf8Again(utf8, this.#written);
+    } else {
+      code = this.validateOutputUtf8(utf8, this.#written, a, s, h);
+      this.#context = [a, s, h];
+    }
     return new OutputValidation(this, code, this.#held);
   }
+
+  // The agent, session and hook the native side last received: the same three again (a run of
+  // messages from one session) need not cross again.
+  #context = null;
 
   #held = new FinalizationRegistry((seq) => this.releaseOutput(seq));
 

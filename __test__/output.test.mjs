@@ -227,6 +227,35 @@ test('the text crosses as UTF-8 whatever it holds, as the JSON path reads it', (
   e.close();
 });
 
+test('the agent, session and hook of each call are the ones judged and audited, repeated or not', () => {
+  // The wrapper sends them only when they differ from the last call's: a stale one would judge
+  // the text by another agent's trust.
+  const e = new GovernanceEngine(config, { stateDir: tempDir() });
+  const text = 'The pipeline is broken since this morning.';
+  const calls = [
+    [{ sessionKey: 'agent:helper:main' }, 'block', 'helper', 'validate_output'],
+    [{ sessionKey: 'agent:main:main' }, 'pass', 'main', 'validate_output'],
+    [{ sessionKey: 'agent:main:main' }, 'pass', 'main', 'validate_output'],
+    [{ sessionKey: 'agent:helper:main' }, 'block', 'helper', 'validate_output'],
+    [{ agentId: 'forge', sessionKey: 'agent:helper:main' }, 'flag', 'forge', 'validate_output'],
+    [{ agentId: 'forge', sessionKey: 'agent:helper:main', hook: 'message_sending' }, 'flag', 'forge', 'message_sending'],
+    [{ agentId: 'forge', sessionKey: 'agent:helper:main' }, 'flag', 'forge', 'validate_output'],
+    [{ agentId: null, sessionKey: 'agent:main:main', hook: null }, 'pass', 'main', 'validate_output'],
+    [{ sessionKey: 'agent:main:main' }, 'pass', 'main', 'validate_output'],
+    [{ agentId: 'forge' }, 'flag', 'forge', 'validate_output'],
+  ];
+  for (const [request, verdict] of calls) {
+    assert.equal(e.validateOutput({ ...request, text }).verdict, verdict, JSON.stringify(request));
+  }
+  const audited = e.auditQuery({})
+    .filter((r) => r.verdict.startsWith('output_'))
+    .sort((x, y) => x.seq - y.seq)
+    .map((r) => [r.context.agentId, r.context.hook, r.context.sessionKey ?? '']);
+  const expected = calls.map(([request, , agent, hook]) => [agent, hook, request.sessionKey ?? '']);
+  assert.deepEqual(audited, expected);
+  e.close();
+});
+
 test('a length past the buffer or bytes that are not UTF-8 fail as failMode says', () => {
   for (const [failMode, code] of [['closed', 2], ['open', 0]]) {
     const e = new GovernanceEngine({ failMode }, { stateDir: tempDir() });

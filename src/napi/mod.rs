@@ -28,17 +28,12 @@ mod reports;
 use reports::{Failure, OutputReport};
 
 impl GovernanceEngine {
-    fn validate(
-        &self,
-        text: &str,
-        agent_id: Option<String>,
-        session_key: Option<String>,
-        hook: Option<String>,
-    ) -> OutputReport {
-        let hook = hook.unwrap_or_else(|| "validate_output".into());
+    fn validate(&self, text: &str, ctx: &OutputContext) -> OutputReport {
+        let hook = ctx.hook.as_deref().unwrap_or("validate_output");
+        let session_key = ctx.session_key.as_deref();
         let run = || {
             self.core
-                .validate_output(agent_id.as_deref(), session_key.as_deref(), text, &hook)
+                .validate_output(ctx.agent_id.as_deref(), session_key, text, hook)
                 .ok_or_else(|| "the governance config is invalid".to_string())
         };
         let error = match catch_unwind(AssertUnwindSafe(run)) {
@@ -49,14 +44,35 @@ impl GovernanceEngine {
         self.failed(session_key, Some(hook), error)
     }
 
+    /// `text` (the first `len` bytes) validated for `ctx`; a held report's code for JS.
+    fn validate_utf8(&self, env: Env, text: &[u8], len: u32, ctx: &OutputContext) -> f64 {
+        let (session_key, hook) = (ctx.session_key.as_deref(), ctx.hook.as_deref());
+        let report = match text.get(..len as usize).map(std::str::from_utf8) {
+            Some(Ok(text)) => self.validate(text, ctx),
+            Some(Err(e)) => self.failed(session_key, hook, format!("text is not UTF-8: {e}")),
+            None => self.failed(
+                session_key,
+                hook,
+                format!(
+                    "text length {len} is past its buffer ({} bytes)",
+                    text.len()
+                ),
+            ),
+        };
+        // V8 is told how much native memory is held for it (and told again when it is let go):
+        // otherwise it collects seldom, and held reports pile up until one long pause.
+        let _ = env.adjust_external_memory(report.bytes);
+        self.reports.hold(report)
+    }
+
+    fn last_context(&self) -> std::sync::MutexGuard<'_, OutputContext> {
+        // Three strings and nothing to leave half-done: a poisoned lock is still consistent.
+        self.last_context.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     /// Output validation failed: audited, and the output passes (fail-open, seed 000 §15.2) or,
     /// with `failMode: closed`, is blocked.
-    fn failed(
-        &self,
-        session_key: Option<String>,
-        hook: Option<String>,
-        error: String,
-    ) -> OutputReport {
+    fn failed(&self, session_key: Option<&str>, hook: Option<&str>, error: String) -> OutputReport {
         let verdict = if self.core.fails_closed() {
             crate::output::OutputVerdict::Block
         } else {
@@ -68,15 +84,12 @@ impl GovernanceEngine {
     /// The same with the verdict given (a request too deeply nested to read is blocked).
     fn failed_as(
         &self,
-        (session_key, hook): (Option<String>, Option<String>),
+        (session_key, hook): (Option<&str>, Option<&str>),
         error: String,
         verdict: crate::output::OutputVerdict,
     ) -> OutputReport {
-        self.core.output_error(
-            session_key.as_deref(),
-            hook.as_deref().unwrap_or("validate_output"),
-            &error,
-        );
+        self.core
+            .output_error(session_key, hook.unwrap_or("validate_output"), &error);
         OutputReport::new(Err(Failure { error, verdict }))
     }
 }
@@ -110,6 +123,18 @@ pub struct GovernanceEngine {
     core: Core,
     /// Output validations whose detail JS may still read.
     reports: reports::Reports,
+    /// The agent, session and hook `validateOutputUtf8` was last given, for
+    /// `validateOutputUtf8Again`: a host's messages come in runs from one session, and the three
+    /// strings cost a quarter of a microsecond to cross each time.
+    last_context: std::sync::Mutex<OutputContext>,
+}
+
+/// Who wrote an output and which hook saw it, as JS gave them.
+#[derive(Default)]
+struct OutputContext {
+    agent_id: Option<String>,
+    session_key: Option<String>,
+    hook: Option<String>,
 }
 
 #[napi]
@@ -132,6 +157,7 @@ impl GovernanceEngine {
             Ok(Ok(core)) => Ok(GovernanceEngine {
                 core,
                 reports: Default::default(),
+                last_context: Default::default(),
             }),
             Ok(Err(e)) => Err(map_error(e)),
             Err(_) => Err(Error::new(
@@ -188,7 +214,14 @@ impl GovernanceEngine {
             hook: Option<String>,
         }
         let report = match js_json::from_js::<OutputRequest>(&request) {
-            Ok(r) => self.validate(&r.text, r.agent_id, r.session_key, r.hook),
+            Ok(r) => {
+                let ctx = OutputContext {
+                    agent_id: r.agent_id,
+                    session_key: r.session_key,
+                    hook: r.hook,
+                };
+                self.validate(&r.text, &ctx)
+            }
             Err(e) if js_json::too_deep(&request) => self.failed_as(
                 (None, None),
                 format!("validation request nested too deeply to judge, blocked: {e}"),
@@ -196,10 +229,9 @@ impl GovernanceEngine {
             ),
             Err(e) => {
                 let v = js_json::from_js::<Value>(&request).unwrap_or(Value::Null);
-                let field = |k: &str| v[k].as_str().map(str::to_string);
                 self.failed(
-                    field("sessionKey"),
-                    field("hook"),
+                    v["sessionKey"].as_str(),
+                    v["hook"].as_str(),
                     format!("unreadable validation request: {e}"),
                 )
             }
@@ -209,7 +241,8 @@ impl GovernanceEngine {
 
     /// The same validation with the text as UTF-8 (the first `len` bytes of `text`; `index.js`
     /// encodes into one reused buffer). Returns `sequence × 4 + verdict` (pass 0, flag 1,
-    /// block 2); the detail stays here until `takeOutputDetail` or `releaseOutput`.
+    /// block 2); the detail stays here until `takeOutputDetail` or `releaseOutput`. The agent,
+    /// session and hook are kept for `validateOutputUtf8Again`.
     #[napi]
     pub fn validate_output_utf8(
         &self,
@@ -220,23 +253,20 @@ impl GovernanceEngine {
         session_key: Option<String>,
         hook: Option<String>,
     ) -> f64 {
-        let bytes = text.get(..len as usize);
-        let report = match bytes.map(std::str::from_utf8) {
-            Some(Ok(text)) => self.validate(text, agent_id, session_key, hook),
-            Some(Err(e)) => self.failed(session_key, hook, format!("text is not UTF-8: {e}")),
-            None => self.failed(
-                session_key,
-                hook,
-                format!(
-                    "text length {len} is past its buffer ({} bytes)",
-                    text.len()
-                ),
-            ),
+        let mut last = self.last_context();
+        *last = OutputContext {
+            agent_id,
+            session_key,
+            hook,
         };
-        // V8 is told how much native memory is held for it (and told again when it is let go):
-        // otherwise it collects seldom, and held reports pile up until one long pause.
-        let _ = env.adjust_external_memory(report.bytes);
-        self.reports.hold(report)
+        self.validate_utf8(env, &text, len, &last)
+    }
+
+    /// `validateOutputUtf8` with the agent, session and hook of its last call (none before the
+    /// first): `index.js` calls it when they are the same strings.
+    #[napi]
+    pub fn validate_output_utf8_again(&self, env: Env, text: Uint8ArraySlice, len: u32) -> f64 {
+        self.validate_utf8(env, &text, len, &self.last_context())
     }
 
     /// The detail of validation `seq` as JSON, which lets it go (JS keeps the parsed copy).

@@ -7,7 +7,6 @@ use super::text::Text;
 use regex::{Regex, RegexSet};
 use serde::Serialize;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -77,30 +76,9 @@ pub enum FactCheck {
     },
 }
 
-/// FNV-1a: lookups hash one short subject per claim, and SipHash's flooding resistance buys
-/// nothing for keys that come from the operator's own registries.
-#[derive(Default)]
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type Map<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
+/// Lookups hash one short subject per claim; the keys come from the operator's own registries,
+/// so SipHash's flooding resistance buys nothing here.
+type Map<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// How many claim categories there are (`ClaimCategory::NAMES`).
 const CATEGORIES: usize = ClaimCategory::NAMES.len();

@@ -85,9 +85,9 @@ class GovernanceEngine extends Native {
     const last = this.#context;
     let code;
     if (last !== null && last[0] === a && last[1] === s && last[2] === h) {
-      code = this.validateOutputUtf8Again(utf8, this.#written);
+      code = super.validateOutputUtf8Again(utf8, this.#written);
     } else {
-      code = this.validateOutputUtf8(utf8, this.#written, a, s, h);
+      code = super.validateOutputUtf8(utf8, this.#written, a, s, h);
       this.#context = [a, s, h];
     }
     return new OutputValidation(this, code, this.#held);
@@ -96,6 +96,12 @@ class GovernanceEngine extends Native {
   // The agent, session and hook the native side last received: the same three again (a run of
   // messages from one session) need not cross again.
   #context = null;
+
+  /** The native call itself; it replaces what the native side remembers, so the next `validateOutput` sends all three again. */
+  validateOutputUtf8(text, len, agentId, sessionKey, hook) {
+    this.#context = null;
+    return super.validateOutputUtf8(text, len, agentId, sessionKey, hook);
+  }
 
   #held = new FinalizationRegistry((seq) => this.releaseOutput(seq));
 

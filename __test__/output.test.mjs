@@ -253,6 +253,11 @@ test('the agent, session and hook of each call are the ones judged and audited, 
     .map((r) => [r.context.agentId, r.context.hook, r.context.sessionKey ?? '']);
   const expected = calls.map(([request, , agent, hook]) => [agent, hook, request.sessionKey ?? '']);
   assert.deepEqual(audited, expected);
+  // A direct native call between two alike requests must not leave its agent behind.
+  assert.equal(e.validateOutput({ agentId: 'helper', text }).verdict, 'block');
+  const bytes = new TextEncoder().encode(text);
+  assert.equal(e.validateOutputUtf8(bytes, bytes.length, 'main') % 4, 0, 'main passes');
+  assert.equal(e.validateOutput({ agentId: 'helper', text }).verdict, 'block', 'helper, not main');
   e.close();
 });
 

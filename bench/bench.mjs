@@ -146,4 +146,6 @@ if (fs.existsSync(example)) {
 }
 const [hook, eng, , js] = rows;
 console.log(`\nhook-level p50 ${hook.p50.toFixed(2)} µs (goal ≤ 20), engine p50 ${eng.p50.toFixed(2)} µs (goal ≤ 5), plain JS p50 ${js.p50.toFixed(2)} µs`);
+// Closed first: an engine dropped at exit writes its trust file into the removed directory.
+engine.close();
 fs.rmSync(stateDir, { recursive: true, force: true });

@@ -819,10 +819,11 @@ fn state_assertion(state: &str, negative: bool) -> Text {
     s.into()
 }
 
-/// Strips quotes, filler words and articles: "I think the docker service" → "docker service".
+/// Strips quotes, filler words, articles and the full stop a subject at a sentence's end
+/// takes along: "I think the docker service" → "docker service", "no nginx." → "nginx".
 pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
     if single_spaced_ascii(raw) {
-        return without_openings(raw, |c| c == ' ').into();
+        return without_full_stop(without_openings(raw, |c| c == ' ')).into();
     }
     let rest = without_openings(
         raw.trim()
@@ -836,10 +837,17 @@ pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
         .split(' ')
         .all(|w| !w.is_empty() && !w.contains(char::is_whitespace))
     {
-        rest.into()
+        without_full_stop(rest).into()
     } else {
-        rest.split_whitespace().collect::<Vec<_>>().join(" ").into()
+        let words = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        without_full_stop(&words).to_string().into()
     }
+}
+
+/// Subject patterns take `.` as part of a name ("Node.js", "config.yaml"), so a subject that
+/// ends a sentence ends with its full stop: dropped, or "feature3." would name no fact.
+fn without_full_stop(subject: &str) -> &str {
+    subject.trim_end_matches('.').trim_end()
 }
 
 /// Whether `raw` is ASCII with no whitespace or quote at either end and words separated by

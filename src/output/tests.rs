@@ -129,6 +129,51 @@ fn other_detectors_find_their_claims() {
 }
 
 #[test]
+fn a_subject_after_its_verb_is_checked_without_the_full_stop_or_the_words_it_took_along() {
+    // Trusted agents ignore unverified claims: a contradiction missed for want of a fact
+    // lookup would pass them silently.
+    let v = validator(seed_registries());
+    let trusted = TrustSnapshot::of(70.0);
+    for text in [
+        "There is no governance plugin.",
+        "There is no governance.",
+        "There is no governance here, sorry.",
+        "There is no governance plugin in this release.",
+    ] {
+        let r = v.validate("forge", text, trusted, 0);
+        assert_eq!(r.verdict, OutputVerdict::Flag, "{text}");
+        assert_eq!(
+            r.violations[0].contradicted_fact_id(),
+            Some("governance-plugin"),
+            "{text}"
+        );
+    }
+    let subjects =
+        |t: &str| -> Vec<String> { claims_in(t).iter().map(|c| c.subject.to_string()).collect() };
+    assert_eq!(subjects("I cannot find config.yaml."), ["config.yaml"]);
+    assert_eq!(subjects("There is no v1.2..."), ["v1.2"]);
+    assert_eq!(subjects("Node.js is not installed."), ["Node.js"]);
+    // The whole subject, or its last word, naming a fact keeps the first word out.
+    let v = validator(
+        json!({ "factRegistries": [{ "id": "r", "name": "r", "facts": [
+        { "id": "nginx", "category": "existence", "subject": "nginx", "value": { "type": "exists", "exists": true } },
+        { "id": "no-config", "category": "existence", "subject": "config", "value": { "type": "exists", "exists": false } } ] }] }),
+    );
+    let r = v.validate(
+        "forge",
+        "There is no nginx config.",
+        TrustSnapshot::of(45.0),
+        0,
+    );
+    assert_eq!(r.verdict, OutputVerdict::Pass);
+    assert!(
+        matches!(&r.fact_checks[0], FactCheck::Confirmed { fact_id } if fact_id == "no-config"),
+        "{:?}",
+        r.fact_checks
+    );
+}
+
+#[test]
 fn the_anti_patterns_of_section_13() {
     let v = validator(seed_registries());
     let untrusted = TrustSnapshot::of(10.0);
@@ -1016,14 +1061,14 @@ mod fast_detection_matches_the_capture_pass {
                 break;
             }
         }
-        words.join(" ")
+        words.join(" ").trim_end_matches('.').trim_end().to_string()
     }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4000))]
         #[test]
         fn subjects_are_cleaned_like_the_plain_way(words in prop::collection::vec(
-            (prop::sample::select(vec!["I", "think", "The", "a", "docker", "\"x", "y'", " ", "`", "so", "An", "nginx", "Sadly", "seemz", "svc12", "unfortunately", "é"]),
+            (prop::sample::select(vec!["I", "think", "The", "a", "docker", "\"x", "y'", " ", "`", "so", "An", "nginx", "Sadly", "seemz", "svc12", "unfortunately", "é", "x.", ".", "Node.js", "a.b.."]),
              prop::sample::select(vec![" ", "  ", "\t", "", "\u{b}", "\u{a0}"])), 0..8)) {
             let raw: String = words.iter().map(|(w, s)| format!("{w}{s}")).collect();
             prop_assert_eq!(claims::clean_subject(&raw), reference_clean(&raw));

@@ -947,5 +947,6 @@ pub fn strip_article(lower: &str) -> &str {
 
 /// Lowercased, articles removed: how subjects are compared with facts (§12.2).
 pub fn normalize(subject: &str) -> String {
-    strip_article(&subject.trim().to_lowercase()).to_string()
+    // A fact's subject without its closing full stop, as claims' subjects are ("Acme Inc.").
+    without_full_stop(strip_article(&subject.trim().to_lowercase())).to_string()
 }

@@ -194,34 +194,22 @@ impl FactIndex {
         if exact.is_none() && regex.is_none() {
             return;
         }
-        // Whether `key` names any fact, which go into `out`.
         let mut lookup = |key: &str| {
-            let before = out.len();
             if let Some(ids) = exact.and_then(|m| m.get(key)) {
                 out.extend(ids);
             }
             if let Some((set, ids)) = regex {
                 out.extend(set.matches(key).into_iter().map(|m| ids[m]));
             }
-            out.len() > before
         };
         with_normalized(&claim.subject, |subject| {
-            let mut found = lookup(subject);
+            lookup(subject);
             if let Some(last) = subject.rsplit(' ').next().filter(|l| *l != subject) {
-                found |= lookup(last);
-            }
-            // A subject after its verb takes up to two words more than it names ("there is no
-            // nginx on this host" → "nginx on this"): its first word, when nothing else matched.
-            if let Some(first) = subject
-                .split(' ')
-                .next()
-                .filter(|f| !found && *f != subject)
-            {
-                lookup(first);
+                lookup(last);
             }
         });
         if let Some(name) = &claim.name {
-            with_normalized(name, |name| lookup(name));
+            with_normalized(name, &mut lookup);
         }
         out.sort_unstable();
         out.dedup();

@@ -129,17 +129,12 @@ fn other_detectors_find_their_claims() {
 }
 
 #[test]
-fn a_subject_after_its_verb_is_checked_without_the_full_stop_or_the_words_it_took_along() {
+fn a_subject_at_a_sentence_end_is_checked_without_its_full_stop() {
     // Trusted agents ignore unverified claims: a contradiction missed for want of a fact
     // lookup would pass them silently.
     let v = validator(seed_registries());
     let trusted = TrustSnapshot::of(70.0);
-    for text in [
-        "There is no governance plugin.",
-        "There is no governance.",
-        "There is no governance here, sorry.",
-        "There is no governance plugin in this release.",
-    ] {
+    for text in ["There is no governance plugin.", "There is no governance.."] {
         let r = v.validate("forge", text, trusted, 0);
         assert_eq!(r.verdict, OutputVerdict::Flag, "{text}");
         assert_eq!(
@@ -153,24 +148,19 @@ fn a_subject_after_its_verb_is_checked_without_the_full_stop_or_the_words_it_too
     assert_eq!(subjects("I cannot find config.yaml."), ["config.yaml"]);
     assert_eq!(subjects("There is no v1.2..."), ["v1.2"]);
     assert_eq!(subjects("Node.js is not installed."), ["Node.js"]);
-    // The whole subject, or its last word, naming a fact keeps the first word out.
+    // A fact whose subject ends in a full stop is found the same way.
     let v = validator(
         json!({ "factRegistries": [{ "id": "r", "name": "r", "facts": [
-        { "id": "nginx", "category": "existence", "subject": "nginx", "value": { "type": "exists", "exists": true } },
-        { "id": "no-config", "category": "existence", "subject": "config", "value": { "type": "exists", "exists": false } } ] }] }),
+        { "id": "acme", "category": "existence", "subject": "Acme Inc.", "value": { "type": "exists", "exists": true } } ] }] }),
     );
-    let r = v.validate(
-        "forge",
-        "There is no nginx config.",
-        TrustSnapshot::of(45.0),
-        0,
-    );
-    assert_eq!(r.verdict, OutputVerdict::Pass);
-    assert!(
-        matches!(&r.fact_checks[0], FactCheck::Confirmed { fact_id } if fact_id == "no-config"),
-        "{:?}",
-        r.fact_checks
-    );
+    for text in ["There is no Acme Inc.", "There is no Acme Inc. here."] {
+        let r = v.validate("forge", text, trusted, 0);
+        assert_eq!(
+            r.violations[0].contradicted_fact_id(),
+            Some("acme"),
+            "{text}"
+        );
+    }
 }
 
 #[test]

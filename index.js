@@ -83,25 +83,23 @@ class GovernanceEngine extends Native {
     const s = sessionKey ?? undefined;
     const h = hook ?? undefined;
     const last = this.#context;
-    let code;
+    let code = -1;
     if (last !== null && last[0] === a && last[1] === s && last[2] === h) {
-      code = super.validateOutputUtf8Again(utf8, this.#written);
-    } else {
-      code = super.validateOutputUtf8(utf8, this.#written, a, s, h);
-      this.#context = [a, s, h];
+      // -1: the native side holds another context than the one this token named.
+      code = super.validateOutputUtf8Again(utf8, this.#written, last[3]);
+    }
+    if (code < 0) {
+      const token = (this.#tokens = (this.#tokens + 1) % 0x100000000);
+      code = super.validateOutputUtf8(utf8, this.#written, a, s, h, token);
+      this.#context = [a, s, h, token];
     }
     return new OutputValidation(this, code, this.#held);
   }
 
-  // The agent, session and hook the native side last received: the same three again (a run of
-  // messages from one session) need not cross again.
+  // The agent, session and hook last sent, and the token they were sent under: the same three
+  // again (a run of messages from one session) need not cross again.
   #context = null;
-
-  /** The native call itself; it replaces what the native side remembers, so the next `validateOutput` sends all three again. */
-  validateOutputUtf8(text, len, agentId, sessionKey, hook) {
-    this.#context = null;
-    return super.validateOutputUtf8(text, len, agentId, sessionKey, hook);
-  }
+  #tokens = 0;
 
   #held = new FinalizationRegistry((seq) => this.releaseOutput(seq));
 

@@ -65,7 +65,7 @@ impl GovernanceEngine {
         self.reports.hold(report)
     }
 
-    fn last_context(&self) -> std::sync::MutexGuard<'_, OutputContext> {
+    fn last_context(&self) -> std::sync::MutexGuard<'_, (OutputContext, Option<u32>)> {
         // Three strings and nothing to leave half-done: a poisoned lock is still consistent.
         self.last_context.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -123,10 +123,10 @@ pub struct GovernanceEngine {
     core: Core,
     /// Output validations whose detail JS may still read.
     reports: reports::Reports,
-    /// The agent, session and hook `validateOutputUtf8` was last given, for
-    /// `validateOutputUtf8Again`: a host's messages come in runs from one session, and the three
-    /// strings cost a quarter of a microsecond to cross each time.
-    last_context: std::sync::Mutex<OutputContext>,
+    /// The agent, session and hook `validateOutputUtf8` was last given, and the token its caller
+    /// named them by, for `validateOutputUtf8Again`: a host's messages come in runs from one
+    /// session, and the three strings cost a quarter of a microsecond to cross each time.
+    last_context: std::sync::Mutex<(OutputContext, Option<u32>)>,
 }
 
 /// Who wrote an output and which hook saw it, as JS gave them.
@@ -242,7 +242,8 @@ impl GovernanceEngine {
     /// The same validation with the text as UTF-8 (the first `len` bytes of `text`; `index.js`
     /// encodes into one reused buffer). Returns `sequence × 4 + verdict` (pass 0, flag 1,
     /// block 2); the detail stays here until `takeOutputDetail` or `releaseOutput`. The agent,
-    /// session and hook are kept for `validateOutputUtf8Again`.
+    /// session and hook are kept for `validateOutputUtf8Again`, under `token` if one is given.
+    #[allow(clippy::too_many_arguments)] // each crosses from JS as its own argument
     #[napi]
     pub fn validate_output_utf8(
         &self,
@@ -252,21 +253,34 @@ impl GovernanceEngine {
         agent_id: Option<String>,
         session_key: Option<String>,
         hook: Option<String>,
+        token: Option<u32>,
     ) -> f64 {
         let mut last = self.last_context();
-        *last = OutputContext {
+        let ctx = OutputContext {
             agent_id,
             session_key,
             hook,
         };
-        self.validate_utf8(env, &text, len, &last)
+        *last = (ctx, token);
+        self.validate_utf8(env, &text, len, &last.0)
     }
 
-    /// `validateOutputUtf8` with the agent, session and hook of its last call (none before the
-    /// first): `index.js` calls it when they are the same strings.
+    /// `validateOutputUtf8` with the agent, session and hook of the last call, if that call named
+    /// them `token`; otherwise nothing is validated and the answer is -1, and the caller sends
+    /// all three. A call that named no token, or another one, cannot leave its agent behind.
     #[napi]
-    pub fn validate_output_utf8_again(&self, env: Env, text: Uint8ArraySlice, len: u32) -> f64 {
-        self.validate_utf8(env, &text, len, &self.last_context())
+    pub fn validate_output_utf8_again(
+        &self,
+        env: Env,
+        text: Uint8ArraySlice,
+        len: u32,
+        token: u32,
+    ) -> f64 {
+        let last = self.last_context();
+        if last.1 != Some(token) {
+            return -1.0;
+        }
+        self.validate_utf8(env, &text, len, &last.0)
     }
 
     /// The detail of validation `seq` as JSON, which lets it go (JS keeps the parsed copy).

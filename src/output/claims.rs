@@ -839,8 +839,9 @@ pub(super) fn clean_subject(raw: &str) -> std::borrow::Cow<'_, str> {
     {
         without_full_stop(rest).into()
     } else {
-        let words = rest.split_whitespace().collect::<Vec<_>>().join(" ");
-        without_full_stop(&words).to_string().into()
+        let mut words = rest.split_whitespace().collect::<Vec<_>>().join(" ");
+        words.truncate(without_full_stop(&words).len());
+        words.into()
     }
 }
 

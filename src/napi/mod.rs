@@ -65,6 +65,13 @@ impl GovernanceEngine {
         self.reports.hold(report)
     }
 
+    /// Report `seq`, no longer held, and V8 told its memory is gone.
+    fn let_go(&self, env: Env, seq: f64) -> Option<OutputReport> {
+        let report = self.reports.take(seq)?;
+        let _ = env.adjust_external_memory(-report.bytes);
+        Some(report)
+    }
+
     fn last_context(&self) -> std::sync::MutexGuard<'_, (OutputContext, Option<u32>)> {
         // Three strings and nothing to leave half-done: a poisoned lock is still consistent.
         self.last_context.lock().unwrap_or_else(|e| e.into_inner())
@@ -286,11 +293,8 @@ impl GovernanceEngine {
     /// The detail of validation `seq` as JSON, which lets it go (JS keeps the parsed copy).
     #[napi]
     pub fn take_output_detail(&self, env: Env, seq: f64) -> String {
-        match self.reports.take(seq) {
-            Some(report) => {
-                let _ = env.adjust_external_memory(-report.bytes);
-                report.detail_json()
-            }
+        match self.let_go(env, seq) {
+            Some(report) => report.detail_json(),
             None => json!({ "error": "the detail of this validation was already let go", "claims": [], "violations": [] })
                 .to_string(),
         }
@@ -305,9 +309,7 @@ impl GovernanceEngine {
     /// JS dropped validation `seq` without reading its detail.
     #[napi]
     pub fn release_output(&self, env: Env, seq: f64) {
-        if let Some(report) = self.reports.take(seq) {
-            let _ = env.adjust_external_memory(-report.bytes);
-        }
+        self.let_go(env, seq);
     }
 
     /// Adds or replaces (by id) one fact in registry `registryId` (typed or flat); returns its id.

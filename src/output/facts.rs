@@ -118,8 +118,8 @@ impl FactIndex {
             }
         }
         let regex = patterns.map(|(pats, ids)| {
-            let set = RegexSet::new(&pats).ok().filter(|_| !pats.is_empty());
-            set.map(|set| (set, ids))
+            let set = (!pats.is_empty()).then(|| RegexSet::new(&pats).ok());
+            set.flatten().map(|set| (set, ids))
         });
         let quantities = facts
             .iter()

@@ -232,16 +232,18 @@ fn outer_bit(len: usize, first: u8, last: u8) -> usize {
     (len * 27 + usize::from(first)) * 27 + usize::from(last)
 }
 
+/// The same for `word` (letters, at least one).
+fn outer_bit_of(word: &[u8]) -> usize {
+    let code = |b: &u8| LETTER[usize::from(*b)];
+    let (first, last) = (word.first().map_or(0, code), word.last().map_or(0, code));
+    outer_bit(word.len(), first, last)
+}
+
 impl Words {
     /// Whether the word at `start..end` of `bytes` (letters, at least one) may be in the table.
     fn may_hold(&self, bytes: &[u8], start: usize, end: usize) -> bool {
-        let len = end - start;
-        let bit = outer_bit(
-            len,
-            LETTER[bytes[start] as usize],
-            LETTER[bytes[end - 1] as usize],
-        );
-        len <= MAX_WORD && self.outer[bit / 64] >> (bit % 64) & 1 == 1
+        let bit = outer_bit_of(&bytes[start..end]);
+        end - start <= MAX_WORD && self.outer[bit / 64] >> (bit % 64) & 1 == 1
     }
 
     fn get(&self, key: u64) -> Option<Word> {
@@ -262,12 +264,7 @@ impl Words {
         hedge: Option<Hedge>,
     ) {
         let key = key(word.as_bytes());
-        let b = word.as_bytes();
-        let bit = outer_bit(
-            b.len(),
-            LETTER[b[0] as usize],
-            LETTER[b[b.len() - 1] as usize],
-        );
+        let bit = outer_bit_of(word.as_bytes());
         self.outer[bit / 64] |= 1 << (bit % 64);
         let mut i = slot(key);
         while let Some(w) = &mut self.table[i] {

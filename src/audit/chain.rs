@@ -1,11 +1,13 @@
 //! The audit writer thread: redacts, serializes canonically, hashes, appends, fsyncs in groups
 //! (at once for records someone waits on), signs checkpoints, verifies at start, applies retention.
 
-use super::checkpoint::{Checkpoint, SignerKey, VerifierKey};
+use super::checkpoint::{self, Checkpoint, SignerKey, VerifierKey};
+use super::dirlock::{self, DirLock};
 use super::line;
 use super::merkle::{hex, Frontier};
 use super::record::{AuditRecord, AuditVerdict};
 use super::store::{self, ChainState, LogData, Pruned, CHECKPOINTS};
+use super::tail::{self, Tail};
 use super::verify;
 use super::writer::{Ack, Message, Queue, WriterOptions, WriterStats};
 use crate::config::AuditLevel;
@@ -21,6 +23,10 @@ use std::time::{Duration, Instant};
 /// How often the writer drains the buffer into the file (fsync follows `flush_interval`).
 const DRAIN_EVERY: Duration = Duration::from_millis(100);
 const DAY: Duration = Duration::from_secs(86_400);
+
+fn file_len(path: &std::path::Path) -> u64 {
+    fs::metadata(path).map(|m| m.len()).unwrap_or(0)
+}
 
 /// Waits for work (or the drain tick) and swaps the queue with `spare` (an empty buffer that
 /// keeps its capacity, so the evaluating side does not regrow one per batch).
@@ -39,77 +45,97 @@ fn take_batch(queue: &Queue, spare: Vec<Message>) -> Option<(Vec<Message>, bool)
 pub(super) struct Chain {
     opts: WriterOptions,
     key: SignerKey,
+    lock: DirLock,
     state: ChainState,
     frontier: Frontier,
+    /// Where the log ended after this writer's last append (or catch-up).
+    tail: Tail,
+    /// Length of `checkpoints` as last seen, to notice checkpoints other writers signed.
+    checkpoints_len: u64,
     stats: Arc<WriterStats>,
     file: Option<(String, BufWriter<File>)>,
     dirty: bool,
+    /// Records not yet appended (the lock was not to be had), oldest first.
+    backlog: Vec<(AuditRecord, Option<Ack>)>,
     pending_acks: Vec<Ack>,
     last_sync: Instant,
     last_checkpoint: Instant,
-    last_retention: Instant,
+    last_retention: Option<Instant>,
+}
+
+/// One drain's work.
+#[derive(Default)]
+struct Batch {
+    records: Vec<(AuditRecord, Option<Ack>)>,
+    flushes: Vec<Ack>,
+    signs: Vec<Ack>,
 }
 
 impl Chain {
     pub(super) fn new(
         opts: WriterOptions,
         key: SignerKey,
-        state: ChainState,
-        frontier: Frontier,
+        lock: DirLock,
+        head: super::recovery::Head,
+        tail: Tail,
         stats: Arc<WriterStats>,
     ) -> Chain {
         let now = Instant::now();
+        let checkpoints_len = file_len(&opts.dir.join(CHECKPOINTS));
         Chain {
             opts,
             key,
-            state,
-            frontier,
+            lock,
+            state: head.state,
+            frontier: head.frontier,
+            tail,
+            checkpoints_len,
             stats,
             file: None,
             dirty: false,
+            backlog: Vec::new(),
             pending_acks: Vec::new(),
             last_sync: now,
             last_checkpoint: now,
-            last_retention: now,
+            last_retention: None,
         }
     }
 
     pub(super) fn run(mut self, queue: &Queue, startup: Vec<AuditRecord>) {
-        for event in startup {
-            self.append_logged(event);
-        }
+        self.backlog = startup.into_iter().map(|r| (r, None)).collect();
         if self.opts.verify_on_startup {
             self.verify_existing();
         }
-        self.apply_retention();
-        self.sync();
+        self.transaction(Batch::default(), true, false);
         let mut spare = Vec::new();
         loop {
-            let Some((mut batch, closed)) = take_batch(queue, spare) else {
+            let Some((mut messages, closed)) = take_batch(queue, spare) else {
                 return;
             };
-            let mut checkpoint_acks = Vec::new();
-            for msg in batch.drain(..) {
+            let mut batch = Batch::default();
+            for msg in messages.drain(..) {
                 match msg {
-                    Message::Checkpoint(ack) => checkpoint_acks.push(ack),
-                    other => self.handle(other),
+                    Message::Record(record, ack) => batch.records.push((*record, ack)),
+                    Message::Flush(ack) => batch.flushes.push(ack),
+                    Message::Checkpoint(ack) => batch.signs.push(ack),
+                    Message::Reconfigure(opts) => {
+                        // Records queued before the new settings are written under the old ones.
+                        let before = std::mem::take(&mut batch);
+                        self.transaction(before, true, false);
+                        self.reconfigure(*opts);
+                    }
                 }
             }
-            spare = batch;
-            if !checkpoint_acks.is_empty() {
-                self.sign_now(checkpoint_acks);
-            }
+            spare = messages;
             // Group commit: one fsync for everything taken, at most every flush interval unless
             // someone waits for durability.
-            if !self.pending_acks.is_empty()
-                || self.last_sync.elapsed() >= self.opts.flush_interval
-                || closed
-            {
-                self.sync();
-                self.maybe_checkpoint(closed);
-            }
-            if self.last_retention.elapsed() >= DAY {
-                self.apply_retention();
+            let sync = closed
+                || !batch.flushes.is_empty()
+                || !batch.signs.is_empty()
+                || batch.records.iter().any(|(_, ack)| ack.is_some())
+                || self.last_sync.elapsed() >= self.opts.flush_interval;
+            if sync || !batch.records.is_empty() || !self.backlog.is_empty() {
+                self.transaction(batch, sync, closed);
             }
             if closed {
                 return;
@@ -117,9 +143,32 @@ impl Chain {
         }
     }
 
-    fn handle(&mut self, msg: Message) {
-        match msg {
-            Message::Record(record, ack) => match (self.append(*record), ack) {
+    /// Settings that change without a new writer (the directory and key stay).
+    fn reconfigure(&mut self, opts: WriterOptions) {
+        let (dir, key_file) = (self.opts.dir.clone(), self.opts.key_file.clone());
+        self.opts = WriterOptions {
+            dir,
+            key_file,
+            ..opts
+        };
+    }
+
+    /// Under the directory lock: read what other writers appended, append ours, and when asked
+    /// make it durable and sign. Without the lock nothing is lost: the records wait for the next
+    /// drain, and whoever waits for durability is told why.
+    fn transaction(&mut self, batch: Batch, sync: bool, closing: bool) {
+        self.backlog.extend(batch.records);
+        self.pending_acks.extend(batch.flushes);
+        let held = match self.lock.acquire(dirlock::WAIT) {
+            Ok(held) => held,
+            Err(e) => return self.without_lock(&e, batch.signs),
+        };
+        self.catch_up();
+        if self.last_retention.is_none_or(|t| t.elapsed() >= DAY) {
+            self.apply_retention();
+        }
+        for (record, ack) in std::mem::take(&mut self.backlog) {
+            match (self.append(record), ack) {
                 (Ok(()), Some(ack)) => self.pending_acks.push(ack),
                 (Ok(()), None) => {}
                 (Err(e), ack) => {
@@ -128,8 +177,125 @@ impl Chain {
                         let _ = ack.send(Err(e));
                     }
                 }
-            },
-            Message::Flush(ack) | Message::Checkpoint(ack) => self.pending_acks.push(ack),
+            }
+        }
+        self.write_out();
+        if sync || !batch.signs.is_empty() {
+            self.sync();
+            self.maybe_checkpoint(closing);
+        }
+        if !batch.signs.is_empty() {
+            self.sign_now(batch.signs);
+        }
+        drop(held);
+    }
+
+    fn without_lock(&mut self, e: &str, signs: Vec<Ack>) {
+        self.fail(e);
+        for ack in self.pending_acks.drain(..).chain(signs) {
+            let _ = ack.send(Err(e.to_string()));
+        }
+        for (_, ack) in self.backlog.iter_mut() {
+            if let Some(ack) = ack.take() {
+                let _ = ack.send(Err(e.to_string()));
+            }
+        }
+    }
+
+    /// Continues the chain from whatever other writers on this directory appended since this
+    /// one last wrote: their leaves join the frontier, a line they left torn is moved aside, and
+    /// a log that got shorter is recorded as a break and read again.
+    fn catch_up(&mut self) {
+        let appended = match tail::read_since(&self.opts.dir, &self.tail) {
+            Ok(a) => a,
+            Err(e) => return self.fail(&format!("reading what other writers appended: {e}")),
+        };
+        if let Some(why) = appended.shrunk {
+            (self.opts.log)("error", format!("audit chain break: {why}"));
+            let head = super::recovery::find_head(&self.opts.dir);
+            self.state = head.state;
+            self.frontier = head.frontier;
+            self.tail = Tail::of(&self.opts.dir);
+            self.file = None;
+            let event = AuditRecord::event(
+                AuditVerdict::ChainBreak,
+                json!({ "reason": why }),
+                crate::time::now_ms(),
+            );
+            self.backlog.insert(0, (event, None));
+            return;
+        }
+        for leaf in &appended.leaves {
+            self.frontier.push(leaf.hash);
+            self.state.seq = leaf.seq + 1;
+            self.state.last_hash = hex(&leaf.hash);
+            self.state.last_timestamp = leaf.timestamp;
+        }
+        self.state.record_count = self.state.seq;
+        self.tail = appended.tail;
+        if let Some((name, keep, bytes)) = appended.torn {
+            self.move_torn_aside(&name, keep, &bytes);
+        }
+        self.notice_other_checkpoints();
+    }
+
+    fn move_torn_aside(&mut self, name: &str, keep: u64, bytes: &[u8]) {
+        let now = crate::time::now_ms();
+        match super::recovery::cut_torn(&self.opts.dir.join(name), keep, bytes, now) {
+            Ok(details) => {
+                (self.opts.log)(
+                    "warn",
+                    format!("audit: another writer left a torn last line; moved aside: {details}"),
+                );
+                let event = AuditRecord::event(AuditVerdict::ChainTorn, details, now);
+                self.backlog.insert(0, (event, None));
+            }
+            Err(e) => self.fail(&format!("moving a torn line aside: {e}")),
+        }
+    }
+
+    /// A checkpoint another writer signed covers records this one need not sign again.
+    fn notice_other_checkpoints(&mut self) {
+        let path = self.opts.dir.join(CHECKPOINTS);
+        let len = file_len(&path);
+        if len == self.checkpoints_len {
+            return;
+        }
+        self.checkpoints_len = len;
+        let size = fs::read_to_string(&path)
+            .ok()
+            .and_then(|t| checkpoint::parse_notes(&t).ok())
+            .and_then(|notes| {
+                notes
+                    .last()
+                    .and_then(|n| checkpoint::open_unchecked(n).ok())
+            })
+            .map(|c| c.size);
+        if let Some(size) = size {
+            self.state.last_checkpoint_size = self.state.last_checkpoint_size.max(size);
+        }
+    }
+
+    /// Everything appended reaches the kernel before the lock is let go, so the next writer
+    /// reads whole lines; `tail` moves to the new end.
+    fn write_out(&mut self) {
+        let Some((day, f)) = self.file.as_mut() else {
+            return;
+        };
+        if let Err(e) = f.flush() {
+            let e = e.to_string();
+            return self.fail(&e);
+        }
+        let len = f.get_ref().metadata().map(|m| m.len());
+        let name = format!("{day}.jsonl");
+        match len {
+            Ok(len) => {
+                self.tail = Tail {
+                    file: Some(name),
+                    len,
+                }
+            }
+            Err(e) => self.fail(&e.to_string()),
         }
     }
 
@@ -140,7 +306,9 @@ impl Chain {
     }
 
     fn append(&mut self, mut record: AuditRecord) -> Result<(), String> {
-        record.id = uuid::Uuid::new_v4().to_string();
+        if record.id.is_empty() {
+            record.id = uuid::Uuid::new_v4().to_string();
+        }
         record.timestamp_iso = super::iso_millis(record.timestamp);
         record.controls = super::controls_for(&record.context.hook, record.verdict);
         record.seq = self.state.seq;
@@ -155,7 +323,7 @@ impl Chain {
             }
         };
         let (hash, bytes) = line::encode(&canonical);
-        let day = self.day_of(record.timestamp);
+        let day = self.day_for(record.timestamp);
         if let Err(e) = self
             .file_for(&day)
             .and_then(|f| f.write_all(&bytes).map_err(|e| e.to_string()))
@@ -184,6 +352,16 @@ impl Chain {
         record.block_reason = record.block_reason.as_deref().map(|m| r.text(m));
     }
 
+    /// A record's day, never before the newest file's: another writer may already have begun the
+    /// next day, and the chain must not go back to an older file.
+    fn day_for(&self, ms: i64) -> String {
+        let day = self.day_of(ms);
+        match self.tail.day() {
+            Some(newest) if newest > day.as_str() => newest.to_string(),
+            _ => day,
+        }
+    }
+
     fn day_of(&self, ms: i64) -> String {
         chrono::Utc
             .timestamp_millis_opt(ms)
@@ -198,6 +376,7 @@ impl Chain {
         if self.file.as_ref().is_none_or(|(d, _)| d != day) {
             if self.file.is_some() {
                 // Rotation: what the old file holds is signed before the next day begins.
+                self.write_out();
                 self.sync();
                 self.checkpoint();
             }
@@ -231,8 +410,9 @@ impl Chain {
             self.dirty = false;
         }
         self.last_sync = Instant::now();
-        if let Err(e) = &result {
-            self.fail(e);
+        match &result {
+            Err(e) => self.fail(e),
+            Ok(()) => self.stats.unhealthy.store(false, Ordering::Relaxed),
         }
         for ack in self.pending_acks.drain(..) {
             let _ = ack.send(result.clone());
@@ -241,6 +421,8 @@ impl Chain {
 
     fn save_state(&mut self) -> Result<(), String> {
         self.state.set_frontier(&self.frontier);
+        self.state.head_file = self.tail.file.clone();
+        self.state.head_len = self.tail.len;
         let bytes = serde_json::to_vec_pretty(&self.state).map_err(|e| e.to_string())?;
         store::write_atomic(&self.opts.dir.join("chain-state.json"), &bytes)
     }
@@ -294,6 +476,7 @@ impl Chain {
             .and_then(|mut f| f.write_all(note.as_bytes()).and_then(|_| f.sync_data()));
         match written {
             Ok(()) => {
+                self.checkpoints_len = file_len(&path);
                 self.state.last_checkpoint_size = cp.size;
                 self.last_checkpoint = Instant::now();
                 self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
@@ -311,7 +494,7 @@ impl Chain {
     /// Verification at start: breaks are logged at error level and recorded as a new segment's
     /// first record; old records are never edited.
     fn verify_existing(&mut self) {
-        let Ok(data) = LogData::read(&self.opts.dir) else {
+        let Some(data) = self.consistent_view() else {
             return;
         };
         let key = VerifierKey::parse(&self.key.public_key()).ok();
@@ -329,21 +512,32 @@ impl Chain {
                 format!("audit chain break found at start: {reason}"),
             );
             let details = json!({ "reason": reason, "problems": report.problems.iter().take(10).collect::<Vec<_>>() });
-            self.append_logged(AuditRecord::event(
-                AuditVerdict::ChainBreak,
-                details,
-                crate::time::now_ms(),
-            ));
+            let event =
+                AuditRecord::event(AuditVerdict::ChainBreak, details, crate::time::now_ms());
+            self.backlog.push((event, None));
         }
         if let Ok(mut slot) = self.stats.startup_verification.lock() {
             *slot = Some(report);
         }
     }
 
+    /// The log and its checkpoints as they stood at one moment: both are sampled under the lock
+    /// (the log's end only, so the lock is held for a stat, not for reading the log), and the log
+    /// is read up to that end while other writers may go on appending.
+    fn consistent_view(&self) -> Option<LogData> {
+        let held = self.lock.acquire(dirlock::WAIT).ok()?;
+        let checkpoints = fs::read_to_string(self.opts.dir.join(CHECKPOINTS)).unwrap_or_default();
+        let tail = Tail::of(&self.opts.dir);
+        drop(held);
+        let mut data = LogData::read_until(&self.opts.dir, Some(&tail)).ok()?;
+        data.checkpoints = checkpoints;
+        Some(data)
+    }
+
     /// Deletes daily files older than `retention_days`, never the file holding the chain head.
     /// What they held stays vouched for by `pruned.json` (their Merkle frontier and last hash).
     fn apply_retention(&mut self) {
-        self.last_retention = Instant::now();
+        self.last_retention = Some(Instant::now());
         let today = self.day_of(crate::time::now_ms());
         let Some(cutoff) = chrono::NaiveDate::parse_from_str(&today, "%Y-%m-%d")
             .ok()
@@ -413,6 +607,7 @@ impl Chain {
 
     fn fail(&self, e: &str) {
         self.stats.failed.fetch_add(1, Ordering::Relaxed);
+        self.stats.unhealthy.store(true, Ordering::Relaxed);
         if let Ok(mut last) = self.stats.last_error.lock() {
             *last = Some(e.to_string());
         }

@@ -3,6 +3,7 @@
 
 mod chain;
 pub mod checkpoint;
+mod dirlock;
 pub mod line;
 pub mod merkle;
 pub mod prove;
@@ -11,6 +12,7 @@ pub mod record;
 pub mod recovery;
 pub mod redact;
 pub mod store;
+pub mod tail;
 pub mod verify;
 pub mod writer;
 

@@ -5,6 +5,7 @@ use super::checkpoint;
 use super::line;
 use super::merkle::{hex, Frontier, Hash};
 use super::store::{daily_files, read_json, ChainState, Pruned, CHECKPOINTS, GENESIS};
+use super::tail::Tail;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::fs::{self, OpenOptions};
@@ -21,25 +22,59 @@ pub fn recover_torn_tail(dir: &Path, now: i64) -> Result<Option<Value>, String> 
     if keep == bytes.len() {
         return Ok(None);
     }
-    let torn = &bytes[keep..];
-    let aside = last.with_file_name(format!(
+    cut_torn(&last, keep as u64, &bytes[keep..], now).map(Some)
+}
+
+/// Moves `torn` (the bytes of `file` after `keep`) to `<file>.torn-<ms>` and cuts the file at
+/// `keep`; the details name both, for the `governance.chain.torn` record.
+pub fn cut_torn(file: &Path, keep: u64, torn: &[u8], now: i64) -> Result<Value, String> {
+    let aside = file.with_file_name(format!(
         "{}.torn-{now}",
-        last.file_name().and_then(|n| n.to_str()).unwrap_or("audit")
+        file.file_name().and_then(|n| n.to_str()).unwrap_or("audit")
     ));
     fs::write(&aside, torn).map_err(|e| format!("{}: {e}", aside.display()))?;
     let f = OpenOptions::new()
         .write(true)
-        .open(&last)
-        .map_err(|e| format!("{}: {e}", last.display()))?;
-    f.set_len(keep as u64)
+        .open(file)
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    f.set_len(keep)
         .and_then(|_| f.sync_all())
-        .map_err(|e| format!("{}: {e}", last.display()))?;
-    Ok(Some(json!({
-        "file": last.file_name().and_then(|n| n.to_str()),
+        .map_err(|e| format!("{}: {e}", file.display()))?;
+    Ok(json!({
+        "file": file.file_name().and_then(|n| n.to_str()),
         "bytes": torn.len(),
         "sha256": format!("{:x}", Sha256::digest(torn)),
         "movedTo": aside.file_name().and_then(|n| n.to_str()),
-    })))
+    }))
+}
+
+/// The chain head a starting writer continues from, the torn line it moved aside (if any) and
+/// where it saw the log end. A saved state that names where the log ended is trusted up to
+/// there, and the writer reads only what came after (other writers may be appending); without
+/// one, the log itself is read.
+pub fn open_head(dir: &Path, now: i64) -> Result<(Head, Option<Value>, Tail), String> {
+    let saved: Option<ChainState> = read_json(&dir.join("chain-state.json"));
+    if let Some(s) = saved.filter(|s| s.head_file.is_some()) {
+        let tail = Tail {
+            file: s.head_file.clone(),
+            len: s.head_len,
+        };
+        let present = tail
+            .file
+            .as_ref()
+            .and_then(|f| fs::metadata(dir.join(f)).ok())
+            .is_some_and(|m| m.len() >= tail.len);
+        if let (Some(frontier), true) = (s.frontier(), present) {
+            let head = Head {
+                state: s,
+                frontier,
+                problem: None,
+            };
+            return Ok((head, None, tail));
+        }
+    }
+    let torn = recover_torn_tail(dir, now)?;
+    Ok((find_head(dir), torn, Tail::of(dir)))
 }
 
 pub struct Head {

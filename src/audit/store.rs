@@ -51,6 +51,12 @@ pub struct ChainState {
     /// Roots of the perfect subtrees covering records [0, seq), largest first.
     pub frontier: Vec<String>,
     pub last_checkpoint_size: u64,
+    /// Where the log ended when this state was saved (file and length), so a writer that starts
+    /// beside another reads only what was appended since instead of the whole log.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub head_file: Option<String>,
+    #[serde(default)]
+    pub head_len: u64,
 }
 
 impl ChainState {
@@ -122,17 +128,31 @@ pub struct LogData {
 
 impl LogData {
     pub fn read(dir: &Path) -> Result<LogData, String> {
+        LogData::read_until(dir, None)
+    }
+
+    /// The log as it stood at `tail` (another writer may be appending while it is read): no file
+    /// after the tail's, and the tail's file only up to its length.
+    pub fn read_until(dir: &Path, tail: Option<&super::tail::Tail>) -> Result<LogData, String> {
         if !dir.is_dir() {
             return Err(format!("{}: no such audit directory", dir.display()));
         }
         let mut files = Vec::new();
         for p in daily_files(dir) {
-            let bytes = fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
             let name = p
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default()
                 .to_string();
+            let end = match tail.and_then(|t| t.file.as_deref()) {
+                Some(last) if name.as_str() > last => break,
+                Some(last) if name == last => tail.map(|t| t.len),
+                _ => None,
+            };
+            let mut bytes = fs::read(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+            if let Some(end) = end {
+                bytes.truncate(end as usize);
+            }
             files.push((name, bytes));
         }
         Ok(LogData {

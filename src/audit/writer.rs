@@ -1,9 +1,12 @@
-//! The background audit writer: one per audit directory (a lock file), owner of the chain.
-//! Evaluating threads hand records over through a mutex-guarded buffer; the writer thread
-//! redacts, serializes canonically, hashes, appends, fsyncs in groups (at once for records
-//! someone waits on), signs checkpoints, applies retention and verifies the log at start.
+//! The background audit writer. Evaluating threads hand records over through a mutex-guarded
+//! buffer; the writer thread redacts, serializes canonically, hashes, appends, fsyncs in groups
+//! (at once for records someone waits on), signs checkpoints, applies retention and verifies the
+//! log at start. Several writers may share one directory (a gateway and a CLI run, an engine
+//! rebuilt after a config edit): each appends under `writer.lock`, after reading what the others
+//! appended, so together they write one chain.
 
 use super::checkpoint::{Checkpoint, SignerKey};
+use super::dirlock::{self, DirLock};
 use super::record::{AuditRecord, AuditVerdict};
 use super::recovery;
 use super::redact::Redactor;
@@ -11,9 +14,9 @@ use super::verify::VerifyReport;
 use crate::config::AuditLevel;
 use chrono_tz::Tz;
 use serde_json::json;
-use std::fs::{self, File, OpenOptions};
+use std::fs;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
@@ -27,6 +30,8 @@ pub enum Message {
     Flush(Ack),
     /// Flush and sign a checkpoint for everything written (shutdown of the host).
     Checkpoint(Ack),
+    /// New settings from a config edit; the directory and the key stay.
+    Reconfigure(Box<WriterOptions>),
 }
 
 pub struct WriterOptions {
@@ -47,6 +52,9 @@ pub struct WriterOptions {
 pub struct WriterStats {
     pub written: AtomicU64,
     pub failed: AtomicU64,
+    /// Set by a failed append or sync, cleared by the next successful sync: with
+    /// `failMode: closed`, nothing is allowed that cannot be recorded.
+    pub unhealthy: AtomicBool,
     pub checkpoints: AtomicU64,
     pub breaks: AtomicU64,
     pub last_error: Mutex<Option<String>>,
@@ -68,9 +76,8 @@ pub struct AuditWriter {
     thread: Option<JoinHandle<()>>,
     pub stats: Arc<WriterStats>,
     pub dir: PathBuf,
+    pub key_file: PathBuf,
     pub public_key: String,
-    /// Held for the writer's lifetime: one writer per audit directory.
-    _lock: File,
 }
 
 /// Wake the writer early once this many records wait.
@@ -79,11 +86,19 @@ const WAKE_AT: usize = 4096;
 impl AuditWriter {
     pub fn start(opts: WriterOptions) -> Result<AuditWriter, String> {
         fs::create_dir_all(&opts.dir).map_err(|e| format!("{}: {e}", opts.dir.display()))?;
-        let lock = lock_dir(&opts.dir)?;
+        let lock = DirLock::open(&opts.dir)?;
         let key = SignerKey::load_or_create(&opts.key_file)?;
         let now = crate::time::now_ms();
-        let torn = recovery::recover_torn_tail(&opts.dir, now)?;
-        let head = recovery::find_head(&opts.dir);
+        let held = lock.acquire(dirlock::WAIT)?;
+        let (head, torn, tail) = recovery::open_head(&opts.dir, now)?;
+        let state_file = opts.dir.join("chain-state.json");
+        if !state_file.exists() {
+            // A new log's origin is fixed before the lock is let go, or a second writer starting
+            // at the same moment would sign its checkpoints under an origin of its own.
+            let bytes = serde_json::to_vec_pretty(&head.state).map_err(|e| e.to_string())?;
+            super::store::write_atomic(&state_file, &bytes)?;
+        }
+        drop(held);
         let mut startup = Vec::new();
         if let Some(details) = torn {
             (opts.log)(
@@ -92,7 +107,7 @@ impl AuditWriter {
             );
             startup.push(AuditRecord::event(AuditVerdict::ChainTorn, details, now));
         }
-        if let Some(problem) = head.problem {
+        if let Some(problem) = &head.problem {
             (opts.log)("error", format!("audit chain break: {problem}"));
             startup.push(AuditRecord::event(
                 AuditVerdict::ChainBreak,
@@ -102,8 +117,9 @@ impl AuditWriter {
         }
         let queue = Arc::new(Queue::default());
         let stats = Arc::new(WriterStats::default());
-        let (dir, public_key) = (opts.dir.clone(), key.public_key());
-        let chain = super::chain::Chain::new(opts, key, head.state, head.frontier, stats.clone());
+        let (dir, key_file, public_key) =
+            (opts.dir.clone(), opts.key_file.clone(), key.public_key());
+        let chain = super::chain::Chain::new(opts, key, lock, head, tail, stats.clone());
         let thread_queue = queue.clone();
         let thread = std::thread::Builder::new()
             .name("governance-audit".into())
@@ -114,9 +130,20 @@ impl AuditWriter {
             thread: Some(thread),
             stats,
             dir,
+            key_file,
             public_key,
-            _lock: lock,
         })
+    }
+
+    /// New settings for the same directory and key (a config edit); records queued before are
+    /// written under the old ones.
+    pub fn reconfigure(&self, opts: WriterOptions) -> Result<(), String> {
+        self.push(Message::Reconfigure(Box::new(opts)), true)
+    }
+
+    /// False after a write or sync failed, until one succeeds again.
+    pub fn healthy(&self) -> bool {
+        !self.stats.unhealthy.load(Ordering::Relaxed)
     }
 
     fn push(&self, msg: Message, wake: bool) -> Result<(), String> {
@@ -187,18 +214,4 @@ impl Drop for AuditWriter {
     fn drop(&mut self) {
         let _ = self.close();
     }
-}
-
-fn lock_dir(dir: &std::path::Path) -> Result<File, String> {
-    let path = dir.join("writer.lock");
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    file.try_lock().map_err(|_| {
-        format!("another engine is already writing to {} (writer.lock is held); this one writes no audit records", dir.display())
-    })?;
-    Ok(file)
 }

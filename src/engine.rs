@@ -7,16 +7,15 @@
 use crate::audit::{AuditVerdict, AuditWriter};
 use crate::config::{ConfigError, FailMode, GovernanceConfig, UnknownToolAction};
 use crate::context::{agent_from_session_key, Facts, Hook, Request};
-use crate::conversation::Conversations;
-use crate::cross_agent::{agent_of_key, message_target, AgentGraph};
-use crate::frequency::{FrequencyScope, FrequencyTracker};
+use crate::cross_agent::{agent_of_key, message_target};
+use crate::frequency::FrequencyScope;
 use crate::policy::evaluator::{self, Decision};
 use crate::policy::index::PolicyIndex;
 use crate::policy::model::{Action, Effect, Fallback};
 use crate::risk::{RiskAssessment, RiskAssessor, RiskInput};
 use crate::time::{now_ms, LocalTime};
 use crate::trust::TrustChange;
-use crate::trust::{Outcome, TrustManager, TrustSnapshot};
+use crate::trust::{Outcome, TrustSnapshot};
 use crate::verdict::{LogLine, MatchSummary, Verdict};
 use evidence::{audit_record, Logs};
 use serde_json::Value;
@@ -29,8 +28,10 @@ mod build;
 mod evidence;
 mod explain;
 mod lineage;
+mod live;
 mod outcomes;
 mod prompt;
+mod reload;
 mod status;
 mod trail;
 mod validation;
@@ -51,25 +52,24 @@ pub enum EngineError {
     Audit(String),
 }
 
-/// The compiled, ready state. Built once per config.
+/// The compiled config (built once per config) around the live state (kept across configs).
 struct Core {
     config: GovernanceConfig,
     index: PolicyIndex,
     risk: RiskAssessor,
-    trust: TrustManager,
-    graph: AgentGraph,
     inherited: lineage::InheritedCache,
     validator: crate::output::Validator,
-    frequency: FrequencyTracker,
-    conversations: Conversations,
+    live: live::Live,
 }
 
 enum Mode {
     Ready(Box<Core>),
-    /// The config did not resolve: every call follows `fail_mode` and names the error.
+    /// The config did not resolve: every call follows `fail_mode` and names the error. The live
+    /// state of the config before it waits here for the next good one.
     Invalid {
         error: ConfigError,
         fail_mode: FailMode,
+        live: Option<Box<live::Live>>,
     },
 }
 
@@ -85,7 +85,8 @@ struct Counters {
 pub struct GovernanceEngine {
     mode: Mode,
     audit: Option<AuditWriter>,
-    sync_on_block: bool,
+    /// Why the configured audit trail has no writer (it could not start).
+    audit_problem: Option<String>,
     counters: Counters,
     logs: Logs,
     intent_skipped: AtomicBool,
@@ -123,9 +124,9 @@ impl GovernanceEngine {
                     started,
                 ),
             },
-            Mode::Invalid { error, fail_mode } => {
-                self.fallback(req, *fail_mode, error.to_string(), started)
-            }
+            Mode::Invalid {
+                error, fail_mode, ..
+            } => self.fallback(req, *fail_mode, error.to_string(), started),
         };
         self.count(&verdict);
         verdict.logs = self.take_logs();
@@ -139,13 +140,46 @@ impl GovernanceEngine {
         let mut verdict = self.assess(core, hook, req, agent_id, session_key, now);
         verdict.evaluation_us = elapsed_us(started);
         if hook == Hook::BeforeToolCall && verdict.action != Action::Deny {
-            core.frequency.record(agent_id, session_key, now);
+            core.live.frequency.record(agent_id, session_key, now);
         }
         if verdict.is_block() {
             self.record_trust(core, agent_id, session_key, Outcome::Blocked, now);
         }
+        if core.config.fail_mode == FailMode::Closed {
+            self.refuse_unrecorded(&mut verdict);
+        }
         self.audit(req, agent_id, &verdict, now);
         verdict
+    }
+
+    /// `failMode: closed`: what cannot be recorded is not allowed. The agent did nothing wrong,
+    /// so this is not a violation for its trust.
+    fn refuse_unrecorded(&self, v: &mut Verdict) {
+        if v.action == Action::Deny {
+            return;
+        }
+        let Some(problem) = self.audit_unavailable() else {
+            return;
+        };
+        v.action = Action::Deny;
+        v.reason =
+            format!("Governance failed closed: the audit trail cannot be written ({problem})");
+        v.policy_id = None;
+        v.rule_id = Some("fail-mode".into());
+        v.approval = None;
+    }
+
+    /// Why records cannot be written now: the writer did not start, or its last write failed.
+    fn audit_unavailable(&self) -> Option<String> {
+        if let Some(problem) = &self.audit_problem {
+            return Some(problem.clone());
+        }
+        let w = self.audit.as_ref()?;
+        if w.healthy() {
+            return None;
+        }
+        let last = w.stats.last_error.lock().ok().and_then(|e| e.clone());
+        Some(last.unwrap_or_else(|| "a write failed".into()))
     }
 
     /// The decision alone, recording nothing (`explain` asks it too).
@@ -167,7 +201,7 @@ impl GovernanceEngine {
             message_to: req.message_to.as_deref(),
             trust_score: trust.score,
             local,
-            recent_calls: core.frequency.count(
+            recent_calls: core.live.frequency.count(
                 FrequencyScope::Agent,
                 agent_id,
                 session_key,
@@ -175,7 +209,7 @@ impl GovernanceEngine {
                 now,
             ),
         });
-        let decision = core.conversations.with(session_key, |conversation| {
+        let decision = core.live.conversations.with(session_key, |conversation| {
             let facts = Facts {
                 req,
                 hook,
@@ -185,7 +219,7 @@ impl GovernanceEngine {
                 local,
                 trust,
                 risk: &risk,
-                frequency: &core.frequency,
+                frequency: &core.live.frequency,
                 conversation,
                 intent_skipped: &self.intent_skipped,
             };
@@ -262,7 +296,7 @@ impl GovernanceEngine {
         now: i64,
     ) {
         let ephemeral = session_key.contains(":subagent:");
-        if let Some(change) = core.trust.record(agent_id, outcome, ephemeral, now) {
+        if let Some(change) = core.live.trust.record(agent_id, outcome, ephemeral, now) {
             self.audit_trust(&change, "engine", now);
         }
     }
@@ -426,7 +460,7 @@ impl GovernanceEngine {
     }
 
     fn disabled_verdict(&self, core: &Core, req: &Request) -> Verdict {
-        let trust = core.trust.snapshot(resolve_agent(req));
+        let trust = core.live.trust.snapshot(resolve_agent(req));
         let mut v = blank_verdict(trust);
         v.reason = "Governance disabled by config (enabled: false)".into();
         v
@@ -465,9 +499,17 @@ impl GovernanceEngine {
             }
         };
         let record = audit_record(req, agent_id, v, verdict, now, self.verbose());
-        let durable = v.is_block() && self.sync_on_block;
+        let durable = v.is_block() && self.sync_on_block();
         if let Err(e) = writer.write(record, durable) {
             self.log("error", format!("audit record not written: {e}"));
+        }
+    }
+
+    /// Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
+    fn sync_on_block(&self) -> bool {
+        match &self.mode {
+            Mode::Ready(core) => core.config.audit.sync_on_block,
+            Mode::Invalid { .. } => true,
         }
     }
 

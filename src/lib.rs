@@ -34,6 +34,7 @@ pub mod conversation;
 pub mod cross_agent;
 pub mod engine;
 pub mod frequency;
+pub mod lockfile;
 pub mod output;
 pub mod policy;
 pub mod risk;

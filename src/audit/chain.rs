@@ -2,7 +2,6 @@
 //! (at once for records someone waits on), signs checkpoints, verifies at start, applies retention.
 
 use super::checkpoint::{self, Checkpoint, SignerKey, VerifierKey};
-use super::dirlock::{self, DirLock};
 use super::line;
 use super::merkle::{hex, Frontier};
 use super::record::{AuditRecord, AuditVerdict};
@@ -11,6 +10,7 @@ use super::tail::{self, Tail};
 use super::verify;
 use super::writer::{Ack, Message, Queue, WriterOptions, WriterStats};
 use crate::config::AuditLevel;
+use crate::lockfile::{self as dirlock, DirLock};
 use chrono::TimeZone;
 use serde_json::{json, Value};
 use std::fs::{self, File, OpenOptions};
@@ -23,6 +23,8 @@ use std::time::{Duration, Instant};
 /// How often the writer drains the buffer into the file (fsync follows `flush_interval`).
 const DRAIN_EVERY: Duration = Duration::from_millis(100);
 const DAY: Duration = Duration::from_secs(86_400);
+/// Records kept waiting for the lock or a readable log, at most.
+const MAX_BACKLOG: usize = 100_000;
 
 fn file_len(path: &std::path::Path) -> u64 {
     fs::metadata(path).map(|m| m.len()).unwrap_or(0)
@@ -161,9 +163,16 @@ impl Chain {
         self.pending_acks.extend(batch.flushes);
         let held = match self.lock.acquire(dirlock::WAIT) {
             Ok(held) => held,
-            Err(e) => return self.without_lock(&e, batch.signs),
+            Err(e) => {
+                let e = format!("{e}; records wait in memory and are retried");
+                return self.hold_back(&e, batch.signs);
+            }
         };
-        self.catch_up();
+        if let Err(e) = self.catch_up() {
+            // Appending without knowing where the chain ends would fork it.
+            let e = format!("{e}; records wait in memory and are retried");
+            return self.hold_back(&e, batch.signs);
+        }
         if self.last_retention.is_none_or(|t| t.elapsed() >= DAY) {
             self.apply_retention();
         }
@@ -187,11 +196,27 @@ impl Chain {
         if !batch.signs.is_empty() {
             self.sign_now(batch.signs);
         }
+        self.stats
+            .trail_records
+            .store(self.state.seq, Ordering::Relaxed);
         drop(held);
     }
 
-    fn without_lock(&mut self, e: &str, signs: Vec<Ack>) {
+    fn hold_back(&mut self, e: &str, signs: Vec<Ack>) {
         self.fail(e);
+        if self.backlog.len() > MAX_BACKLOG {
+            // Memory is bounded too: past this, the oldest waiting records are given up, counted
+            // as failures and named in the log.
+            let excess = self.backlog.len() - MAX_BACKLOG;
+            self.backlog.drain(..excess);
+            self.stats
+                .failed
+                .fetch_add(excess as u64, Ordering::Relaxed);
+            (self.opts.log)(
+                "error",
+                format!("audit: {excess} records given up after waiting too long ({e})"),
+            );
+        }
         for ack in self.pending_acks.drain(..).chain(signs) {
             let _ = ack.send(Err(e.to_string()));
         }
@@ -205,11 +230,9 @@ impl Chain {
     /// Continues the chain from whatever other writers on this directory appended since this
     /// one last wrote: their leaves join the frontier, a line they left torn is moved aside, and
     /// a log that got shorter is recorded as a break and read again.
-    fn catch_up(&mut self) {
-        let appended = match tail::read_since(&self.opts.dir, &self.tail) {
-            Ok(a) => a,
-            Err(e) => return self.fail(&format!("reading what other writers appended: {e}")),
-        };
+    fn catch_up(&mut self) -> Result<(), String> {
+        let appended = tail::read_since(&self.opts.dir, &self.tail)
+            .map_err(|e| format!("reading what other writers appended: {e}"))?;
         if let Some(why) = appended.shrunk {
             (self.opts.log)("error", format!("audit chain break: {why}"));
             let head = super::recovery::find_head(&self.opts.dir);
@@ -223,7 +246,7 @@ impl Chain {
                 crate::time::now_ms(),
             );
             self.backlog.insert(0, (event, None));
-            return;
+            return Ok(());
         }
         for leaf in &appended.leaves {
             self.frontier.push(leaf.hash);
@@ -237,6 +260,7 @@ impl Chain {
             self.move_torn_aside(&name, keep, &bytes);
         }
         self.notice_other_checkpoints();
+        Ok(())
     }
 
     fn move_torn_aside(&mut self, name: &str, keep: u64, bytes: &[u8]) {

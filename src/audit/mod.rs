@@ -3,7 +3,6 @@
 
 mod chain;
 pub mod checkpoint;
-mod dirlock;
 pub mod line;
 pub mod merkle;
 pub mod prove;

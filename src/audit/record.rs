@@ -36,6 +36,9 @@ pub enum AuditVerdict {
     /// An agent's trust tier moved, or an operator changed its trust.
     #[serde(rename = "governance.trust.change")]
     TrustChange,
+    /// The plugin config was edited while the engine ran (ISO A.8.9).
+    #[serde(rename = "governance.config.change")]
+    ConfigChange,
     /// Output validation (seed 000 §11.1).
     OutputPass,
     OutputFlag,
@@ -56,6 +59,7 @@ impl AuditVerdict {
             AuditVerdict::ChainTorn => "governance.chain.torn",
             AuditVerdict::Retention => "governance.retention",
             AuditVerdict::TrustChange => "governance.trust.change",
+            AuditVerdict::ConfigChange => "governance.config.change",
             AuditVerdict::OutputPass => "output_pass",
             AuditVerdict::OutputFlag => "output_flag",
             AuditVerdict::OutputBlock => "output_block",
@@ -282,6 +286,7 @@ const CONTROLS: &[(&str, &[&str])] = &[
     ("governance.chain.break", &["A.5.24", "A.8.15"]),
     ("governance.chain.torn", &["A.8.15"]),
     ("governance.retention", &["A.8.15", "A.5.33"]),
+    ("governance.config.change", &["A.8.9"]),
     // seed 000 §11.3
     ("output_pass", &["A.8.10"]),
     ("output_flag", &["A.8.10", "A.5.24"]),

@@ -6,12 +6,12 @@
 //! appended, so together they write one chain.
 
 use super::checkpoint::{Checkpoint, SignerKey};
-use super::dirlock::{self, DirLock};
 use super::record::{AuditRecord, AuditVerdict};
 use super::recovery;
 use super::redact::Redactor;
 use super::verify::VerifyReport;
 use crate::config::AuditLevel;
+use crate::lockfile::{self as dirlock, DirLock};
 use chrono_tz::Tz;
 use serde_json::json;
 use std::fs;
@@ -51,6 +51,8 @@ pub struct WriterOptions {
 #[derive(Default)]
 pub struct WriterStats {
     pub written: AtomicU64,
+    /// Records in the chain (every writer's) after this writer's last append or catch-up.
+    pub trail_records: AtomicU64,
     pub failed: AtomicU64,
     /// Set by a failed append or sync, cleared by the next successful sync: with
     /// `failMode: closed`, nothing is allowed that cannot be recorded.
@@ -86,7 +88,7 @@ const WAKE_AT: usize = 4096;
 impl AuditWriter {
     pub fn start(opts: WriterOptions) -> Result<AuditWriter, String> {
         fs::create_dir_all(&opts.dir).map_err(|e| format!("{}: {e}", opts.dir.display()))?;
-        let lock = DirLock::open(&opts.dir)?;
+        let lock = DirLock::open(&opts.dir, "writer.lock")?;
         let key = SignerKey::load_or_create(&opts.key_file)?;
         let now = crate::time::now_ms();
         let held = lock.acquire(dirlock::WAIT)?;

@@ -2,16 +2,13 @@
 //! trust store start; a config that does not resolve yields an engine that follows `failMode`.
 
 use super::evidence::{start_audit, trust_path as trust_file, Logs};
+use super::live::Live;
 use super::{Core, Counters, EngineError, EngineOptions, GovernanceEngine, Mode};
 use crate::audit::AuditWriter;
 use crate::config::{ConfigError, FailMode, GovernanceConfig};
-use crate::conversation::Conversations;
-use crate::cross_agent::AgentGraph;
-use crate::frequency::FrequencyTracker;
 use crate::policy::index::PolicyIndex;
 use crate::risk::RiskAssessor;
 use crate::time::now_ms;
-use crate::trust::TrustManager;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -22,8 +19,13 @@ impl GovernanceEngine {
         let config = GovernanceConfig::resolve(raw)?;
         let logs = Logs::default();
         let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
-        let trust_path = trust_file(&config, opts);
-        Ok(GovernanceEngine::ready(config, audit, logs, trust_path))
+        let live = Live::start(&config, trust_file(&config, opts), &logs);
+        Ok(GovernanceEngine::assemble(
+            Mode::Ready(Box::new(Core::build(config, live, &logs))),
+            audit,
+            None,
+            logs,
+        ))
     }
 
     /// Tolerant construction for the host: a bad config yields an engine that follows
@@ -31,84 +33,17 @@ impl GovernanceEngine {
     pub fn new(raw: &Value, opts: &EngineOptions) -> GovernanceEngine {
         let logs = Logs::default();
         match GovernanceConfig::resolve(raw) {
-            Ok(config) => match start_audit(&config, opts, &logs) {
-                Ok(audit) => {
-                    let trust_path = trust_file(&config, opts);
-                    GovernanceEngine::ready(config, audit, logs, trust_path)
-                }
-                Err(e) => {
-                    // Another engine owns this directory: keep trust in memory rather than
-                    // racing it for trust.json.
-                    let engine = GovernanceEngine::ready(config, None, logs, None);
-                    engine.log(
-                        "error",
-                        format!("audit disabled: cannot start the writer: {e}"),
-                    );
-                    engine
-                }
-            },
+            Ok(config) => {
+                let (audit, problem) = match start_audit(&config, opts, &logs) {
+                    Ok(audit) => (audit, None),
+                    Err(e) => (None, Some(e)),
+                };
+                let live = Live::start(&config, trust_file(&config, opts), &logs);
+                let core = Core::build(config, live, &logs);
+                GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, problem, logs)
+            }
             Err(error) => GovernanceEngine::invalid(raw, opts, error, logs),
         }
-    }
-
-    fn ready(
-        config: GovernanceConfig,
-        audit: Option<AuditWriter>,
-        logs: Logs,
-        trust_path: Option<PathBuf>,
-    ) -> GovernanceEngine {
-        let per_key = config
-            .performance
-            .frequency_buffer_size
-            .max(config.max_frequency_limit() as usize + 1);
-        let core = Core {
-            validator: crate::output::Validator::new(config.output.clone())
-                .fail_closed(config.fail_mode == crate::config::FailMode::Closed),
-            index: PolicyIndex::build(config.policies.clone()),
-            risk: RiskAssessor::new(&config.tool_risk_overrides),
-            trust: match trust_path {
-                Some(path) => TrustManager::persistent(config.trust.clone(), path, now_ms()),
-                None => TrustManager::new(config.trust.clone()),
-            },
-            graph: AgentGraph::default(),
-            inherited: Default::default(),
-            frequency: FrequencyTracker::new(per_key, 10_000),
-            conversations: Conversations::new(config.performance.max_context_messages),
-            config,
-        };
-        let engine = GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, logs);
-        if let Mode::Ready(core) = &engine.mode {
-            if let Some(e) = &core.trust.load_error {
-                engine.log("error", format!("trust store: {e}"));
-            }
-            if let Some(b) = core.config.output.bridge.as_ref().filter(|b| b.enabled) {
-                match bridge_output(b, core.trust.persist_path()) {
-                    Some(output) => {
-                        core.validator.registries.add_file(crate::output::config::FileRegistry {
-                            path: output.clone(),
-                            id: Some(b.registry_id.clone()),
-                            config_path: "outputValidation.traceBridge".into(),
-                            optional: true,
-                        });
-                        run_bridge_periodically(b.clone(), output, engine.logs.clone());
-                    }
-                    None => engine.log("error", "outputValidation.traceBridge: no outputFile and no state directory to put it in".into()),
-                }
-            }
-            for problem in core.validator.registries.refresh_files() {
-                engine.log("error", format!("outputValidation: {problem}"));
-            }
-            if core.validator.registries.has_files() {
-                watch_registry_files(&core.validator.registries, engine.logs.clone());
-            }
-            for f in &core.config.output.unsupported_facts {
-                engine.log(
-                    "warn",
-                    format!("outputValidation: not applied yet, ignored: {f}"),
-                );
-            }
-        }
-        engine
     }
 
     fn invalid(
@@ -117,25 +52,16 @@ impl GovernanceEngine {
         error: ConfigError,
         logs: Logs,
     ) -> GovernanceEngine {
-        // A failMode we cannot read is treated as closed: a broken config must not allow silently.
-        let fail_mode = match raw.get("failMode").and_then(Value::as_str) {
-            Some("open") | None => FailMode::Open,
-            _ => FailMode::Closed,
-        };
-        let fallback = GovernanceConfig::resolve(&serde_json::json!({})).ok();
-        let audit = fallback.and_then(|mut c| {
-            c.workspace = raw
-                .get("workspace")
-                .and_then(Value::as_str)
-                .map(str::to_string);
-            start_audit(&c, opts, &logs).ok().flatten()
-        });
+        let fail_mode = fail_mode_of(raw);
+        let audit = fallback_audit(raw, opts, &logs);
         let engine = GovernanceEngine::assemble(
             Mode::Invalid {
                 error: error.clone(),
                 fail_mode,
+                live: None,
             },
             audit,
+            None,
             logs,
         );
         engine.log(
@@ -145,22 +71,120 @@ impl GovernanceEngine {
         engine
     }
 
-    fn assemble(mode: Mode, audit: Option<AuditWriter>, logs: Logs) -> GovernanceEngine {
-        // Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
-        let sync = match &mode {
-            Mode::Ready(core) => core.config.audit.sync_on_block,
-            Mode::Invalid { .. } => true,
-        };
-        GovernanceEngine {
+    pub(super) fn assemble(
+        mode: Mode,
+        audit: Option<AuditWriter>,
+        audit_problem: Option<String>,
+        logs: Logs,
+    ) -> GovernanceEngine {
+        let engine = GovernanceEngine {
             mode,
             audit,
-            sync_on_block: sync,
+            audit_problem,
             counters: Counters::default(),
             logs,
             intent_skipped: AtomicBool::new(false),
             intent_warned: AtomicBool::new(false),
             started_ms: now_ms(),
+        };
+        if let Some(e) = &engine.audit_problem {
+            engine.log(
+                "error",
+                format!("audit disabled: cannot start the writer: {e}"),
+            );
         }
+        engine
+    }
+}
+
+/// A failMode we cannot read is treated as closed: a broken config must not allow silently.
+pub(super) fn fail_mode_of(raw: &Value) -> FailMode {
+    match raw.get("failMode").and_then(Value::as_str) {
+        Some("open") | None => FailMode::Open,
+        _ => FailMode::Closed,
+    }
+}
+
+/// For a config that does not resolve: the default audit settings in its workspace, so its
+/// fail-mode verdicts are still recorded.
+pub(super) fn fallback_audit(
+    raw: &Value,
+    opts: &EngineOptions,
+    logs: &Logs,
+) -> Option<AuditWriter> {
+    let mut c = GovernanceConfig::resolve(&serde_json::json!({})).ok()?;
+    c.workspace = raw
+        .get("workspace")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    start_audit(&c, opts, logs).ok().flatten()
+}
+
+impl Core {
+    /// The compiled config around the live state; starts the fact sources the config names.
+    pub(super) fn build(config: GovernanceConfig, live: Live, logs: &Logs) -> Core {
+        let core = Core {
+            validator: crate::output::Validator::new(config.output.clone())
+                .fail_closed(config.fail_mode == crate::config::FailMode::Closed),
+            index: PolicyIndex::build(config.policies.clone()),
+            risk: RiskAssessor::new(&config.tool_risk_overrides),
+            inherited: Default::default(),
+            live,
+            config,
+        };
+        if let Some(e) = &core.live.trust.load_error {
+            push_log(logs, "error", format!("trust store: {e}"));
+        }
+        if let Ok(pushed) = core.live.pushed_facts.lock() {
+            for (registry, fact) in pushed.iter() {
+                core.validator.registries.update(registry, fact.clone());
+            }
+        }
+        start_fact_sources(&core, logs);
+        core
+    }
+}
+
+/// The bridge, registry files and their watcher; problems go to the log.
+fn start_fact_sources(core: &Core, logs: &Logs) {
+    let log = |level: &'static str, message: String| push_log(logs, level, message);
+    if let Some(b) = core.config.output.bridge.as_ref().filter(|b| b.enabled) {
+        match bridge_output(b, core.live.trust.persist_path()) {
+            Some(output) => {
+                core.validator
+                    .registries
+                    .add_file(crate::output::config::FileRegistry {
+                        path: output.clone(),
+                        id: Some(b.registry_id.clone()),
+                        config_path: "outputValidation.traceBridge".into(),
+                        optional: true,
+                    });
+                run_bridge_periodically(b.clone(), output, logs.clone());
+            }
+            None => log(
+                "error",
+                "outputValidation.traceBridge: no outputFile and no state directory to put it in"
+                    .into(),
+            ),
+        }
+    }
+    for problem in core.validator.registries.refresh_files() {
+        log("error", format!("outputValidation: {problem}"));
+    }
+    if core.validator.registries.has_files() {
+        watch_registry_files(&core.validator.registries, logs.clone());
+    }
+    for f in &core.config.output.unsupported_facts {
+        log(
+            "warn",
+            format!("outputValidation: not applied yet, ignored: {f}"),
+        );
+    }
+}
+
+fn push_log(logs: &Logs, level: &'static str, message: String) {
+    if let Ok(mut l) = logs.lock() {
+        l.push(crate::verdict::LogLine { level, message });
     }
 }
 

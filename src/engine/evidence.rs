@@ -30,16 +30,25 @@ pub fn start_audit(
     opts: &EngineOptions,
     logs: &Logs,
 ) -> Result<Option<AuditWriter>, String> {
-    if !config.audit.enabled {
-        return Ok(None);
+    match writer_options(config, opts, logs) {
+        Some(options) => AuditWriter::start(options).map(Some),
+        None => Ok(None),
     }
-    let Some(base) = base_dir(config, opts) else {
-        return Ok(None);
-    };
-    let governance = base.join("governance");
+}
+
+/// The writer the config asks for; None when the audit is off or there is no directory for it.
+pub fn writer_options(
+    config: &GovernanceConfig,
+    opts: &EngineOptions,
+    logs: &Logs,
+) -> Option<WriterOptions> {
+    if !config.audit.enabled {
+        return None;
+    }
+    let governance = base_dir(config, opts)?.join("governance");
     let cp = &config.audit.checkpoint;
     let sink = logs.clone();
-    AuditWriter::start(WriterOptions {
+    Some(WriterOptions {
         dir: governance.join("audit"),
         tz: config.timezone,
         level: config.audit.level,
@@ -59,7 +68,6 @@ pub fn start_audit(
             }
         }),
     })
-    .map(Some)
 }
 
 /// One evaluation as evidence. The writer thread fills id, seq, prevHash, timestampIso and

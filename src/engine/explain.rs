@@ -12,17 +12,18 @@ impl GovernanceEngine {
     /// From `subagent_spawned`.
     pub fn register_subagent(&self, child_key: &str, parent_key: &str, child_agent: Option<&str>) {
         if let Mode::Ready(core) = &self.mode {
-            core.graph
+            core.live
+                .graph
                 .register(child_key, parent_key, child_agent, crate::time::now_ms());
-            core.conversations.forget(child_key);
+            core.live.conversations.forget(child_key);
         }
     }
 
     /// From `subagent_ended` / `session_end`.
     pub fn end_subagent(&self, child_key: &str) {
         if let Mode::Ready(core) = &self.mode {
-            core.graph.remove(child_key);
-            core.conversations.forget(child_key);
+            core.live.graph.remove(child_key);
+            core.live.conversations.forget(child_key);
         }
     }
 
@@ -37,7 +38,7 @@ impl GovernanceEngine {
             return Err("the governance config is invalid".into());
         };
         let now = crate::time::now_ms();
-        let result = core.trust.operate(agent_id, change, now)?;
+        let result = core.live.trust.operate(agent_id, change, now)?;
         self.audit_trust(&result, by, now);
         Ok(result)
     }
@@ -50,12 +51,12 @@ impl GovernanceEngine {
         let now = crate::time::now_ms();
         let key = session_key.map_or_else(|| format!("agent:{agent_id}:main"), str::to_string);
         let lin = lineage::lineage(core, Hook::BeforeToolCall, agent_id, &key, now);
-        let stored = core.trust.view(agent_id, now);
-        let own = core.trust.snapshot_at(agent_id, now);
+        let stored = core.live.trust.view(agent_id, now);
+        let own = core.live.trust.snapshot_at(agent_id, now);
         let mut v = match stored {
             Some(a) => serde_json::to_value(a).ok()?,
             None => {
-                json!({ "agentId": agent_id, "score": own.score, "tier": own.tier, "signals": core.trust.signals(agent_id) })
+                json!({ "agentId": agent_id, "score": own.score, "tier": own.tier, "signals": core.live.trust.signals(agent_id) })
             }
         };
         v["effective"] = json!({ "score": lin.trust.score, "tier": lin.trust.tier });
@@ -142,7 +143,7 @@ impl GovernanceEngine {
 
     pub fn agent_graph(&self) -> Value {
         match &self.mode {
-            Mode::Ready(core) => json!({ "relationships": core.graph.relationships() }),
+            Mode::Ready(core) => json!({ "relationships": core.live.graph.relationships() }),
             Mode::Invalid { .. } => json!({ "relationships": [] }),
         }
     }

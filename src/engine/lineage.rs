@@ -68,11 +68,11 @@ impl Core {
 }
 
 pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: i64) -> Lineage {
-    let own = core.trust.snapshot_at(agent_id, now);
+    let own = core.live.trust.snapshot_at(agent_id, now);
     let chain = if session_key.is_empty() {
         Vec::new()
     } else {
-        core.graph.ancestors(session_key, now)
+        core.live.graph.ancestors(session_key, now)
     };
     let Some(parent) = chain.first() else {
         return Lineage {
@@ -96,7 +96,7 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
         .map(|r| {
             (
                 r.parent_agent_id.clone(),
-                core.trust.snapshot_at(&r.parent_agent_id, now).score,
+                core.live.trust.snapshot_at(&r.parent_agent_id, now).score,
             )
         })
         .fold((String::new(), f64::INFINITY), |best, cur| {

@@ -23,7 +23,7 @@ impl GovernanceEngine {
             _ => return,
         };
         if let (Some(writer), Some(req)) = (&self.audit, req) {
-            let mut v = blank_verdict(core.trust.snapshot(agent_id));
+            let mut v = blank_verdict(core.live.trust.snapshot(agent_id));
             v.reason = format!("approval resolved: {verdict:?}");
             let _ = writer.write(
                 audit_record(req, agent_id, &v, verdict, now_ms(), false),
@@ -37,7 +37,7 @@ impl GovernanceEngine {
         let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else {
             return;
         };
-        let mut v = blank_verdict(core.trust.snapshot(agent_id));
+        let mut v = blank_verdict(core.live.trust.snapshot(agent_id));
         v.reason = "approval timed out".into();
         let _ = writer.write(
             audit_record(
@@ -54,19 +54,19 @@ impl GovernanceEngine {
 
     pub fn observe_message(&self, session_key: &str, text: &str) {
         if let Mode::Ready(core) = &self.mode {
-            core.conversations.observe(session_key, text);
+            core.live.conversations.observe(session_key, text);
         }
     }
 
     pub fn end_session(&self, session_key: &str) {
         if let Mode::Ready(core) = &self.mode {
-            core.conversations.forget(session_key);
+            core.live.conversations.forget(session_key);
         }
     }
 
     pub fn known_agents(&self) -> Vec<String> {
         match &self.mode {
-            Mode::Ready(core) => core.trust.known_agents(),
+            Mode::Ready(core) => core.live.trust.known_agents(),
             Mode::Invalid { .. } => Vec::new(),
         }
     }
@@ -75,7 +75,7 @@ impl GovernanceEngine {
     pub fn flush(&self) -> Result<(), String> {
         let audit = self.audit.as_ref().map_or(Ok(()), |w| w.flush());
         let trust = match &self.mode {
-            Mode::Ready(core) => core.trust.flush(),
+            Mode::Ready(core) => core.live.trust.flush(),
             Mode::Invalid { .. } => Ok(()),
         };
         audit.and(trust)
@@ -84,7 +84,7 @@ impl GovernanceEngine {
     /// Trust state on disk, audit flushed and signed (host shutdown, operator request).
     pub fn checkpoint(&self) -> Result<(), String> {
         let trust = match &self.mode {
-            Mode::Ready(core) => core.trust.flush(),
+            Mode::Ready(core) => core.live.trust.flush(),
             Mode::Invalid { .. } => Ok(()),
         };
         self.audit
@@ -95,7 +95,7 @@ impl GovernanceEngine {
 
     pub fn close(&mut self) -> Result<(), String> {
         let trust = match &mut self.mode {
-            Mode::Ready(core) => core.trust.close(),
+            Mode::Ready(core) => core.live.trust.close(),
             Mode::Invalid { .. } => Ok(()),
         };
         self.audit.as_mut().map_or(Ok(()), |w| w.close()).and(trust)

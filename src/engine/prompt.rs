@@ -18,7 +18,7 @@ impl GovernanceEngine {
                 )
             }
         };
-        let trust = core.trust.snapshot(agent_id);
+        let trust = core.live.trust.snapshot(agent_id);
         let policies = core.index.candidates(Hook::BeforeToolCall, agent_id).len();
         let mut lines = vec![format!(
             "[Governance] Agent {agent_id}: trust tier {} (score {:.0}). {policies} tool-call {} apply; calls they deny are blocked before they run.",

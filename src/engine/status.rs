@@ -45,6 +45,8 @@ pub struct Status {
 pub struct TrustStatus {
     pub tracked_agents: usize,
     pub file: Option<String>,
+    /// False when another process persists trust.json (this one keeps its changes in memory).
+    pub persisted: bool,
     pub load_error: Option<String>,
 }
 
@@ -53,7 +55,10 @@ pub struct TrustStatus {
 pub struct AuditStatus {
     pub enabled: bool,
     pub dir: Option<String>,
+    /// Records this process wrote.
     pub written: u64,
+    /// Records in the whole trail, every writer's (the chain's size when this one last wrote).
+    pub trail_records: u64,
     pub failed: u64,
     pub last_error: Option<String>,
     /// The checkpoint signing key an auditor pins (`<name>+<hash>+<base64>`).
@@ -86,7 +91,9 @@ impl GovernanceEngine {
                 core.index.policies().iter().map(summary).collect(),
                 Vec::new(),
             ),
-            Mode::Invalid { error, fail_mode } => (
+            Mode::Invalid {
+                error, fail_mode, ..
+            } => (
                 true,
                 format!("{fail_mode:?}").to_lowercase(),
                 "n/a".into(),
@@ -112,7 +119,7 @@ impl GovernanceEngine {
             audit: self.audit_status(),
             trust: self.trust_status(),
             sub_agents: match &self.mode {
-                Mode::Ready(core) => core.graph.len(),
+                Mode::Ready(core) => core.live.graph.len(),
                 Mode::Invalid { .. } => 0,
             },
             uptime_ms: crate::time::now_ms() - self.started_ms,
@@ -122,13 +129,19 @@ impl GovernanceEngine {
     fn trust_status(&self) -> TrustStatus {
         match &self.mode {
             Mode::Ready(core) => TrustStatus {
-                tracked_agents: core.trust.tracked(),
-                file: core.trust.persist_path(),
-                load_error: core.trust.load_error.clone(),
+                tracked_agents: core.live.trust.tracked(),
+                file: core
+                    .live
+                    .trust_file
+                    .as_ref()
+                    .map(|f| f.display().to_string()),
+                persisted: core.live.persists_trust(),
+                load_error: core.live.trust.load_error.clone(),
             },
             Mode::Invalid { .. } => TrustStatus {
                 tracked_agents: 0,
                 file: None,
+                persisted: false,
                 load_error: None,
             },
         }
@@ -140,8 +153,9 @@ impl GovernanceEngine {
                 enabled: false,
                 dir: None,
                 written: 0,
+                trail_records: 0,
                 failed: 0,
-                last_error: None,
+                last_error: self.audit_problem.clone(),
                 public_key: None,
                 checkpoints: 0,
                 last_checkpoint: None,
@@ -160,6 +174,7 @@ impl GovernanceEngine {
             enabled: true,
             dir: Some(w.dir.display().to_string()),
             written: w.stats.written.load(Ordering::Relaxed),
+            trail_records: w.stats.trail_records.load(Ordering::Relaxed),
             failed: w.stats.failed.load(Ordering::Relaxed),
             last_error: w.stats.last_error.lock().ok().and_then(|e| e.clone()),
             public_key: Some(w.public_key.clone()),

@@ -91,7 +91,7 @@ impl GovernanceEngine {
             return None;
         };
         let b = core.config.output.bridge.as_ref().filter(|b| b.enabled)?;
-        let output = super::build::bridge_output(b, core.trust.persist_path())?;
+        let output = super::build::bridge_output(b, core.live.trust.persist_path())?;
         let report = crate::output::bridge::run(
             b,
             &output,

@@ -236,6 +236,22 @@ impl TrustManager {
         }
     }
 
+    /// Loads `path` but never writes it: another process persists it.
+    pub fn read_only(config: TrustConfig, path: &std::path::Path, _now: i64) -> TrustManager {
+        let (agents, load_error) = store::peek(path);
+        TrustManager {
+            config,
+            agents: Arc::new(Mutex::new(agents)),
+            persister: None,
+            load_error,
+        }
+    }
+
+    /// A new config (a plugin config edit) for the same agents and file.
+    pub fn reconfigure(&mut self, config: TrustConfig) {
+        self.config = config;
+    }
+
     fn default_score(&self, agent_id: &str) -> f64 {
         let d = &self.config.defaults;
         d.get(agent_id)

@@ -44,6 +44,27 @@ pub fn load(path: &Path, now: i64) -> (BTreeMap<String, AgentTrust>, Option<Stri
     }
 }
 
+/// The agents in the file, read without touching it (an unreadable file is reported, not moved).
+pub fn peek(path: &Path) -> (BTreeMap<String, AgentTrust>, Option<String>) {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (BTreeMap::new(), None),
+        Err(e) => return (BTreeMap::new(), Some(format!("{}: {e}", path.display()))),
+    };
+    match serde_json::from_slice::<TrustStore>(&bytes) {
+        Ok(store) if store.version == 1 => (store.agents, None),
+        Ok(store) => (
+            BTreeMap::new(),
+            Some(format!(
+                "{}: unsupported version {}",
+                path.display(),
+                store.version
+            )),
+        ),
+        Err(e) => (BTreeMap::new(), Some(format!("{}: {e}", path.display()))),
+    }
+}
+
 type Snapshot = Box<dyn Fn() -> Option<Vec<u8>> + Send>;
 
 type Ack = SyncSender<Result<(), String>>;

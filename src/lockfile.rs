@@ -1,6 +1,7 @@
-//! `writer.lock`: the audit directory's one lock. Every writer on the directory — the gateway, an
-//! `openclaw agent --local` run beside it, an engine built again after a config edit — takes it
-//! only while it appends, so all of them extend one chain instead of one of them writing nothing.
+//! Lock files under the state directory. `audit/writer.lock` is taken by every audit writer on
+//! the directory — the gateway, an `openclaw agent --local` run beside it, an engine built again
+//! after a config edit — only while it appends, so all of them extend one chain instead of one
+//! of them writing nothing. `trust.lock` is held by the one process that persists trust.json.
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -28,8 +29,9 @@ impl Drop for Held {
 }
 
 impl DirLock {
-    pub fn open(dir: &Path) -> Result<DirLock, String> {
-        let path = dir.join("writer.lock");
+    /// `dir/name`, created if missing; nothing is locked yet.
+    pub fn open(dir: &Path, name: &str) -> Result<DirLock, String> {
+        let path = dir.join(name);
         let file = OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -55,9 +57,9 @@ impl DirLock {
                 }
                 Err(std::fs::TryLockError::WouldBlock) => {
                     return Err(format!(
-                        "{} has been held by another writer for {} s; records wait in memory and are retried",
+                        "{} has been held by another process for {} ms",
                         self.path.display(),
-                        wait.as_secs()
+                        wait.as_millis()
                     ))
                 }
                 Err(std::fs::TryLockError::Error(e)) => {
@@ -75,11 +77,11 @@ mod tests {
     #[test]
     fn a_second_opener_waits_and_then_gets_the_lock() {
         let dir = tempfile::tempdir().unwrap();
-        let a = DirLock::open(dir.path()).unwrap();
-        let b = DirLock::open(dir.path()).unwrap();
+        let a = DirLock::open(dir.path(), "writer.lock").unwrap();
+        let b = DirLock::open(dir.path(), "writer.lock").unwrap();
         let held = a.acquire(WAIT).unwrap();
         let err = b.acquire(Duration::from_millis(30)).err().unwrap();
-        assert!(err.contains("held by another writer"), "{err}");
+        assert!(err.contains("held by another process"), "{err}");
         drop(held);
         assert!(b.acquire(Duration::from_millis(30)).is_ok());
     }

@@ -79,27 +79,10 @@ class GovernanceEngine extends Native {
       return JSON.parse(this.validateOutputJson(JSON.stringify(request ?? null)));
     }
     const utf8 = this.#encode(text);
-    const a = agentId ?? undefined;
-    const s = sessionKey ?? undefined;
-    const h = hook ?? undefined;
-    const last = this.#context;
-    let code = -1;
-    if (last !== null && last[0] === a && last[1] === s && last[2] === h) {
-      // -1: the native side holds another context than the one this token named.
-      code = super.validateOutputUtf8Again(utf8, this.#written, last[3]);
-    }
-    if (code < 0) {
-      const token = (this.#tokens = (this.#tokens + 1) % 0x100000000);
-      code = super.validateOutputUtf8(utf8, this.#written, a, s, h, token);
-      this.#context = [a, s, h, token];
-    }
+    const code = super.validateOutputUtf8(utf8, this.#written, agentId ?? undefined,
+      sessionKey ?? undefined, hook ?? undefined);
     return new OutputValidation(this, code, this.#held);
   }
-
-  // The agent, session and hook last sent, and the token they were sent under: the same three
-  // again (a run of messages from one session) need not cross again.
-  #context = null;
-  #tokens = 0;
 
   #held = new FinalizationRegistry((seq) => this.releaseOutput(seq));
 

@@ -16,7 +16,7 @@ const PLUGIN_ID = 'openclaw-governance';
 const SHARED = Symbol.for('@vainplex/openclaw-governance');
 
 function shared() {
-  if (!globalThis[SHARED]) globalThis[SHARED] = { module: null, engines: new Map() };
+  if (!globalThis[SHARED]) globalThis[SHARED] = { module: null, engine: null, key: null };
   return globalThis[SHARED];
 }
 
@@ -27,31 +27,32 @@ function stateDirOf(api, config) {
   return path.join(base, 'plugins', PLUGIN_ID);
 }
 
-/** The process-wide engine for this state dir and config; a changed config replaces it. */
+/**
+ * The process-wide engine. The host registers the plugin again on every edit of its config
+ * (HOST.md): the running engine then takes the new config and keeps its audit chain, trust,
+ * agent graph, rate windows and pending approvals. A second engine would find the first one's
+ * state taken.
+ */
 function engineFor(api, config, log) {
   const s = shared();
   if (!s.module) s.module = require('./index.js');
   const stateDir = stateDirOf(api, config);
-  const key = JSON.stringify(config);
-  const current = s.engines.get(stateDir);
-  if (current && current.key === key) return current.engine;
-  if (current) {
-    try { current.engine.close(); } catch (err) { log('error', `closing the previous engine: ${err.message}`); }
-  }
-  const engine = new s.module.GovernanceEngine(config, { stateDir, strict: false });
-  s.engines.set(stateDir, { key, engine });
-  if (!s.exitHook) {
-    // CLI runs (`openclaw agent --local`) end without gateway_stop: close every engine on exit so
+  const key = JSON.stringify([stateDir, config]);
+  if (s.engine && s.key === key) return s.engine;
+  if (s.engine) {
+    s.engine.reconfigure(config, { stateDir });
+    log('info', 'config edited: the running engine took the new config');
+  } else {
+    s.engine = new s.module.GovernanceEngine(config, { stateDir, strict: false });
+    // CLI runs (`openclaw agent --local`) end without gateway_stop: close the engine on exit so
     // the last records are covered by a signed checkpoint. 'exit' handlers run synchronously.
-    s.exitHook = true;
     process.on('exit', () => {
-      for (const { engine: e } of s.engines.values()) {
-        try { e.close(); } catch { /* the process is ending; nothing left to report to */ }
-      }
+      try { s.engine.close(); } catch { /* the process is ending; nothing left to report to */ }
     });
   }
-  forwardLogs(engine.takeLogs(), log);
-  return engine;
+  s.key = key;
+  forwardLogs(s.engine.takeLogs(), log);
+  return s.engine;
 }
 
 function forwardLogs(lines, log) {

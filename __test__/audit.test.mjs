@@ -135,3 +135,36 @@ test('checkpoint() signs everything written so far; the exit hook closes engines
   assert.equal(after.valid, true);
   assert.equal(after.lastCheckpoint.size, after.records);
 });
+
+test('a second process on the same state directory (a CLI run beside a gateway) writes into the same chain', async () => {
+  // Before, the second process found writer.lock held for the gateway's lifetime and wrote no
+  // records at all. Both now append to one chain that verifies with the one pinned key.
+  const stateDir = tempDir();
+  const gateway = new GovernanceEngine({ audit: { flushIntervalMs: 5 } }, { stateDir });
+  const evalIn = (e, cmd) => e.evaluateSync({ hook: 'before_tool_call', agentId: 'main', sessionKey: 'agent:main:main', toolName: 'exec', params: { command: cmd } });
+  evalIn(gateway, 'gateway-0');
+  const script = `const { GovernanceEngine } = require(${JSON.stringify(path.join(here, '..', 'index.js'))});
+    const e = new GovernanceEngine({ audit: { flushIntervalMs: 5 } }, { stateDir: ${JSON.stringify(stateDir)}, strict: false });
+    if (!e.getStatus().audit.enabled) { console.error('audit off in the second process'); process.exit(3); }
+    for (let i = 0; i < 50; i++) e.evaluateSync({ hook: 'before_tool_call', agentId: 'main', sessionKey: 'agent:main:cli', toolName: 'exec', params: { command: 'cli-' + i } });
+    e.close();`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  for (let i = 1; i <= 50; i++) {
+    evalIn(gateway, `gateway-${i}`);
+    if (i % 10 === 0) await new Promise((r) => setTimeout(r, 5));
+  }
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  assert.equal(code, 0, stderr);
+  gateway.close();
+  const audit = path.join(stateDir, 'governance', 'audit');
+  const key = auditPublicKey(path.join(stateDir, 'governance', 'keys', 'audit-signing.key'));
+  const report = auditVerifyDir(audit, key);
+  assert.equal(report.valid, true, JSON.stringify(report.problems));
+  const reader = new GovernanceEngine({ audit: { verifyOnStartup: false } }, { stateDir });
+  const commands = reader.auditQuery({ hook: 'before_tool_call', limit: 1000 }).map((r) => r.context.toolParams.command);
+  reader.close();
+  assert.equal(commands.filter((c) => c.startsWith('cli-')).length, 50, 'every record of the second process');
+  assert.equal(commands.filter((c) => c.startsWith('gateway-')).length, 51, 'every record of the first');
+});

@@ -139,7 +139,7 @@ test('a bad config with failMode open allows, logs once and audits error_fallbac
   fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx());
   assert.equal(api.logs.filter((l) => l.level === 'error').length, 1);
   fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
-  const recs = auditRecords(api.stateDir);
+  const recs = auditRecords(api.stateDir).filter((r) => r.context.hook === 'before_tool_call');
   assert.equal(recs.length, 2);
   assert.ok(recs.every((r) => r.verdict === 'error_fallback'));
 });
@@ -159,10 +159,30 @@ test('commands and gateway methods', () => {
   assert.match(trust.handler({ args: '' }).text, /main: trusted \(60\)/);
 });
 
-test('a changed config replaces the engine for the same state dir', () => {
+test('a config edit is taken by the running engine: audit, trust locks and the chain carry on', () => {
+  // The host registers the plugin again on every config edit (HOST.md). Before, the new engine
+  // found writer.lock held by the old one and ran with audit and trust off until a restart.
   const first = mockApi({ config });
   plugin.register(first);
-  const second = mockApi({ config: { ...config, failMode: 'open' }, stateDir: first.stateDir });
+  const set = callMethod(first, 'governance.trust.set', { agentId: 'intern', op: 'lock', value: 'restricted' });
+  assert.equal(set.ok, true, JSON.stringify(set.error));
+  fire(first, 'before_tool_call', { toolName: 'exec', params: { command: 'ls before' } }, tctx());
+  const edited = { ...config, failMode: 'open', policies: [...config.policies,
+    { id: 'no-make', rules: [{ id: 'm', conditions: [{ type: 'tool', name: 'exec', params: { command: { startsWith: 'make' } } }],
+      effect: { action: 'deny', reason: 'no make' } }] }] };
+  const second = mockApi({ config: edited, stateDir: first.stateDir });
   plugin.register(second);
-  assert.equal(callMethod(second, 'governance.status').payload.failMode, 'open');
+  const status = callMethod(second, 'governance.status').payload;
+  assert.equal(status.failMode, 'open');
+  assert.equal(status.audit.enabled, true, 'still auditing after the edit');
+  assert.equal(status.trust.persisted, true, 'still persisting trust');
+  const r = fire(second, 'before_tool_call', { toolName: 'exec', params: { command: 'make install' } }, tctx());
+  assert.equal(r.block, true, 'the new policy applies at once');
+  assert.equal(callMethod(second, 'governance.trust', { agentId: 'intern' }).payload.locked, 'restricted');
+  const verified = callMethod(second, 'governance.audit.verify').payload;
+  assert.equal(verified.valid, true, JSON.stringify(verified.problems));
+  const recs = auditRecords(first.stateDir);
+  assert.ok(recs.some((x) => x.verdict === 'deny' && x.context.toolParams?.command === 'make install'));
+  assert.ok(recs.some((x) => x.verdict === 'governance.config.change'));
+  assert.deepEqual(recs.map((x) => x.seq).sort((a, b) => a - b), recs.map((_, i) => i), 'one chain, nothing twice');
 });

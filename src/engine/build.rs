@@ -107,17 +107,21 @@ pub(super) fn fail_mode_of(raw: &Value) -> FailMode {
 
 /// For a config that does not resolve: the default audit settings in its workspace, so its
 /// fail-mode verdicts are still recorded.
-pub(super) fn fallback_audit(
+fn fallback_audit(raw: &Value, opts: &EngineOptions, logs: &Logs) -> Option<AuditWriter> {
+    AuditWriter::start(fallback_writer(raw, opts, logs)?).ok()
+}
+
+pub(super) fn fallback_writer(
     raw: &Value,
     opts: &EngineOptions,
     logs: &Logs,
-) -> Option<AuditWriter> {
+) -> Option<crate::audit::WriterOptions> {
     let mut c = GovernanceConfig::resolve(&serde_json::json!({})).ok()?;
     c.workspace = raw
         .get("workspace")
         .and_then(Value::as_str)
         .map(str::to_string);
-    start_audit(&c, opts, logs).ok().flatten()
+    super::evidence::writer_options(&c, opts, logs)
 }
 
 impl Core {

@@ -4,7 +4,7 @@
 //! the agent graph, rate windows, recent messages, pushed facts) and its audit writer, whose
 //! chain simply continues. The edit itself is recorded (ISO A.8.9).
 
-use super::build::{fail_mode_of, fallback_audit};
+use super::build::{fail_mode_of, fallback_writer};
 use super::evidence::{trust_path, writer_options};
 use super::live::Live;
 use super::{Core, EngineOptions, GovernanceEngine, Mode};
@@ -29,8 +29,13 @@ impl GovernanceEngine {
                 self.mode = Mode::Ready(Box::new(Core::build(config, live, &self.logs)));
             }
             Err(error) => {
-                if self.audit.is_none() {
-                    self.audit = fallback_audit(raw, opts, &self.logs);
+                // Its fail-mode verdicts are recorded in its state directory with the default
+                // audit settings (a writer already there keeps its own).
+                let wanted = fallback_writer(raw, opts, &self.logs);
+                let same_dir =
+                    matches!((&self.audit, &wanted), (Some(w), Some(o)) if w.dir == o.dir);
+                if !same_dir {
+                    self.swap_audit(wanted);
                 }
                 let fail_mode = fail_mode_of(raw);
                 self.log(

@@ -72,11 +72,6 @@ impl GovernanceEngine {
         Some(report)
     }
 
-    fn last_context(&self) -> std::sync::MutexGuard<'_, (OutputContext, Option<u32>)> {
-        // Three strings and nothing to leave half-done: a poisoned lock is still consistent.
-        self.last_context.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
     /// Output validation failed: audited, and the output passes (fail-open, seed 000 §15.2) or,
     /// with `failMode: closed`, is blocked.
     fn failed(&self, session_key: Option<&str>, hook: Option<&str>, error: String) -> OutputReport {
@@ -130,10 +125,6 @@ pub struct GovernanceEngine {
     core: Core,
     /// Output validations whose detail JS may still read.
     reports: reports::Reports,
-    /// The agent, session and hook `validateOutputUtf8` was last given, and the token its caller
-    /// named them by, for `validateOutputUtf8Again`: a host's messages come in runs from one
-    /// session, and the three strings cost a quarter of a microsecond to cross each time.
-    last_context: std::sync::Mutex<(OutputContext, Option<u32>)>,
 }
 
 /// Who wrote an output and which hook saw it, as JS gave them.
@@ -164,7 +155,6 @@ impl GovernanceEngine {
             Ok(Ok(core)) => Ok(GovernanceEngine {
                 core,
                 reports: Default::default(),
-                last_context: Default::default(),
             }),
             Ok(Err(e)) => Err(map_error(e)),
             Err(_) => Err(Error::new(
@@ -248,9 +238,7 @@ impl GovernanceEngine {
 
     /// The same validation with the text as UTF-8 (the first `len` bytes of `text`; `index.js`
     /// encodes into one reused buffer). Returns `sequence × 4 + verdict` (pass 0, flag 1,
-    /// block 2); the detail stays here until `takeOutputDetail` or `releaseOutput`. The agent,
-    /// session and hook are kept for `validateOutputUtf8Again`, under `token` if one is given.
-    #[allow(clippy::too_many_arguments)] // each crosses from JS as its own argument
+    /// block 2); the detail stays here until `takeOutputDetail` or `releaseOutput`.
     #[napi]
     pub fn validate_output_utf8(
         &self,
@@ -260,34 +248,13 @@ impl GovernanceEngine {
         agent_id: Option<String>,
         session_key: Option<String>,
         hook: Option<String>,
-        token: Option<u32>,
     ) -> f64 {
-        let mut last = self.last_context();
         let ctx = OutputContext {
             agent_id,
             session_key,
             hook,
         };
-        *last = (ctx, token);
-        self.validate_utf8(env, &text, len, &last.0)
-    }
-
-    /// `validateOutputUtf8` with the agent, session and hook of the last call, if that call named
-    /// them `token`; otherwise nothing is validated and the answer is -1, and the caller sends
-    /// all three. A call that named no token, or another one, cannot leave its agent behind.
-    #[napi]
-    pub fn validate_output_utf8_again(
-        &self,
-        env: Env,
-        text: Uint8ArraySlice,
-        len: u32,
-        token: u32,
-    ) -> f64 {
-        let last = self.last_context();
-        if last.1 != Some(token) {
-            return -1.0;
-        }
-        self.validate_utf8(env, &text, len, &last.0)
+        self.validate_utf8(env, &text, len, &ctx)
     }
 
     /// The detail of validation `seq` as JSON, which lets it go (JS keeps the parsed copy).
@@ -478,6 +445,24 @@ impl GovernanceEngine {
     #[napi(catch_unwind)]
     pub fn checkpoint(&self) -> Result<()> {
         self.core.checkpoint().map_err(Error::from_reason)
+    }
+
+    /// The plugin config was edited while the host runs: take `config` (and `options.stateDir`)
+    /// from now on, keeping trust, the agent graph, rate windows, pending approvals and the
+    /// audit chain. A config that does not resolve follows its failMode, as at construction.
+    #[napi]
+    pub fn reconfigure(&mut self, config: Option<Value>, options: Option<EngineOptionsJs>) {
+        let config = config.unwrap_or_else(|| json!({}));
+        let opts = EngineOptions {
+            state_dir: options.and_then(|o| o.state_dir).map(PathBuf::from),
+        };
+        let core = &mut self.core;
+        if catch_unwind(AssertUnwindSafe(|| core.reconfigure(&config, &opts))).is_err() {
+            self.core.log(
+                "error",
+                "internal error while taking the edited config".into(),
+            );
+        }
     }
 
     #[napi(catch_unwind)]

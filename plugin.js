@@ -47,7 +47,7 @@ function engineFor(api, config, log) {
     // CLI runs (`openclaw agent --local`) end without gateway_stop: close the engine on exit so
     // the last records are covered by a signed checkpoint. 'exit' handlers run synchronously.
     process.on('exit', () => {
-      try { s.engine.close(); } catch { /* the process is ending; nothing left to report to */ }
+      try { s.relay?.flush(); s.engine.close(); } catch { /* the process is ending; nothing left to report to */ }
     });
   }
   s.key = key;
@@ -101,7 +101,7 @@ function blockReasonOf(v) {
   return `${v.reason} [openclaw-governance: ${rule}]`;
 }
 
-function toolResult(verdict, engine, request) {
+function toolResult(verdict, relay, toolCallId) {
   if (verdict.action === 'deny') return { block: true, blockReason: blockReasonOf(verdict) };
   if (verdict.action !== 'escalate' || !verdict.approval) return undefined;
   const a = verdict.approval;
@@ -111,17 +111,44 @@ function toolResult(verdict, engine, request) {
       description: a.description,
       severity: a.severity,
       timeoutMs: a.timeoutMs,
-      // The host ignores this since 2026.x (unresolved approvals always deny); kept for older hosts.
-      timeoutBehavior: a.fallback,
-      timeoutReason: `${verdict.reason}: no decision within ${Math.round(a.timeoutMs / 1000)}s`,
+      timeoutReason: `${verdict.reason}: no decision within ${Math.round(a.timeoutMs / 1000)}s (approval ${a.id})`,
       allowedDecisions: ['allow-once', 'deny'],
       pluginId: PLUGIN_ID,
-      onResolution: (decision) => {
-        const outcome = decision === 'allow-once' || decision === 'allow-always' ? 'approved'
-          : decision === 'timeout' ? 'timeout' : 'denied';
-        engine.recordOutcome(request, outcome);
-      },
+      onResolution: relay.onResolution(a.id, toolCallId),
     },
+  };
+}
+
+/**
+ * How each approval ended goes to the engine, which records it linked to the escalation. A
+ * `cancelled` one (no approval route, a failed request, an aborted run) waits for the host's
+ * after_tool_call of the same call, whose `error` is the host's reason, a few seconds at most.
+ */
+function approvalRelay(engine, log) {
+  const waiting = new Map();
+  const send = (id, decision, reason) => {
+    try { engine().resolveApproval(id, decision, reason); } catch (err) { log('error', `approval ${id}: ${err.message}`); }
+  };
+  const finish = (toolCallId, reason) => {
+    const w = waiting.get(toolCallId);
+    if (!w) return;
+    clearTimeout(w.timer);
+    waiting.delete(toolCallId);
+    send(w.id, 'cancelled', reason);
+  };
+  return {
+    onResolution: (id, toolCallId) => (decision) => {
+      if (decision === 'cancelled' && toolCallId) {
+        const timer = setTimeout(() => finish(toolCallId), 5000);
+        timer.unref?.();
+        waiting.set(toolCallId, { id, timer });
+        return;
+      }
+      send(id, String(decision));
+    },
+    toolEnded: (toolCallId, error) => finish(toolCallId, typeof error === 'string' ? error : undefined),
+    /** At exit: nothing waits any more. */
+    flush: () => { for (const key of [...waiting.keys()]) finish(key); },
   };
 }
 
@@ -196,12 +223,14 @@ function register(api) {
     ? { block: true, blockReason: `Governance failed closed: ${err && err.message} [openclaw-governance]` }
     : undefined);
 
+  const relay = shared().relay || (shared().relay = approvalRelay(() => shared().engine, log));
   api.on('before_tool_call', guarded('before_tool_call', (event, ctx = {}) => {
     const request = toolRequest(event, ctx);
-    return toolResult(evaluate(request), engine, request);
+    return toolResult(evaluate(request), relay, event.toolCallId || ctx.toolCallId);
   }, failModeBlock), { priority: 1000 });
 
   api.on('after_tool_call', guarded('after_tool_call', (event, ctx = {}) => {
+    relay.toolEnded(event.toolCallId || ctx.toolCallId, event.error);
     engine.recordOutcome(toolRequest(event, ctx), outcomeOf(event));
   }), { priority: 900 });
 
@@ -287,5 +316,5 @@ module.exports = {
   description: 'Contextual tool-call policies judged before execution, trust tiers, audit trail',
   register,
   // For the replay CLI and tests: the same translation the hooks use.
-  translate: { toolRequest, messageRequest, toolResult, messageResult, blockReasonOf, textOf },
+  translate: { toolRequest, messageRequest, toolResult, messageResult, blockReasonOf, textOf, approvalRelay },
 };

@@ -77,6 +77,31 @@ test('escalate returns the host\'s requireApproval and reports the resolution', 
   assert.equal(t.signals.approvedEscalations, 1);
 });
 
+test('an approval the host could not deliver is recorded as unavailable with its reason, not as a denial', () => {
+  // CLI and --local runs have no approval route: the host resolves `cancelled` and blocks.
+  const api = mockApi({ config });
+  plugin.register(api);
+  const before = callMethod(api, 'governance.trust', { agentId: 'main' }).payload;
+  const ctx = { ...tctx(), toolCallId: 'call-42' };
+  const r = fire(api, 'before_tool_call', { toolName: 'exec', toolCallId: 'call-42', params: { command: 'git push origin main' } }, ctx);
+  r.requireApproval.onResolution('cancelled');
+  const hostReason = 'Plugin approval unavailable: non-interactive CLI runs have no approval-capable initiating surface.';
+  fire(api, 'after_tool_call', { toolName: 'exec', toolCallId: 'call-42', params: {}, error: hostReason, result: { details: { status: 'blocked' } } }, ctx);
+  const after = callMethod(api, 'governance.trust', { agentId: 'main' }).payload;
+  assert.equal(after.score, before.score, 'trust untouched');
+  assert.equal(after.signals.deniedEscalations, 0);
+  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+  const recs = auditRecords(api.stateDir);
+  const esc = recs.find((x) => x.verdict === 'escalate');
+  const res = recs.find((x) => x.verdict === 'escalate_unavailable');
+  assert.ok(res, JSON.stringify(recs.map((x) => x.verdict)));
+  assert.equal(res.details.hostReason, hostReason);
+  assert.equal(res.details.resolves, esc.id);
+  assert.equal(res.details.approvalId, esc.details.approvalId);
+  assert.match(r.requireApproval.description, new RegExp(esc.details.approvalId));
+  assert.ok(!recs.some((x) => x.verdict === 'escalate_denied'));
+});
+
 test('after_tool_call: success counts, a blocked call is a violation only once, errors are neither', () => {
   const api = mockApi({ config });
   plugin.register(api);

@@ -25,6 +25,7 @@ use std::time::Instant;
 
 mod approval;
 mod build;
+mod escalation;
 mod evidence;
 mod explain;
 mod lineage;
@@ -144,6 +145,9 @@ impl GovernanceEngine {
         }
         if verdict.is_block() {
             self.record_trust(core, agent_id, session_key, Outcome::Blocked, now);
+        }
+        if hook == Hook::BeforeToolCall && verdict.action == Action::Escalate {
+            self.hold_for_approval(core, &mut verdict, req, agent_id, now);
         }
         if core.config.fail_mode == FailMode::Closed {
             self.refuse_unrecorded(&mut verdict);
@@ -498,7 +502,12 @@ impl GovernanceEngine {
                 Action::Allow | Action::Audit => AuditVerdict::Allow,
             }
         };
-        let record = audit_record(req, agent_id, v, verdict, now, self.verbose());
+        let mut record = audit_record(req, agent_id, v, verdict, now, self.verbose());
+        if let Some(a) = &v.approval {
+            // The resolution's record names this one, and both carry the approval id.
+            record.id = a.record_id.clone();
+            record.details = Some(serde_json::json!({ "approvalId": a.id }));
+        }
         let durable = v.is_block() && self.sync_on_block();
         if let Err(e) = writer.write(record, durable) {
             self.log("error", format!("audit record not written: {e}"));
@@ -550,7 +559,8 @@ impl GovernanceEngine {
     }
 }
 
-fn resolve_agent(req: &Request) -> &str {
+/// Who acts: the host's agentId, else the agent its session key names.
+pub fn resolve_agent(req: &Request) -> &str {
     req.agent_id
         .as_deref()
         .filter(|a| !a.is_empty())

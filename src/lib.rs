@@ -27,6 +27,7 @@
 //!
 //! Everything but [`napi`] is plain Rust and tested with `cargo test`.
 
+pub mod approvals;
 pub mod audit;
 pub mod config;
 pub mod context;

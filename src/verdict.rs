@@ -17,11 +17,16 @@ pub struct MatchSummary {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApprovalRequest {
+    /// Names the escalation to the approver and links its audit records (`gov-…`).
+    pub id: String,
     pub title: String,
     pub description: String,
     pub severity: Severity,
     pub timeout_ms: u64,
     pub fallback: Fallback,
+    /// The id of the escalation's audit record, which its resolution's record names.
+    #[serde(skip)]
+    pub record_id: String,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -23,6 +23,9 @@ pub enum AuditVerdict {
     EscalateApproved,
     EscalateDenied,
     EscalateTimeout,
+    /// The host could not ask anyone (no approval route, a failed request, an aborted run) and
+    /// blocked the call: nobody decided, so it is no human denial.
+    EscalateUnavailable,
     ErrorFallback,
     /// Verification found a break; a new segment starts here and names it (old records stay as they are).
     #[serde(rename = "governance.chain.break")]
@@ -54,6 +57,7 @@ impl AuditVerdict {
             AuditVerdict::EscalateApproved => "escalate_approved",
             AuditVerdict::EscalateDenied => "escalate_denied",
             AuditVerdict::EscalateTimeout => "escalate_timeout",
+            AuditVerdict::EscalateUnavailable => "escalate_unavailable",
             AuditVerdict::ErrorFallback => "error_fallback",
             AuditVerdict::ChainBreak => "governance.chain.break",
             AuditVerdict::ChainTorn => "governance.chain.torn",
@@ -282,6 +286,7 @@ const CONTROLS: &[(&str, &[&str])] = &[
     ("escalate_approved", &["A.5.17", "A.8.2"]),
     ("escalate_denied", &["A.5.17", "A.8.2"]),
     ("escalate_timeout", &["A.5.17", "A.8.2"]),
+    ("escalate_unavailable", &["A.5.17", "A.8.2"]),
     ("error_fallback", &["A.8.9"]),
     ("governance.chain.break", &["A.5.24", "A.8.15"]),
     ("governance.chain.torn", &["A.8.15"]),

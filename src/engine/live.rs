@@ -25,6 +25,8 @@ pub struct Live {
     pub graph: AgentGraph,
     pub frequency: FrequencyTracker,
     pub conversations: Conversations,
+    /// Escalations waiting for the host's answer.
+    pub approvals: crate::approvals::Approvals,
     /// Facts operators pushed (`governance.facts.update`), replayed into a new validator.
     pub pushed_facts: Mutex<Vec<(String, Fact)>>,
     sizes: Sizes,
@@ -61,6 +63,7 @@ impl Live {
             graph: AgentGraph::default(),
             frequency: FrequencyTracker::new(sizes.frequency_per_key, FREQUENCY_KEYS),
             conversations: Conversations::new(sizes.context_messages),
+            approvals: Default::default(),
             pushed_facts: Mutex::default(),
             sizes,
         }

@@ -1,55 +1,21 @@
 //! What the host reports back (outcomes, approvals, messages, session ends) and shutdown.
 
-use super::{audit_record, blank_verdict, GovernanceEngine, Mode};
-use crate::audit::AuditVerdict;
+use super::{GovernanceEngine, Mode};
 use crate::context::Request;
 use crate::time::now_ms;
 use crate::trust::Outcome;
 
 impl GovernanceEngine {
-    /// The host reports what happened to a governed call (after_tool_call, approval resolution).
+    /// The host reports what happened to a governed call (after_tool_call): success, a tool
+    /// error, or its echo of a block (counted when the verdict was given, not again).
     pub fn record_outcome(&self, agent_id: &str, outcome: Outcome, req: Option<&Request>) {
         let Mode::Ready(core) = &self.mode else {
             return;
         };
-        // Blocks were counted when the verdict was given; the host's echo must not count twice.
-        if outcome != Outcome::Blocked {
+        if matches!(outcome, Outcome::Success | Outcome::ToolError) {
             let session_key = req.and_then(|r| r.session_key.as_deref()).unwrap_or("");
             self.record_trust(core, agent_id, session_key, outcome, now_ms());
         }
-        let verdict = match outcome {
-            Outcome::EscalationApproved => AuditVerdict::EscalateApproved,
-            Outcome::EscalationDenied => AuditVerdict::EscalateDenied,
-            _ => return,
-        };
-        if let (Some(writer), Some(req)) = (&self.audit, req) {
-            let mut v = blank_verdict(core.live.trust.snapshot(agent_id));
-            v.reason = format!("approval resolved: {verdict:?}");
-            let _ = writer.write(
-                audit_record(req, agent_id, &v, verdict, now_ms(), false),
-                false,
-            );
-        }
-    }
-
-    /// Records the host's approval timeout (the host then denies).
-    pub fn record_approval_timeout(&self, agent_id: &str, req: &Request) {
-        let (Mode::Ready(core), Some(writer)) = (&self.mode, &self.audit) else {
-            return;
-        };
-        let mut v = blank_verdict(core.live.trust.snapshot(agent_id));
-        v.reason = "approval timed out".into();
-        let _ = writer.write(
-            audit_record(
-                req,
-                agent_id,
-                &v,
-                AuditVerdict::EscalateTimeout,
-                now_ms(),
-                false,
-            ),
-            false,
-        );
     }
 
     pub fn observe_message(&self, session_key: &str, text: &str) {

@@ -561,9 +561,9 @@ fn every_evaluation_is_audited_in_a_linked_sequence() {
 
 #[test]
 fn credential_guard_and_production_safeguard_cases() {
-    let e = engine(
-        json!({ "builtinPolicies": { "credentialGuard": true, "productionSafeguard": true } }),
-    );
+    // Room for every escalation below: none of them is resolved.
+    let e = engine(json!({ "approval": { "maxPendingPerAgent": 10 },
+        "builtinPolicies": { "credentialGuard": true, "productionSafeguard": true } }));
     let denied = [
         ("read", json!({ "path": "/app/.env.production" })),
         ("read", json!({ "file_path": "/home/u/.ssh/id_ed25519" })),

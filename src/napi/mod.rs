@@ -296,22 +296,34 @@ impl GovernanceEngine {
             .unwrap_or(Value::Null)
     }
 
-    /// `outcome`: success | error | blocked | approved | denied | timeout.
+    /// What happened to a governed call (after_tool_call): `outcome` is success | error |
+    /// blocked. The agent comes from the request's agentId, else from its session key.
     #[napi]
     pub fn record_outcome(&self, request: String, outcome: String) {
         let req: Request = js_json::from_js(&request).unwrap_or_default();
-        let agent = req.agent_id.clone().unwrap_or_else(|| "unknown".into());
+        let agent = crate::engine::resolve_agent(&req).to_string();
         let outcome = match outcome.as_str() {
             "success" => Outcome::Success,
             "blocked" => Outcome::Blocked,
-            "approved" => Outcome::EscalationApproved,
-            "denied" => Outcome::EscalationDenied,
-            "timeout" => return self.core.record_approval_timeout(&agent, &req),
             _ => Outcome::ToolError,
         };
         let _ = catch_unwind(AssertUnwindSafe(|| {
             self.core.record_outcome(&agent, outcome, Some(&req))
         }));
+    }
+
+    /// The host's answer to approval `id` (`onResolution`): allow-once | allow-always | deny |
+    /// timeout | cancelled; `hostReason` is the host's own words when it gave any.
+    #[napi(catch_unwind)]
+    pub fn resolve_approval(
+        &self,
+        id: String,
+        decision: String,
+        host_reason: Option<String>,
+    ) -> Result<()> {
+        self.core
+            .resolve_approval(&id, &decision, host_reason.as_deref())
+            .map_err(|e| Error::new(Status::InvalidArg, e))
     }
 
     #[napi(catch_unwind)]

@@ -277,7 +277,7 @@ function register(api) {
 
   api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
     const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';
-    const text = engine.promptContext(agentId);
+    const text = engine.promptContext(agentId, ctx.sessionKey || undefined);
     return text ? { appendSystemContext: text } : undefined;
   }), { priority: 5 });
 

@@ -1,19 +1,23 @@
 //! Cross-agent governance (seed 002 §4.4, USP3): who spawned whom, so a sub-agent is bound by
 //! every ancestor's policies (deny wins across the chain) and never trusted more than any
-//! ancestor. The graph is fed by the host's `subagent_spawned` / `subagent_ended` hooks and,
-//! where those are missing, read from session keys (`agent:main:subagent:forge:subagent:task1`).
+//! ancestor.
+//!
+//! Identity follows the host's keys: it mints a child's session key as
+//! `agent:<target agent>:subagent:<uuid>` (or `:acp:`), so the key names the agent the child
+//! runs as, never who asked for it. Who asked comes only from `subagent_spawned`
+//! (`requesterSessionKey`); the graph keeps those edges and is persisted, so a restart does not
+//! lift a ceiling. A sub-agent session whose requester was never reported is capped as an
+//! unknown agent (engine/lineage.rs).
 
-use serde::Serialize;
-use std::collections::HashMap;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
-
-const SUBAGENT: &str = ":subagent:";
 /// Relationships tracked at most (oldest dropped first).
 pub const MAX_RELATIONSHIPS: usize = 10_000;
 /// Ancestor chains are cut here, which also stops a cycle someone fed in.
 pub const MAX_DEPTH: usize = 32;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Relationship {
     pub parent_agent_id: String,
@@ -39,45 +43,76 @@ pub struct CrossAgentContext {
     pub trust_ceiling_from: String,
 }
 
-/// `agent:<id>:…` → `<id>`; in a sub-agent key, the segment after the last `:subagent:`.
+/// `agent:<id>:…` → `<id>`: the agent a session runs as, sub-agent sessions included.
 pub fn agent_of_key(key: &str) -> Option<&str> {
-    match key.rfind(SUBAGENT) {
-        Some(i) => key[i + SUBAGENT.len()..]
-            .split(':')
-            .next()
-            .filter(|s| !s.is_empty()),
-        None => crate::context::agent_from_session_key(key),
-    }
+    crate::context::agent_from_session_key(key)
 }
 
-/// The parent read from a sub-agent session key, when the host did not report the spawn.
-pub fn parse_parent(key: &str, now: i64) -> Option<Relationship> {
-    let i = key.rfind(SUBAGENT)?;
-    let parent_key = &key[..i];
-    Some(Relationship {
-        parent_agent_id: agent_of_key(parent_key)?.to_string(),
-        parent_session_key: parent_key.to_string(),
-        child_agent_id: agent_of_key(key)?.to_string(),
-        child_session_key: key.to_string(),
-        created_at: now,
-    })
+/// A session the host minted for a spawned run: `agent:<id>:subagent:…` or `agent:<id>:acp:…`.
+pub fn is_subagent_key(key: &str) -> bool {
+    let mut parts = key.splitn(4, ':');
+    parts.next() == Some("agent")
+        && parts.next().is_some_and(|a| !a.is_empty())
+        && matches!(parts.next(), Some("subagent" | "acp"))
+}
+
+/// Child session → the relationship to its requester; evicted oldest first past
+/// [`MAX_RELATIONSHIPS`] (an ordered index, so eviction does not scan).
+#[derive(Default)]
+pub struct AgentGraph {
+    inner: Mutex<Edges>,
 }
 
 #[derive(Default)]
-pub struct AgentGraph {
-    edges: Mutex<HashMap<String, Relationship>>,
+struct Edges {
+    by_child: HashMap<String, (Relationship, u64)>,
+    order: BTreeMap<(i64, u64), String>,
+    next: u64,
+}
+
+impl Edges {
+    fn insert(&mut self, rel: Relationship) {
+        self.remove(&rel.child_session_key);
+        if self.by_child.len() >= MAX_RELATIONSHIPS {
+            if let Some((_, oldest)) = self.order.pop_first() {
+                self.by_child.remove(&oldest);
+            }
+        }
+        self.next += 1;
+        self.order
+            .insert((rel.created_at, self.next), rel.child_session_key.clone());
+        self.by_child
+            .insert(rel.child_session_key.clone(), (rel, self.next));
+    }
+
+    fn remove(&mut self, child: &str) -> bool {
+        match self.by_child.remove(child) {
+            Some((rel, n)) => {
+                self.order.remove(&(rel.created_at, n));
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 impl AgentGraph {
     /// From `subagent_spawned`: `childSessionKey` was spawned by `requesterSessionKey`.
-    pub fn register(&self, child_key: &str, parent_key: &str, child_agent: Option<&str>, now: i64) {
+    /// Returns whether the graph changed.
+    pub fn register(
+        &self,
+        child_key: &str,
+        parent_key: &str,
+        child_agent: Option<&str>,
+        now: i64,
+    ) -> bool {
         if child_key.is_empty() || parent_key.is_empty() || child_key == parent_key {
-            return;
+            return false;
         }
         let parent_agent = agent_of_key(parent_key).unwrap_or(parent_key).to_string();
-        let child_agent = child_agent
-            .filter(|a| !a.is_empty())
-            .or_else(|| agent_of_key(child_key))
+        // The key names the agent the child runs as; the event's agentId is the same target.
+        let child_agent = agent_of_key(child_key)
+            .or(child_agent.filter(|a| !a.is_empty()))
             .unwrap_or(child_key);
         let rel = Relationship {
             parent_agent_id: parent_agent,
@@ -86,39 +121,33 @@ impl AgentGraph {
             child_session_key: child_key.to_string(),
             created_at: now,
         };
-        let Ok(mut edges) = self.edges.lock() else {
-            return;
+        let Ok(mut edges) = self.inner.lock() else {
+            return false;
         };
-        if edges.len() >= MAX_RELATIONSHIPS && !edges.contains_key(child_key) {
-            if let Some(oldest) = edges
-                .values()
-                .min_by_key(|r| r.created_at)
-                .map(|r| r.child_session_key.clone())
-            {
-                edges.remove(&oldest);
-            }
-        }
-        edges.insert(child_key.to_string(), rel);
+        edges.insert(rel);
+        true
     }
 
-    /// From `subagent_ended` / `session_end`.
-    pub fn remove(&self, child_key: &str) {
-        if let Ok(mut edges) = self.edges.lock() {
-            edges.remove(child_key);
-        }
+    /// From `subagent_ended` / `session_end`. Returns whether the graph changed.
+    pub fn remove(&self, child_key: &str) -> bool {
+        self.inner
+            .lock()
+            .map(|mut e| e.remove(child_key))
+            .unwrap_or(false)
     }
 
-    pub fn parent(&self, key: &str, now: i64) -> Option<Relationship> {
-        let known = self.edges.lock().ok().and_then(|e| e.get(key).cloned());
-        known.or_else(|| parse_parent(key, now))
+    pub fn parent(&self, key: &str) -> Option<Relationship> {
+        let edges = self.inner.lock().ok()?;
+        edges.by_child.get(key).map(|(r, _)| r.clone())
     }
 
-    /// Parent, grandparent, … up to the root (nearest first); empty for a root agent.
-    pub fn ancestors(&self, key: &str, now: i64) -> Vec<Relationship> {
+    /// Parent, grandparent, … up to the root (nearest first); empty for a root agent and for a
+    /// sub-agent whose spawn was never reported.
+    pub fn ancestors(&self, key: &str) -> Vec<Relationship> {
         let mut chain: Vec<Relationship> = Vec::new();
         let mut cur = key.to_string();
         while chain.len() < MAX_DEPTH {
-            let Some(rel) = self.parent(&cur, now) else {
+            let Some(rel) = self.parent(&cur) else {
                 break;
             };
             if rel.parent_session_key == key
@@ -136,35 +165,43 @@ impl AgentGraph {
 
     pub fn children(&self, parent_key: &str) -> Vec<Relationship> {
         let mut out: Vec<Relationship> = self
-            .edges
-            .lock()
-            .map(|e| {
-                e.values()
-                    .filter(|r| r.parent_session_key == parent_key)
-                    .cloned()
-                    .collect()
-            })
-            .unwrap_or_default();
+            .relationships()
+            .into_iter()
+            .filter(|r| r.parent_session_key == parent_key)
+            .collect();
         out.sort_by(|a, b| a.child_session_key.cmp(&b.child_session_key));
         out
     }
 
     pub fn len(&self) -> usize {
-        self.edges.lock().map(|e| e.len()).unwrap_or(0)
+        self.inner.lock().map(|e| e.by_child.len()).unwrap_or(0)
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// Every edge, sorted by child session (for status and for persisting).
     pub fn relationships(&self) -> Vec<Relationship> {
         let mut out: Vec<Relationship> = self
-            .edges
+            .inner
             .lock()
-            .map(|e| e.values().cloned().collect())
+            .map(|e| e.by_child.values().map(|(r, _)| r.clone()).collect())
             .unwrap_or_default();
         out.sort_by(|a, b| a.child_session_key.cmp(&b.child_session_key));
         out
+    }
+
+    /// A graph holding `edges` (as persisted), oldest first.
+    pub fn from_relationships(mut edges: Vec<Relationship>) -> AgentGraph {
+        edges.sort_by_key(|r| r.created_at);
+        let g = AgentGraph::default();
+        if let Ok(mut inner) = g.inner.lock() {
+            for r in edges {
+                inner.insert(r);
+            }
+        }
+        g
     }
 }
 
@@ -193,34 +230,50 @@ pub fn message_target(
 mod tests {
     use super::*;
 
+    const CHILD: &str = "agent:main:subagent:0c7e5a4e-9d3b-4f6a-8a51-2b7f0e3c1d22";
+
     #[test]
-    fn parses_chains_from_session_keys() {
+    fn identity_is_the_agent_the_host_key_names() {
         assert_eq!(agent_of_key("agent:main:main"), Some("main"));
-        assert_eq!(
-            agent_of_key("agent:main:subagent:forge:subagent:task1"),
-            Some("task1")
-        );
-        assert_eq!(agent_of_key("agent:main:subagent:forge:abc"), Some("forge"));
+        assert_eq!(agent_of_key(CHILD), Some("main"), "not the uuid");
+        assert!(is_subagent_key(CHILD));
+        assert!(is_subagent_key("agent:forge:acp:1"));
+        assert!(!is_subagent_key("agent:main:main"));
+        assert!(!is_subagent_key("agent:main:telegram:subagent:x"));
         let g = AgentGraph::default();
-        let chain: Vec<String> = g
-            .ancestors("agent:main:subagent:forge:subagent:task1", 0)
-            .into_iter()
-            .map(|r| r.parent_agent_id)
-            .collect();
-        assert_eq!(chain, ["forge", "main"]);
         assert!(
-            g.ancestors("agent:main:main", 0).is_empty(),
-            "root agents have no parent"
+            g.ancestors(CHILD).is_empty(),
+            "the requester is never read from the key"
         );
     }
 
     #[test]
-    fn registered_relationships_win_and_can_be_removed() {
+    fn a_child_spawned_by_intern_to_run_as_main_has_intern_as_its_parent() {
         let g = AgentGraph::default();
-        g.register("agent:forge:run-1", "agent:main:main", Some("forge"), 1);
-        g.register("agent:task:x", "agent:forge:run-1", None, 2);
+        assert!(g.register(CHILD, "agent:intern:main", Some("main"), 1));
+        let chain = g.ancestors(CHILD);
+        assert_eq!(chain.len(), 1);
+        assert_eq!(
+            (
+                chain[0].child_agent_id.as_str(),
+                chain[0].parent_agent_id.as_str()
+            ),
+            ("main", "intern")
+        );
+    }
+
+    #[test]
+    fn registered_relationships_chain_and_can_be_removed() {
+        let g = AgentGraph::default();
+        g.register(
+            "agent:forge:subagent:a",
+            "agent:main:main",
+            Some("forge"),
+            1,
+        );
+        g.register("agent:task:subagent:b", "agent:forge:subagent:a", None, 2);
         let chain: Vec<(String, String)> = g
-            .ancestors("agent:task:x", 3)
+            .ancestors("agent:task:subagent:b")
             .into_iter()
             .map(|r| (r.child_agent_id, r.parent_agent_id))
             .collect();
@@ -232,21 +285,32 @@ mod tests {
             ]
         );
         assert_eq!(g.children("agent:main:main").len(), 1);
-        g.remove("agent:forge:run-1");
-        assert_eq!(g.ancestors("agent:task:x", 3).len(), 1);
+        assert!(g.remove("agent:forge:subagent:a"));
+        assert_eq!(g.ancestors("agent:task:subagent:b").len(), 1);
         assert!(g.children("agent:main:main").is_empty());
+        let again = AgentGraph::from_relationships(g.relationships());
+        assert_eq!(again.relationships(), g.relationships(), "persisted as is");
     }
 
     #[test]
-    fn cycles_and_size_are_bounded() {
+    fn cycles_and_size_are_bounded_and_the_oldest_go_first() {
         let g = AgentGraph::default();
         g.register("agent:a:1", "agent:b:1", None, 1);
         g.register("agent:b:1", "agent:a:1", None, 2);
-        assert!(g.ancestors("agent:a:1", 3).len() <= 2);
+        assert!(g.ancestors("agent:a:1").len() <= 2);
         for i in 0..MAX_RELATIONSHIPS + 10 {
-            g.register(&format!("agent:c:{i}"), "agent:main:main", None, i as i64);
+            g.register(
+                &format!("agent:c:{i}"),
+                "agent:main:main",
+                None,
+                10 + i as i64,
+            );
         }
         assert_eq!(g.len(), MAX_RELATIONSHIPS);
+        assert!(g.parent("agent:c:0").is_none() && g.parent("agent:a:1").is_none());
+        assert!(g
+            .parent(&format!("agent:c:{}", MAX_RELATIONSHIPS + 9))
+            .is_some());
     }
 
     #[test]

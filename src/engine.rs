@@ -103,6 +103,14 @@ impl GovernanceEngine {
         }
     }
 
+    /// What the engine has learnt, whether or not its config resolved.
+    fn live(&self) -> Option<&live::Live> {
+        match &self.mode {
+            Mode::Ready(core) => Some(&core.live),
+            Mode::Invalid { live, .. } => live.as_deref(),
+        }
+    }
+
     pub fn config_error(&self) -> Option<&ConfigError> {
         match &self.mode {
             Mode::Invalid { error, .. } => Some(error),
@@ -299,7 +307,7 @@ impl GovernanceEngine {
         outcome: Outcome,
         now: i64,
     ) {
-        let ephemeral = session_key.contains(":subagent:");
+        let ephemeral = crate::cross_agent::is_subagent_key(session_key);
         if let Some(change) = core.live.trust.record(agent_id, outcome, ephemeral, now) {
             self.audit_trust(&change, "engine", now);
         }

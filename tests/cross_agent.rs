@@ -43,8 +43,16 @@ fn config() -> Value {
     })
 }
 
-const FORGE: &str = "agent:main:subagent:forge";
-const TASK: &str = "agent:main:subagent:forge:subagent:task";
+// Keys as the host mints them: `agent:<the agent the child runs as>:subagent:<uuid>`; who
+// asked comes from subagent_spawned (register_subagent), never from the key.
+const FORGE: &str = "agent:forge:subagent:5a0c2f1e-7d44-4c2b-9a8e-1f3b6d7e9c01";
+const TASK: &str = "agent:task:subagent:c3e1b7a2-0f5d-4e6a-8b9c-2d4f6a8b0c13";
+
+/// main spawned forge, forge spawned task.
+fn spawned(e: &GovernanceEngine) {
+    e.register_subagent(FORGE, "agent:main:main", Some("forge"));
+    e.register_subagent(TASK, FORGE, Some("task"));
+}
 
 #[test]
 fn root_agents_get_their_own_and_global_policies_only() {
@@ -65,6 +73,7 @@ fn root_agents_get_their_own_and_global_policies_only() {
 #[test]
 fn sub_agents_inherit_and_cannot_escape_a_parent_deny() {
     let e = engine(config());
+    spawned(&e);
     // forge's own policy allows exec; main's inherited policy denies docker rm: deny wins.
     let v = e.evaluate(&tool_call("forge", FORGE, "exec", "docker rm web"));
     assert_eq!(
@@ -77,7 +86,7 @@ fn sub_agents_inherit_and_cannot_escape_a_parent_deny() {
             cross.parent_agent_id.as_str(),
             cross.parent_session_key.as_str()
         ),
-        ("main", "agent:main")
+        ("main", "agent:main:main")
     );
     assert!(cross
         .inherited_policy_ids
@@ -116,6 +125,7 @@ fn sub_agents_inherit_and_cannot_escape_a_parent_deny() {
 #[test]
 fn trust_is_capped_by_every_ancestor_but_roots_are_not() {
     let e = engine(config());
+    spawned(&e);
     let root = e.evaluate(&tool_call("task", "agent:task:main", "gateway", ""));
     assert_eq!(
         (root.trust.score, root.action),
@@ -145,31 +155,62 @@ fn trust_is_capped_by_every_ancestor_but_roots_are_not() {
 }
 
 #[test]
-fn the_host_reported_graph_wins_over_key_parsing_and_ends_with_the_session() {
+fn the_graph_ends_with_the_session_and_an_unreported_spawn_is_capped_as_unknown() {
     let e = engine(config());
-    e.register_subagent("agent:forge:run-7", "agent:main:main", Some("forge"));
-    let v = e.evaluate(&tool_call(
-        "forge",
-        "agent:forge:run-7",
-        "exec",
-        "docker rm x",
-    ));
+    e.register_subagent(FORGE, "agent:main:main", Some("forge"));
+    let v = e.evaluate(&tool_call("forge", FORGE, "exec", "docker rm x"));
     assert_eq!(v.policy_id.as_deref(), Some("main-no-deploy"));
+    e.end_subagent(FORGE);
+    let v = e.evaluate(&tool_call("forge", FORGE, "read", ""));
+    assert_eq!(v.action, Action::Allow, "main's policies no longer bind it");
+    let cross = v.cross_agent.expect("still a sub-agent session");
+    assert_eq!(cross.parent_agent_id, "unknown");
     assert_eq!(
-        v.cross_agent.as_ref().unwrap().parent_session_key,
-        "agent:main:main"
+        v.trust.score, 10.0,
+        "nobody vouches for it: capped at the unknown agents' default"
     );
-    e.end_subagent("agent:forge:run-7");
-    assert_eq!(
-        e.evaluate(&tool_call(
-            "forge",
-            "agent:forge:run-7",
-            "exec",
-            "docker rm x"
-        ))
-        .action,
-        Action::Allow
-    );
+}
+
+#[test]
+fn a_child_spawned_by_an_untrusted_agent_to_run_as_main_keeps_the_requesters_ceiling() {
+    // The case: intern (untrusted) spawns a run as main; the key names main.
+    let dir = tempfile::tempdir().unwrap();
+    let opts = EngineOptions {
+        state_dir: Some(dir.path().to_path_buf()),
+    };
+    let cfg = json!({ "trust": { "defaults": { "main": 60, "intern": 15 } },
+        "policies": [{ "id": "gw", "rules": [{ "id": "needs-trusted", "maxTrust": "restricted",
+            "conditions": [{ "type": "tool", "name": "gateway" }], "effect": { "action": "deny", "reason": "gateway needs standard" } }] }] });
+    let child = "agent:main:subagent:9f1d3c5e-2a4b-4c6d-8e0f-1a3b5c7d9e2f";
+    let judged = |e: &GovernanceEngine| {
+        let v = e.evaluate(&tool_call("main", child, "gateway", ""));
+        let x = e.explain(child, Some("gateway"), None).unwrap();
+        (
+            v.trust.score,
+            v.action,
+            x["agentId"].clone(),
+            x["trust"]["effective"]["score"].clone(),
+        )
+    };
+    {
+        let mut e = GovernanceEngine::try_new(&cfg, &opts).unwrap();
+        e.register_subagent(child, "agent:intern:main", Some("main"));
+        let (score, action, agent, explained) = judged(&e);
+        assert_eq!(
+            (score, action),
+            (15.0, Action::Deny),
+            "intern's ceiling, not main's 60"
+        );
+        assert_eq!(
+            (agent, explained),
+            (json!("main"), json!(15.0)),
+            "explain agrees with evaluate"
+        );
+        e.close().unwrap();
+    }
+    let e = GovernanceEngine::try_new(&cfg, &opts).unwrap();
+    let (score, action, _, _) = judged(&e);
+    assert_eq!((score, action), (15.0, Action::Deny), "after a restart too");
 }
 
 fn send(from_agent: &str, from: &str, to: &str, message: &str) -> Request {
@@ -233,6 +274,7 @@ fn sub_agent_actions_carry_the_cross_agent_context_into_the_audit_trail() {
         },
     )
     .unwrap();
+    spawned(&e);
     e.evaluate(&tool_call("task", TASK, "exec", "docker rm x"));
     let records = e.audit_query(&Default::default()).unwrap();
     let r = records
@@ -251,6 +293,7 @@ fn sub_agent_actions_carry_the_cross_agent_context_into_the_audit_trail() {
 #[test]
 fn explain_names_sources_ceiling_and_the_deciding_rule() {
     let e = engine(config());
+    spawned(&e);
     let params = json!({ "command": "docker rm web" }).as_object().cloned();
     let x = e.explain(TASK, Some("exec"), params).unwrap();
     let source = |id: &str| {

@@ -54,11 +54,15 @@ impl GovernanceEngine {
     ) -> GovernanceEngine {
         let fail_mode = fail_mode_of(raw);
         let audit = fallback_audit(raw, opts, &logs);
+        // Trust and the agent graph are kept (with the defaults' settings) for the good config
+        // that replaces this one.
+        let live =
+            fallback_config(raw).map(|c| Box::new(Live::start(&c, trust_file(&c, opts), &logs)));
         let engine = GovernanceEngine::assemble(
             Mode::Invalid {
                 error: error.clone(),
                 fail_mode,
-                live: None,
+                live,
             },
             audit,
             None,
@@ -116,12 +120,17 @@ pub(super) fn fallback_writer(
     opts: &EngineOptions,
     logs: &Logs,
 ) -> Option<crate::audit::WriterOptions> {
+    super::evidence::writer_options(&fallback_config(raw)?, opts, logs)
+}
+
+/// The defaults, in the workspace the rejected config names.
+fn fallback_config(raw: &Value) -> Option<GovernanceConfig> {
     let mut c = GovernanceConfig::resolve(&serde_json::json!({})).ok()?;
     c.workspace = raw
         .get("workspace")
         .and_then(Value::as_str)
         .map(str::to_string);
-    super::evidence::writer_options(&c, opts, logs)
+    Some(c)
 }
 
 impl Core {

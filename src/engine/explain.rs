@@ -11,19 +11,18 @@ use serde_json::{json, Map, Value};
 impl GovernanceEngine {
     /// From `subagent_spawned`.
     pub fn register_subagent(&self, child_key: &str, parent_key: &str, child_agent: Option<&str>) {
-        if let Mode::Ready(core) = &self.mode {
-            core.live
-                .graph
-                .register(child_key, parent_key, child_agent, crate::time::now_ms());
-            core.live.conversations.forget(child_key);
+        // Also while a rejected config is in force: the edge is needed once a good one is back.
+        if let Some(live) = self.live() {
+            live.register_subagent(child_key, parent_key, child_agent, crate::time::now_ms());
+            live.conversations.forget(child_key);
         }
     }
 
     /// From `subagent_ended` / `session_end`.
     pub fn end_subagent(&self, child_key: &str) {
-        if let Mode::Ready(core) = &self.mode {
-            core.live.graph.remove(child_key);
-            core.live.conversations.forget(child_key);
+        if let Some(live) = self.live() {
+            live.end_subagent(child_key);
+            live.conversations.forget(child_key);
         }
     }
 

@@ -3,7 +3,7 @@
 
 use super::Core;
 use crate::context::Hook;
-use crate::cross_agent::CrossAgentContext;
+use crate::cross_agent::{is_subagent_key, CrossAgentContext};
 use crate::trust::TrustSnapshot;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -72,9 +72,12 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
     let chain = if session_key.is_empty() {
         Vec::new()
     } else {
-        core.live.graph.ancestors(session_key, now)
+        core.live.graph.ancestors(session_key)
     };
     let Some(parent) = chain.first() else {
+        if is_subagent_key(session_key) {
+            return orphan(core, agent_id, own);
+        }
         return Lineage {
             agents: vec![agent_id.to_string()],
             trust: own,
@@ -121,5 +124,25 @@ pub fn lineage(core: &Core, hook: Hook, agent_id: &str, session_key: &str, now: 
         trust,
         cross: Some(cross),
         ranks: Some(bound.ranks),
+    }
+}
+
+/// A sub-agent session whose requester was never reported (the spawn hook raced its first call,
+/// or the graph was lost): nobody vouches for it, so it is trusted no more than an unknown agent.
+fn orphan(core: &Core, agent_id: &str, own: TrustSnapshot) -> Lineage {
+    let ceiling = core.live.trust.unknown_agent_score();
+    let cross = CrossAgentContext {
+        ancestors: Vec::new(),
+        inherited_policy_ids: Arc::new(Vec::new()),
+        parent_agent_id: "unknown".into(),
+        parent_session_key: String::new(),
+        trust_ceiling: ceiling,
+        trust_ceiling_from: "unknown requester (its spawn was not reported)".into(),
+    };
+    Lineage {
+        agents: vec![agent_id.to_string()],
+        trust: TrustSnapshot::of(own.score.min(ceiling)),
+        cross: Some(cross),
+        ranks: None,
     }
 }

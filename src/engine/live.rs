@@ -5,14 +5,15 @@
 use super::evidence::Logs;
 use crate::config::GovernanceConfig;
 use crate::conversation::Conversations;
-use crate::cross_agent::AgentGraph;
+use crate::cross_agent::{AgentGraph, Relationship};
 use crate::frequency::FrequencyTracker;
 use crate::lockfile::{DirLock, Held};
 use crate::output::facts::Fact;
+use crate::trust::store::Persister;
 use crate::trust::TrustManager;
 use crate::verdict::LogLine;
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub struct Live {
@@ -22,7 +23,10 @@ pub struct Live {
     /// Held by the one process that persists trust.json: two processes writing it whole would
     /// undo each other's changes, an operator's lock among them.
     pub trust_owner: Option<Held>,
-    pub graph: AgentGraph,
+    pub graph: Arc<AgentGraph>,
+    /// Writes the graph to agents.json (beside trust.json) when it changes, if this process
+    /// persists trust: a restart must not lift a sub-agent's ceiling.
+    graph_writer: Option<Persister>,
     pub frequency: FrequencyTracker,
     pub conversations: Conversations,
     /// Escalations waiting for the host's answer.
@@ -56,11 +60,17 @@ impl Live {
     pub fn start(config: &GovernanceConfig, trust_file: Option<PathBuf>, logs: &Logs) -> Live {
         let sizes = sizes(config);
         let (trust, trust_owner) = open_trust(config, trust_file.clone(), logs);
+        let graph_file = trust_file.as_deref().map(graph_path);
+        let graph = Arc::new(load_graph(graph_file.as_deref(), logs));
+        let graph_writer = graph_file
+            .filter(|_| trust_owner.is_some())
+            .map(|f| graph_persister(f, graph.clone()));
         Live {
             trust,
             trust_file,
             trust_owner,
-            graph: AgentGraph::default(),
+            graph,
+            graph_writer,
             frequency: FrequencyTracker::new(sizes.frequency_per_key, FREQUENCY_KEYS),
             conversations: Conversations::new(sizes.context_messages),
             approvals: Default::default(),
@@ -83,8 +93,17 @@ impl Live {
                 log(logs, "error", format!("trust store: {e}"));
             }
             self.trust_owner = None;
+            if let Some(mut w) = self.graph_writer.take() {
+                let _ = w.close();
+            }
             let (trust, owner) = open_trust(config, trust_file.clone(), logs);
             self.trust = trust;
+            self.graph_writer = trust_file
+                .as_deref()
+                .map(graph_path)
+                .filter(|_| owner.is_some())
+                .map(|f| graph_persister(f, self.graph.clone()));
+            self.graph_changed();
             self.trust_owner = owner;
             self.trust_file = trust_file;
         } else {
@@ -105,6 +124,79 @@ impl Live {
     pub fn persists_trust(&self) -> bool {
         self.trust_owner.is_some()
     }
+
+    /// `child` was spawned by `parent` (subagent_spawned).
+    pub fn register_subagent(&self, child: &str, parent: &str, agent: Option<&str>, now: i64) {
+        if self.graph.register(child, parent, agent, now) {
+            self.graph_changed();
+        }
+    }
+
+    /// `child` ended (subagent_ended, session_end).
+    pub fn end_subagent(&self, child: &str) {
+        if self.graph.remove(child) {
+            self.graph_changed();
+        }
+    }
+
+    fn graph_changed(&self) {
+        if let Some(w) = &self.graph_writer {
+            w.mark_dirty();
+        }
+    }
+
+    /// Trust and the graph on disk now.
+    pub fn flush(&self) -> Result<(), String> {
+        let graph = self.graph_writer.as_ref().map_or(Ok(()), |w| w.flush());
+        self.trust.flush().and(graph)
+    }
+
+    pub fn close(&mut self) -> Result<(), String> {
+        let graph = self.graph_writer.as_mut().map_or(Ok(()), |w| w.close());
+        self.trust.close().and(graph)
+    }
+}
+
+/// agents.json: the spawn edges the host reported (seed 002 `AgentRelationship`).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct GraphFile {
+    version: u32,
+    relationships: Vec<Relationship>,
+}
+
+fn graph_path(trust_file: &std::path::Path) -> PathBuf {
+    trust_file.with_file_name("agents.json")
+}
+
+fn load_graph(path: Option<&std::path::Path>, logs: &Logs) -> AgentGraph {
+    let Some(path) = path else {
+        return AgentGraph::default();
+    };
+    match std::fs::read(path) {
+        Ok(bytes) => match serde_json::from_slice::<GraphFile>(&bytes) {
+            Ok(f) => AgentGraph::from_relationships(f.relationships),
+            Err(e) => {
+                log(logs, "error", format!("{}: unreadable ({e}); sub-agents whose spawn it recorded are capped as unknown agents", path.display()));
+                AgentGraph::default()
+            }
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => AgentGraph::default(),
+        Err(e) => {
+            log(logs, "error", format!("{}: {e}", path.display()));
+            AgentGraph::default()
+        }
+    }
+}
+
+fn graph_persister(path: PathBuf, graph: Arc<AgentGraph>) -> Persister {
+    let snapshot = Box::new(move || {
+        let file = GraphFile {
+            version: 1,
+            relationships: graph.relationships(),
+        };
+        serde_json::to_vec_pretty(&file).ok()
+    });
+    Persister::start(path, Duration::from_secs(1), snapshot, false)
 }
 
 /// trust.json, persisted by this process if no other holds `trust.lock`; otherwise read once

@@ -40,30 +40,30 @@ impl GovernanceEngine {
     /// Audit records and trust state on disk.
     pub fn flush(&self) -> Result<(), String> {
         let audit = self.audit.as_ref().map_or(Ok(()), |w| w.flush());
-        let trust = match &self.mode {
-            Mode::Ready(core) => core.live.trust.flush(),
-            Mode::Invalid { .. } => Ok(()),
-        };
-        audit.and(trust)
+        audit.and(self.flush_live())
     }
 
     /// Trust state on disk, audit flushed and signed (host shutdown, operator request).
     pub fn checkpoint(&self) -> Result<(), String> {
-        let trust = match &self.mode {
-            Mode::Ready(core) => core.live.trust.flush(),
-            Mode::Invalid { .. } => Ok(()),
-        };
+        let live = self.flush_live();
         self.audit
             .as_ref()
             .map_or(Ok(()), |w| w.checkpoint())
-            .and(trust)
+            .and(live)
+    }
+
+    fn flush_live(&self) -> Result<(), String> {
+        match &self.mode {
+            Mode::Ready(core) => core.live.flush(),
+            Mode::Invalid { live, .. } => live.as_ref().map_or(Ok(()), |l| l.flush()),
+        }
     }
 
     pub fn close(&mut self) -> Result<(), String> {
-        let trust = match &mut self.mode {
-            Mode::Ready(core) => core.live.trust.close(),
-            Mode::Invalid { .. } => Ok(()),
+        let live = match &mut self.mode {
+            Mode::Ready(core) => core.live.close(),
+            Mode::Invalid { live, .. } => live.as_mut().map_or(Ok(()), |l| l.close()),
         };
-        self.audit.as_mut().map_or(Ok(()), |w| w.close()).and(trust)
+        self.audit.as_mut().map_or(Ok(()), |w| w.close()).and(live)
     }
 }

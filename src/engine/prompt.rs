@@ -7,7 +7,9 @@ use crate::policy::builtins::NIGHT_TOOLS;
 use crate::time::{format_hhmm, in_window, parse_tz, LocalTime};
 
 impl GovernanceEngine {
-    pub fn prompt_context(&self, agent_id: &str, now_ms: i64) -> String {
+    /// For `agent_id` in `session_key` (a sub-agent sees its trust as capped by its ancestors,
+    /// which is what its calls are judged with).
+    pub fn prompt_context(&self, agent_id: &str, session_key: &str, now_ms: i64) -> String {
         let core = match &self.mode {
             Mode::Ready(core) if core.config.enabled => core,
             Mode::Ready(_) => return String::new(),
@@ -18,7 +20,9 @@ impl GovernanceEngine {
                 )
             }
         };
-        let trust = core.live.trust.snapshot(agent_id);
+        let trust =
+            super::lineage::lineage(core, Hook::BeforeToolCall, agent_id, session_key, now_ms)
+                .trust;
         let policies = core.index.candidates(Hook::BeforeToolCall, agent_id).len();
         let mut lines = vec![format!(
             "[Governance] Agent {agent_id}: trust tier {} (score {:.0}). {policies} tool-call {} apply; calls they deny are blocked before they run.",

@@ -337,8 +337,10 @@ impl GovernanceEngine {
     }
 
     #[napi(catch_unwind)]
-    pub fn prompt_context(&self, agent_id: String) -> String {
-        self.core.prompt_context(&agent_id, crate::time::now_ms())
+    pub fn prompt_context(&self, agent_id: String, session_key: Option<String>) -> String {
+        let session = session_key.unwrap_or_else(|| format!("agent:{agent_id}:main"));
+        self.core
+            .prompt_context(&agent_id, &session, crate::time::now_ms())
     }
 
     #[napi(catch_unwind)]

@@ -252,6 +252,15 @@ impl TrustManager {
         self.config = config;
     }
 
+    /// What an agent nobody configured starts at (`trust.defaults["*"]`, else 10).
+    pub fn unknown_agent_score(&self) -> f64 {
+        self.config
+            .defaults
+            .get("*")
+            .copied()
+            .unwrap_or(UNKNOWN_AGENT_SCORE)
+    }
+
     fn default_score(&self, agent_id: &str) -> f64 {
         let d = &self.config.defaults;
         d.get(agent_id)

@@ -1,9 +1,11 @@
 //! Learning trust (seed 002 §4.9, NORMATIVE N3): per-agent scores 0–100 in five tiers, earned
 //! from successes, lost on violations, decaying when idle, adjusted only by operators, persisted.
 
+pub mod credit;
 pub mod score;
 pub mod store;
 
+pub use credit::ActionFingerprint;
 pub use score::TrustWeights;
 
 use score::{effective, formula, DAY_MS};
@@ -102,7 +104,11 @@ pub const MAX_AGENTS: usize = 10_000;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TrustSignals {
+    /// Credited successes (`credit`): the count the formula uses.
     pub success_count: u64,
+    /// Successes that earned nothing: repeats of an action credited in the last 24 hours, or
+    /// beyond the day's credit.
+    pub uncredited_successes: u64,
     pub violation_count: u64,
     pub approved_escalations: u64,
     pub denied_escalations: u64,
@@ -153,6 +159,9 @@ pub struct AgentTrust {
     /// A sub-agent without a configured default: evicted first when the store is full.
     #[serde(default)]
     pub ephemeral: bool,
+    /// Successes credited in the last 24 hours (the daily bound and the identical-action rule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub credits: Vec<credit::Credit>,
 }
 
 /// The outcome of one governed action, as reported back by the host.
@@ -265,6 +274,7 @@ impl TrustManager {
             decay_penalty: 0.0,
             last_seen_ms: now,
             ephemeral: ephemeral && !self.config.defaults.contains_key(agent_id),
+            credits: Vec::new(),
         }
     }
 
@@ -282,11 +292,24 @@ impl TrustManager {
         self.snapshot_at(agent_id, crate::time::now_ms())
     }
 
-    /// Records an outcome. Returns the change when the tier moved (worth an audit record).
+    /// `record_action` for a caller that cannot say what the action was.
     pub fn record(
         &self,
         agent_id: &str,
         outcome: Outcome,
+        ephemeral: bool,
+        now: i64,
+    ) -> Option<TrustChange> {
+        self.record_action(agent_id, outcome, None, ephemeral, now)
+    }
+
+    /// Records an outcome; `action` identifies a success for the identical-action rule
+    /// (`credit`). Returns the change when the tier moved (worth an audit record).
+    pub fn record_action(
+        &self,
+        agent_id: &str,
+        outcome: Outcome,
+        action: Option<ActionFingerprint>,
         ephemeral: bool,
         now: i64,
     ) -> Option<TrustChange> {
@@ -301,32 +324,39 @@ impl TrustManager {
         let a = map.get_mut(agent_id)?;
         let before = TrustSnapshot::of(effective(a, &self.config, now));
         settle_decay(a, &self.config, now);
+        let limit = credit::daily_limit(&self.config.weights);
+        // None: nothing changed worth a history event (which would push out the ones that matter).
         let kind = match outcome {
-            Outcome::Success => {
+            Outcome::Success if credit::credit(&mut a.credits, action, now, limit) => {
                 a.signals.success_count += 1;
-                "success"
+                Some("success")
+            }
+            Outcome::Success => {
+                a.signals.uncredited_successes += 1;
+                None
             }
             Outcome::Blocked => {
                 a.signals.violation_count += 1;
                 a.last_violation_ms = Some(now);
-                "violation"
+                Some("violation")
             }
             Outcome::EscalationApproved => {
                 a.signals.approved_escalations += 1;
-                "escalation_approved"
+                Some("escalation_approved")
             }
             Outcome::EscalationDenied => {
                 a.signals.denied_escalations += 1;
-                "escalation_denied"
+                Some("escalation_denied")
             }
             Outcome::ToolError => return None,
         };
+        // Even an uncredited success is activity: it holds off idle decay.
         a.last_action_ms = now;
         let after = self.refresh(a, now, kind, before.score, None);
         self.mark_dirty();
         (after.tier != before.tier).then(|| TrustChange {
             agent_id: agent_id.to_string(),
-            change: kind.into(),
+            change: kind.unwrap_or("success").into(),
             from: before,
             to: after,
         })
@@ -380,7 +410,7 @@ impl TrustManager {
         let after = self.refresh(
             a,
             now,
-            "manual_adjustment",
+            Some("manual_adjustment"),
             before.score,
             Some(label.clone()),
         );
@@ -393,12 +423,12 @@ impl TrustManager {
         })
     }
 
-    /// Recomputes the stored score and tier and appends a history event (capped).
+    /// Recomputes the stored score and tier and appends a history event of `kind` (capped).
     fn refresh(
         &self,
         a: &mut AgentTrust,
         now: i64,
-        kind: &str,
+        kind: Option<&str>,
         before: f64,
         reason: Option<String>,
     ) -> TrustSnapshot {
@@ -410,6 +440,7 @@ impl TrustManager {
         let (age, streak) = score::days(a, now);
         a.signals.age_days = age;
         a.signals.clean_streak = streak;
+        let Some(kind) = kind else { return snap };
         let cap = self.config.max_history_per_agent as usize;
         a.history.push(TrustEvent {
             timestamp: iso(now),

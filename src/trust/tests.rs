@@ -1,4 +1,6 @@
 use super::*;
+use score::DAY_MS;
+use serde_json::json;
 
 const T0: i64 = 1_800_000_000_000;
 
@@ -69,7 +71,10 @@ fn the_formula_counts_successes_violations_escalations_age_and_streak() {
 
 #[test]
 fn caps_apply_and_the_clean_streak_counts_days_not_calls() {
-    let m = TrustManager::new(config());
+    // A daily credit high enough that one day reaches successMax.
+    let mut c = config();
+    c.weights.success_max_per_day = 1000.0;
+    let m = TrustManager::new(c);
     for _ in 0..1000 {
         m.record("x", Outcome::Success, false, T0);
     }
@@ -130,7 +135,8 @@ fn operators_set_lock_floor_unlock_and_reset() {
         "a locked tier holds"
     );
     m.operate("forge", &OperatorChange::Unlock, T0).unwrap();
-    assert_eq!(m.snapshot_at("forge", T0).score, 65.0);
+    // 45 + the day's credit (twenty successes · 0.1)
+    assert_eq!(m.snapshot_at("forge", T0).score, 47.0);
     m.operate("forge", &OperatorChange::Floor(50.0), T0)
         .unwrap();
     for _ in 0..20 {
@@ -205,4 +211,152 @@ fn the_number_of_agents_is_bounded_ephemeral_first() {
         "the least recently seen ephemeral agent goes first"
     );
     assert!(map.contains_key("a1"));
+}
+
+fn worker_config() -> TrustConfig {
+    let mut c = config();
+    c.defaults.insert("worker".into(), 15.0);
+    c
+}
+
+fn read(path: &str) -> Option<ActionFingerprint> {
+    let params = json!({ "path": path });
+    Some(ActionFingerprint::of("read", params.as_object()))
+}
+
+/// `n` successes of `action(i)` one second apart from `start`.
+fn succeed(
+    m: &TrustManager,
+    n: i64,
+    start: i64,
+    action: impl Fn(i64) -> Option<ActionFingerprint>,
+) {
+    for i in 0..n {
+        m.record_action(
+            "worker",
+            Outcome::Success,
+            action(i),
+            false,
+            start + i * 1000,
+        );
+    }
+}
+
+#[test]
+fn a_day_of_identical_trivial_calls_adds_less_than_five_points() {
+    let m = TrustManager::new(worker_config());
+    succeed(&m, 250, T0, |_| read("README.md"));
+    let s = m.snapshot_at("worker", T0 + 250_000);
+    assert!(s.score - 15.0 < 5.0, "15 → {} ({:?})", s.score, s.tier);
+    let v = m.view("worker", T0 + 250_000).unwrap();
+    assert_eq!(
+        (v.signals.success_count, v.signals.uncredited_successes),
+        (1, 249),
+        "the same call counts once a day"
+    );
+}
+
+#[test]
+fn a_day_of_varied_calls_adds_less_than_five_points() {
+    let m = TrustManager::new(worker_config());
+    succeed(&m, 250, T0, |i| read(&format!("file{i}.md")));
+    let s = m.snapshot_at("worker", T0 + 250_000);
+    assert!(s.score - 15.0 < 5.0, "15 → {} ({:?})", s.score, s.tier);
+    // successMaxPerDay 2 at successPerAction 0.1: twenty credited.
+    assert_eq!(s.score, 17.0);
+}
+
+#[test]
+fn a_burst_either_side_of_midnight_earns_one_day_not_two() {
+    let m = TrustManager::new(worker_config());
+    let midnight = (T0 / DAY_MS + 1) * DAY_MS;
+    succeed(&m, 250, midnight - 300_000, |i| read(&format!("a{i}")));
+    succeed(&m, 250, midnight + 1000, |i| read(&format!("b{i}")));
+    let s = m.snapshot_at("worker", midnight + 300_000).score;
+    assert!(s - 15.0 < 5.0, "15 → {s}");
+}
+
+#[test]
+fn successes_spread_over_days_still_earn() {
+    let m = TrustManager::new(worker_config());
+    for day in 0..10 {
+        succeed(&m, 25, T0 + days(day), |i| read(&format!("d{day}-{i}")));
+    }
+    let end = T0 + days(9) + 25_000;
+    let v = m.view("worker", end).unwrap();
+    assert_eq!(v.signals.success_count, 200, "twenty a day for ten days");
+    // 15 + 200·0.1 + 9 days of age (4.5) and clean streak (2.7)
+    assert_eq!(v.score, 42.2);
+    assert_eq!(v.tier, TrustTier::Standard);
+    // Yesterday's action counts again today.
+    let again = m.snapshot_at("worker", end + days(1)).score;
+    m.record_action(
+        "worker",
+        Outcome::Success,
+        read("d0-0"),
+        false,
+        end + days(1),
+    );
+    assert!((m.snapshot_at("worker", end + days(1)).score - again - 0.1).abs() < 1e-9);
+}
+
+#[test]
+fn the_daily_credit_is_configurable() {
+    let mut c = worker_config();
+    c.weights.success_max_per_day = 5.0;
+    let m = TrustManager::new(c);
+    succeed(&m, 250, T0, |i| read(&format!("file{i}.md")));
+    assert_eq!(m.snapshot_at("worker", T0 + 250_000).score, 20.0);
+}
+
+#[test]
+fn a_restart_does_not_reset_the_days_credit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    let mut m = TrustManager::persistent(worker_config(), path.clone(), T0);
+    succeed(&m, 250, T0, |i| read(&format!("file{i}.md")));
+    m.close().unwrap();
+    drop(m);
+    let later = T0 + 3_600_000;
+    let m = TrustManager::persistent(worker_config(), path, later);
+    assert_eq!(m.load_error, None);
+    succeed(&m, 250, later, |i| read(&format!("other{i}.md")));
+    let v = m.view("worker", later + 250_000).unwrap();
+    assert!(v.score - 15.0 < 5.0, "15 → {}", v.score);
+    assert_eq!(v.signals.success_count, 20);
+}
+
+#[test]
+fn a_restart_remembers_which_actions_were_credited() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    let mut m = TrustManager::persistent(worker_config(), path.clone(), T0);
+    m.record_action("worker", Outcome::Success, read("README.md"), false, T0);
+    m.close().unwrap();
+    drop(m);
+    let m = TrustManager::persistent(worker_config(), path, T0 + 1000);
+    m.record_action(
+        "worker",
+        Outcome::Success,
+        read("README.md"),
+        false,
+        T0 + 1000,
+    );
+    let v = m.view("worker", T0 + 1000).unwrap();
+    assert_eq!(
+        (v.signals.success_count, v.signals.uncredited_successes),
+        (1, 1)
+    );
+}
+
+#[test]
+fn fingerprints_ignore_key_order_and_see_any_difference() {
+    let a = json!({ "path": "README.md", "limit": 10 });
+    let b = json!({ "limit": 10, "path": "README.md" });
+    let c = json!({ "limit": 11, "path": "README.md" });
+    let of = |tool, v: &serde_json::Value| ActionFingerprint::of(tool, v.as_object());
+    assert_eq!(of("read", &a), of("read", &b));
+    assert_ne!(of("read", &a), of("read", &c));
+    assert_ne!(of("read", &a), of("write", &a));
+    assert_ne!(ActionFingerprint::of("read", None), of("read", &a));
 }

@@ -2,15 +2,17 @@
 //! from successes, lost on violations, decaying when idle, adjusted only by operators, persisted.
 
 pub mod credit;
+pub mod roster;
 pub mod score;
 pub mod store;
 
 pub use credit::ActionFingerprint;
 pub use score::TrustWeights;
 
+use roster::Roster;
 use score::{effective, formula, DAY_MS};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -198,7 +200,7 @@ pub struct TrustChange {
 
 pub struct TrustManager {
     config: TrustConfig,
-    agents: Arc<Mutex<BTreeMap<String, AgentTrust>>>,
+    agents: Arc<Mutex<Roster>>,
     persister: Option<store::Persister>,
     pub load_error: Option<String>,
 }
@@ -212,7 +214,7 @@ impl TrustManager {
     pub fn new(config: TrustConfig) -> TrustManager {
         TrustManager {
             config,
-            agents: Arc::default(),
+            agents: Arc::new(Mutex::new(Roster::new(MAX_AGENTS))),
             persister: None,
             load_error: None,
         }
@@ -224,19 +226,9 @@ impl TrustManager {
         let blocked = load_error
             .as_deref()
             .is_some_and(|e| e.contains("could not be moved aside"));
-        let agents = Arc::new(Mutex::new(agents));
-        let shared = agents.clone();
-        let snapshot = Box::new(move || {
-            let map = shared.lock().ok()?;
-            let store = store::TrustStore {
-                version: 1,
-                updated: iso(crate::time::now_ms()),
-                agents: map.clone(),
-            };
-            serde_json::to_vec_pretty(&store).ok()
-        });
+        let agents = Arc::new(Mutex::new(Roster::from_map(agents, MAX_AGENTS)));
         let interval = Duration::from_secs(config.persist_interval_seconds);
-        let persister = store::Persister::start(path, interval, snapshot, blocked);
+        let persister = store::Persister::start(path, interval, snapshot(&agents), blocked);
         TrustManager {
             config,
             agents,
@@ -278,6 +270,24 @@ impl TrustManager {
         }
     }
 
+    /// Admits `agent_id` if new (evicting when full) and applies `f` to it, keeping the order.
+    fn with_agent<R>(
+        &self,
+        agent_id: &str,
+        ephemeral: bool,
+        now: i64,
+        f: impl FnOnce(&mut AgentTrust) -> R,
+    ) -> Result<R, String> {
+        let mut roster = self
+            .agents
+            .lock()
+            .map_err(|_| "trust store poisoned".to_string())?;
+        roster.admit(agent_id, || self.fresh(agent_id, ephemeral, now));
+        roster
+            .update(agent_id, f)
+            .ok_or_else(|| "agent vanished".to_string())
+    }
+
     /// The agent's effective score and tier now (never writes).
     pub fn snapshot_at(&self, agent_id: &str, now: i64) -> TrustSnapshot {
         let stored = self
@@ -316,12 +326,28 @@ impl TrustManager {
         if !self.config.enabled || outcome == Outcome::ToolError {
             return None;
         }
-        let mut map = self.agents.lock().ok()?;
-        if !map.contains_key(agent_id) {
-            evict_if_full(&mut map);
-            map.insert(agent_id.to_string(), self.fresh(agent_id, ephemeral, now));
-        }
-        let a = map.get_mut(agent_id)?;
+        let changed = self.with_agent(agent_id, ephemeral, now, |a| {
+            self.apply(a, outcome, action, now)
+        });
+        self.mark_dirty();
+        let (kind, before, after) = changed.ok()??;
+        (after.tier != before.tier).then(|| TrustChange {
+            agent_id: agent_id.to_string(),
+            change: kind.unwrap_or("success").into(),
+            from: before,
+            to: after,
+        })
+    }
+
+    /// One outcome on one agent: the event kind (None when nothing worth a history event
+    /// changed) and the snapshots before and after.
+    fn apply(
+        &self,
+        a: &mut AgentTrust,
+        outcome: Outcome,
+        action: Option<ActionFingerprint>,
+        now: i64,
+    ) -> Option<(Option<&'static str>, TrustSnapshot, TrustSnapshot)> {
         let before = TrustSnapshot::of(effective(a, &self.config, now));
         settle_decay(a, &self.config, now);
         let limit = credit::daily_limit(&self.config.weights);
@@ -353,13 +379,7 @@ impl TrustManager {
         // Even an uncredited success is activity: it holds off idle decay.
         a.last_action_ms = now;
         let after = self.refresh(a, now, kind, before.score, None);
-        self.mark_dirty();
-        (after.tier != before.tier).then(|| TrustChange {
-            agent_id: agent_id.to_string(),
-            change: kind.unwrap_or("success").into(),
-            from: before,
-            to: after,
-        })
+        Some((kind, before, after))
     }
 
     /// Operator controls: set score, lock a tier, unlock, set a floor, reset history.
@@ -369,15 +389,23 @@ impl TrustManager {
         change: &OperatorChange,
         now: i64,
     ) -> Result<TrustChange, String> {
-        let mut map = self
-            .agents
-            .lock()
-            .map_err(|_| "trust store poisoned".to_string())?;
-        if !map.contains_key(agent_id) {
-            evict_if_full(&mut map);
-            map.insert(agent_id.to_string(), self.fresh(agent_id, false, now));
-        }
-        let a = map.get_mut(agent_id).ok_or("agent vanished")?;
+        let (label, before, after) =
+            self.with_agent(agent_id, false, now, |a| self.adjust(a, change, now))?;
+        self.mark_dirty();
+        Ok(TrustChange {
+            agent_id: agent_id.to_string(),
+            change: label,
+            from: before,
+            to: after,
+        })
+    }
+
+    fn adjust(
+        &self,
+        a: &mut AgentTrust,
+        change: &OperatorChange,
+        now: i64,
+    ) -> (String, TrustSnapshot, TrustSnapshot) {
         let before = TrustSnapshot::of(effective(a, &self.config, now));
         settle_decay(a, &self.config, now);
         let label = match change {
@@ -402,7 +430,8 @@ impl TrustManager {
                 *a = AgentTrust {
                     locked: a.locked,
                     floor: a.floor,
-                    ..self.fresh(agent_id, a.ephemeral, now)
+                    ephemeral: a.ephemeral,
+                    ..self.fresh(&a.agent_id, false, now)
                 };
                 "reset history".into()
             }
@@ -414,13 +443,7 @@ impl TrustManager {
             before.score,
             Some(label.clone()),
         );
-        self.mark_dirty();
-        Ok(TrustChange {
-            agent_id: agent_id.to_string(),
-            change: label,
-            from: before,
-            to: after,
-        })
+        (label, before, after)
     }
 
     /// Recomputes the stored score and tier and appends a history event of `kind` (capped).
@@ -463,8 +486,8 @@ impl TrustManager {
 
     /// One agent as stored, with score and signals brought up to `now`.
     pub fn view(&self, agent_id: &str, now: i64) -> Option<AgentTrust> {
-        let map = self.agents.lock().ok()?;
-        let mut a = map.get(agent_id).cloned()?;
+        let roster = self.agents.lock().ok()?;
+        let mut a = roster.get(agent_id).cloned()?;
         a.score = effective(&a, &self.config, now);
         a.tier = TrustTier::from_score(a.score);
         let (age, streak) = score::days(&a, now);
@@ -482,8 +505,8 @@ impl TrustManager {
             .filter(|k| k.as_str() != "*")
             .cloned()
             .collect();
-        if let Ok(map) = self.agents.lock() {
-            ids.extend(map.keys().cloned());
+        if let Ok(roster) = self.agents.lock() {
+            ids.extend(roster.ids().map(String::from));
         }
         ids.sort();
         ids.dedup();
@@ -497,7 +520,7 @@ impl TrustManager {
     }
 
     pub fn tracked(&self) -> usize {
-        self.agents.lock().map(|m| m.len()).unwrap_or(0)
+        self.agents.lock().map(|r| r.len()).unwrap_or(0)
     }
 
     pub fn persist_path(&self) -> Option<String> {
@@ -525,17 +548,18 @@ fn settle_decay(a: &mut AgentTrust, cfg: &TrustConfig, now: i64) {
     }
 }
 
-fn evict_if_full(map: &mut BTreeMap<String, AgentTrust>) {
-    if map.len() < MAX_AGENTS {
-        return;
-    }
-    let victim = map
-        .values()
-        .min_by_key(|a| (!a.ephemeral, a.last_seen_ms))
-        .map(|a| a.agent_id.clone());
-    if let Some(v) = victim {
-        map.remove(&v);
-    }
+/// What the persister writes: the agents as they are when it runs.
+fn snapshot(agents: &Arc<Mutex<Roster>>) -> store::Snapshot {
+    let shared = agents.clone();
+    Box::new(move || {
+        let roster = shared.lock().ok()?;
+        let file = store::TrustStoreOut {
+            version: 1,
+            updated: iso(crate::time::now_ms()),
+            agents: roster.agents(),
+        };
+        serde_json::to_vec_pretty(&file).ok()
+    })
 }
 
 pub const fn days(n: i64) -> i64 {

@@ -12,11 +12,19 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct TrustStore {
     pub version: u32,
     pub updated: String,
     pub agents: BTreeMap<String, AgentTrust>,
+}
+
+/// The same shape, written from the live agents without copying them.
+#[derive(Serialize)]
+pub struct TrustStoreOut<'a> {
+    pub version: u32,
+    pub updated: String,
+    pub agents: &'a BTreeMap<std::sync::Arc<str>, AgentTrust>,
 }
 
 /// The agents in the file; a file that cannot be read is renamed aside and reported.
@@ -44,7 +52,7 @@ pub fn load(path: &Path, now: i64) -> (BTreeMap<String, AgentTrust>, Option<Stri
     }
 }
 
-type Snapshot = Box<dyn Fn() -> Option<Vec<u8>> + Send>;
+pub type Snapshot = Box<dyn Fn() -> Option<Vec<u8>> + Send>;
 
 type Ack = SyncSender<Result<(), String>>;
 

@@ -1,6 +1,8 @@
 use super::*;
+use roster::Roster;
 use score::DAY_MS;
 use serde_json::json;
+use std::collections::BTreeMap;
 
 const T0: i64 = 1_800_000_000_000;
 
@@ -195,22 +197,110 @@ fn persistence_round_trips_and_a_corrupt_file_is_kept_aside() {
     assert!(std::fs::read_to_string(&aside).is_ok(), "never overwritten");
 }
 
-#[test]
-fn the_number_of_agents_is_bounded_ephemeral_first() {
-    let mut map = BTreeMap::new();
+fn roster_of(capacity: usize, agents: &[(&str, bool, i64)]) -> Roster {
     let m = TrustManager::new(config());
-    for i in 0..MAX_AGENTS {
-        let mut a = m.fresh(&format!("a{i}"), i % 2 == 0, T0 + i as i64);
-        a.last_seen_ms = T0 + i as i64;
-        map.insert(a.agent_id.clone(), a);
+    let mut r = Roster::new(capacity);
+    for &(id, ephemeral, seen) in agents {
+        r.admit(id, || m.fresh(id, ephemeral, seen));
     }
-    evict_if_full(&mut map);
-    assert_eq!(map.len(), MAX_AGENTS - 1);
-    assert!(
-        !map.contains_key("a0"),
-        "the least recently seen ephemeral agent goes first"
+    r
+}
+
+#[test]
+fn making_room_evicts_ephemeral_first_then_the_least_recently_seen() {
+    let m = TrustManager::new(config());
+    let mut r = roster_of(
+        4,
+        &[
+            ("n1", false, 0),
+            ("e1", true, 1),
+            ("e2", true, 2),
+            ("n2", false, 3),
+        ],
     );
-    assert!(map.contains_key("a1"));
+    // e1 is seen again: e2 is now the ephemeral agent seen longest ago.
+    r.update("e1", |a| a.last_seen_ms = 10);
+    let mut evicted = Vec::new();
+    for (i, id) in ["x1", "x2", "x3", "x4"].into_iter().enumerate() {
+        evicted.push(r.admit(id, || m.fresh(id, false, 20 + i as i64)));
+        assert_eq!(r.len(), 4, "never more than the capacity");
+    }
+    let evicted: Vec<_> = evicted
+        .into_iter()
+        .map(|e| e.unwrap().to_string())
+        .collect();
+    assert_eq!(evicted, ["e2", "e1", "n1", "n2"]);
+    assert_eq!(
+        r.admit("x4", || unreachable!()),
+        None,
+        "a tracked agent is not admitted again"
+    );
+    assert!(r.consistent());
+}
+
+#[test]
+fn the_manager_tracks_at_most_max_agents_and_drops_sub_agents_first() {
+    let m = TrustManager::new(config());
+    for i in 0..MAX_AGENTS as i64 {
+        m.record(&format!("a{i}"), Outcome::Success, i % 2 == 0, T0 + i);
+    }
+    m.record("a0", Outcome::Success, true, T0 + days(1));
+    for i in 0..3 {
+        m.record(&format!("new{i}"), Outcome::Success, false, T0 + days(1));
+    }
+    assert_eq!(m.tracked(), MAX_AGENTS);
+    let kept = |id: &str| m.view(id, T0 + days(1)).is_some();
+    // a0 was seen again, so the ephemeral a2, a4 and a6 went; the named a1 stays.
+    assert!(kept("a0") && kept("a1") && kept("a8"));
+    assert!(!kept("a2") && !kept("a4") && !kept("a6"));
+    assert!(m.agents.lock().unwrap().consistent());
+}
+
+#[test]
+fn a_file_with_too_many_agents_is_cut_by_the_same_rule() {
+    let m = TrustManager::new(config());
+    let map = [("n", false, 0), ("e1", true, 5), ("e2", true, 6)]
+        .into_iter()
+        .map(|(id, eph, seen)| (id.to_string(), m.fresh(id, eph, seen)))
+        .collect();
+    let r = Roster::from_map(map, 2);
+    assert_eq!(r.ids().collect::<Vec<_>>(), ["e2", "n"]);
+    assert!(r.consistent());
+}
+
+proptest::proptest! {
+    /// The ordered index picks the victim the old scan picked: min of (named, last seen, id).
+    #[test]
+    fn eviction_matches_a_full_scan(
+        ops in proptest::collection::vec((0u8..12, proptest::bool::ANY, 0i64..50, proptest::bool::ANY), 1..120)
+    ) {
+        let m = TrustManager::new(config());
+        let mut r = Roster::new(5);
+        let mut reference: BTreeMap<String, (bool, i64)> = BTreeMap::new();
+        for (n, ephemeral, seen, touch) in ops {
+            let id = format!("a{n}");
+            if touch && reference.contains_key(&id) {
+                r.update(&id, |a| a.last_seen_ms = seen);
+                reference.get_mut(&id).unwrap().1 = seen;
+                continue;
+            }
+            let evicted = r.admit(&id, || m.fresh(&id, ephemeral, seen));
+            let expected = if reference.contains_key(&id) || reference.len() < 5 {
+                None
+            } else {
+                reference
+                    .iter()
+                    .min_by_key(|(id, (eph, seen))| (!*eph, *seen, (*id).clone()))
+                    .map(|(id, _)| id.clone())
+            };
+            if let Some(v) = &expected {
+                reference.remove(v);
+            }
+            reference.entry(id).or_insert((ephemeral, seen));
+            proptest::prop_assert_eq!(evicted.map(|e| e.to_string()), expected);
+            proptest::prop_assert!(r.consistent() && r.len() == reference.len());
+        }
+    }
 }
 
 fn worker_config() -> TrustConfig {

@@ -533,6 +533,25 @@ impl TrustManager {
         self.persister.as_ref().map_or(Ok(()), |p| p.flush())
     }
 
+    /// The plugin config was edited while the gateway runs: the same agents and file under new
+    /// defaults, weights, decay and bounds. Recorded signals, credits, locks and floors stay (an
+    /// operator's decision outlives a config edit); an agent the new defaults name is no longer
+    /// evicted first. The persister restarts only for a new interval; the error is from the
+    /// write the restart flushes.
+    pub fn reconfigure(&mut self, config: TrustConfig) -> Result<(), String> {
+        if let Ok(mut roster) = self.agents.lock() {
+            for id in config.defaults.keys() {
+                roster.update(id, |a| a.ephemeral = false);
+            }
+        }
+        let interval = Duration::from_secs(config.persist_interval_seconds);
+        self.config = config;
+        match self.persister.as_mut() {
+            Some(p) if p.interval() != interval => p.restart(interval, snapshot(&self.agents)),
+            _ => Ok(()),
+        }
+    }
+
     pub fn close(&mut self) -> Result<(), String> {
         self.persister.as_mut().map_or(Ok(()), |p| p.close())
     }

@@ -68,6 +68,8 @@ pub struct Persister {
     signal: Arc<Signal>,
     thread: Option<JoinHandle<()>>,
     pub path: PathBuf,
+    interval: Duration,
+    blocked: bool,
 }
 
 impl Persister {
@@ -88,7 +90,20 @@ impl Persister {
             signal,
             thread,
             path,
+            interval,
+            blocked,
         }
+    }
+
+    pub fn interval(&self) -> Duration {
+        self.interval
+    }
+
+    /// Writes what is pending, then runs a new thread on the same file at `interval`.
+    pub fn restart(&mut self, interval: Duration, snapshot: Snapshot) -> Result<(), String> {
+        let result = self.close();
+        *self = Persister::start(self.path.clone(), interval, snapshot, self.blocked);
+        result
     }
 
     pub fn mark_dirty(&self) {

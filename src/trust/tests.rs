@@ -450,3 +450,89 @@ fn fingerprints_ignore_key_order_and_see_any_difference() {
     assert_ne!(of("read", &a), of("write", &a));
     assert_ne!(ActionFingerprint::of("read", None), of("read", &a));
 }
+
+#[test]
+fn operator_state_survives_close_and_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    let mut m = TrustManager::persistent(config(), path.clone(), T0);
+    m.operate("forge", &OperatorChange::SetScore(45.0), T0)
+        .unwrap();
+    m.operate("forge", &OperatorChange::LockTier(TrustTier::Trusted), T0)
+        .unwrap();
+    m.operate("scout", &OperatorChange::SetScore(33.0), T0)
+        .unwrap();
+    m.operate("scout", &OperatorChange::Floor(30.0), T0)
+        .unwrap();
+    for _ in 0..3 {
+        m.record("scout", Outcome::Blocked, false, T0);
+    }
+    let later = T0 + days(3);
+    let before: Vec<_> = ["forge", "scout"]
+        .map(|id| m.view(id, later).unwrap())
+        .into();
+    m.close().unwrap();
+    let m = TrustManager::persistent(config(), path, later);
+    assert_eq!(m.load_error, None);
+    let after: Vec<_> = ["forge", "scout"]
+        .map(|id| m.view(id, later).unwrap())
+        .into();
+    assert_eq!(after, before);
+    let (forge, scout) = (&after[0], &after[1]);
+    assert_eq!(
+        (forge.locked, forge.tier),
+        (Some(TrustTier::Trusted), TrustTier::Trusted)
+    );
+    assert_eq!(
+        forge.score, 60.0,
+        "45 + 3 days of age and streak, lifted into the locked tier"
+    );
+    assert_eq!(
+        (scout.floor, scout.score),
+        (Some(30.0), 30.0),
+        "33 − 3·2 held at the floor"
+    );
+}
+
+#[test]
+fn reconfigure_keeps_signals_locks_and_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    let mut m = TrustManager::persistent(config(), path.clone(), T0);
+    m.record("sub", Outcome::Success, true, T0);
+    m.record("main", Outcome::Blocked, false, T0);
+    m.operate(
+        "forge",
+        &OperatorChange::LockTier(TrustTier::Restricted),
+        T0,
+    )
+    .unwrap();
+    let signals = m.view("main", T0).unwrap().signals;
+    assert_eq!(m.snapshot_at("main", T0).score, 58.0);
+    let mut edited = config();
+    edited.weights.violation_penalty = -10.0;
+    edited.defaults.insert("sub".into(), 40.0);
+    edited.persist_interval_seconds = 7200;
+    m.reconfigure(edited.clone()).unwrap();
+    let main = m.view("main", T0).unwrap();
+    assert_eq!(main.signals, signals, "the recorded signals stay");
+    assert_eq!(main.score, 50.0, "scored with the new weights: 60 − 10");
+    assert_eq!(
+        m.snapshot_at("forge", T0).tier,
+        TrustTier::Restricted,
+        "the lock stays"
+    );
+    assert!(
+        !m.view("sub", T0).unwrap().ephemeral,
+        "a configured agent is not evicted first"
+    );
+    // The persister still writes the same file after its restart with the new interval.
+    m.record("main", Outcome::Success, false, T0 + 1);
+    m.flush().unwrap();
+    m.reconfigure(edited).unwrap();
+    m.close().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let stored: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(stored["agents"]["main"]["signals"]["successCount"], 1);
+    assert_eq!(stored["agents"]["forge"]["locked"], "restricted");
+}

@@ -122,7 +122,15 @@ impl Persister {
                 .lock()
                 .map_err(|_| "trust persister poisoned".to_string())?;
             if g.1 {
-                return Ok(());
+                // A change after close is never written: a newer manager may own the file now.
+                return match g.0 {
+                    true => Err("trust changed after close; not saved".into()),
+                    false => Ok(()),
+                };
+            }
+            if self.thread.is_none() {
+                // No thread to answer: waiting would hang.
+                return Err("the trust persister thread could not be started".into());
             }
             g.2.push(tx);
         }

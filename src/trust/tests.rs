@@ -536,3 +536,32 @@ fn reconfigure_keeps_signals_locks_and_the_file() {
     assert_eq!(stored["agents"]["main"]["signals"]["successCount"], 1);
     assert_eq!(stored["agents"]["forge"]["locked"], "restricted");
 }
+
+#[test]
+fn a_new_manager_on_the_same_file_works_right_after_close() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trust.json");
+    let mut first = TrustManager::persistent(config(), path.clone(), T0);
+    first.record("main", Outcome::Blocked, false, T0);
+    first.close().unwrap();
+    // Not dropped: the old engine may still be alive while the new one starts.
+    let mut second = TrustManager::persistent(config(), path.clone(), T0 + 1);
+    assert_eq!(second.load_error, None);
+    assert_eq!(
+        second.view("main", T0 + 1).unwrap().signals.violation_count,
+        1
+    );
+    second.record("main", Outcome::Blocked, false, T0 + 1);
+    second.flush().unwrap();
+    // A late outcome on the closed manager is refused, and never written over the new file.
+    first.record("main", Outcome::Success, false, T0 + 2);
+    assert!(
+        first.flush().is_err(),
+        "a change after close is reported unsaved"
+    );
+    drop(first);
+    second.close().unwrap();
+    let third = TrustManager::persistent(config(), path, T0 + 3);
+    let v = third.view("main", T0 + 3).unwrap();
+    assert_eq!((v.signals.violation_count, v.signals.success_count), (2, 0));
+}

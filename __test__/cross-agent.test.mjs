@@ -20,8 +20,8 @@ const config = {
   ],
 };
 
-function setup() {
-  const api = mockApi({ config });
+function setup(extra = {}) {
+  const api = mockApi({ config: { ...config, ...extra } });
   plugin.register(api);
   // The host reports the spawn: forge runs under main's session.
   fire(api, 'subagent_spawned', { childSessionKey: 'agent:forge:run-1', agentId: 'forge', mode: 'run', runId: 'r1' },
@@ -99,14 +99,24 @@ test('governance.trust.set needs operator.admin; governance.explain and /governa
   assert.match(text, /exec: DENY by main-no-deploy\/docker-rm \(inherited from main\): no container removal under main/);
 });
 
-test('after_tool_call feeds learning: successes raise trust, blocks count once', () => {
+test('after_tool_call feeds learning: varied successes raise trust, a repeated call earns once, blocks count once', () => {
   const api = setup();
-  for (let i = 0; i < 30; i++) {
-    fire(api, 'after_tool_call', { toolName: 'read', params: {}, result: { ok: true } }, { agentId: 'main', sessionKey: 'agent:main:main' });
-  }
+  const ctx = { agentId: 'main', sessionKey: 'agent:main:main' };
+  for (let i = 0; i < 30; i++) fire(api, 'after_tool_call', { toolName: 'read', params: { path: 'README.md' }, result: { ok: true } }, ctx);
+  for (let i = 0; i < 5; i++) fire(api, 'after_tool_call', { toolName: 'read', params: { path: `src/f${i}.rs` }, result: { ok: true } }, ctx);
   call(api, 'main', 'agent:main:main', 'exec', 'docker rm x');
-  fire(api, 'after_tool_call', { toolName: 'exec', params: {}, error: 'blocked', result: { details: { status: 'blocked' } } }, { agentId: 'main', sessionKey: 'agent:main:main' });
+  fire(api, 'after_tool_call', { toolName: 'exec', params: {}, error: 'blocked', result: { details: { status: 'blocked' } } }, ctx);
   const t = callMethod(api, 'governance.trust', { agentId: 'main' }).payload;
-  assert.deepEqual([t.signals.successCount, t.signals.violationCount], [30, 1]);
-  assert.equal(t.score, 60 + 3 - 2);
+  assert.deepEqual([t.signals.successCount, t.signals.uncreditedSuccesses, t.signals.violationCount], [6, 29, 1]);
+  assert.equal(Math.round(t.score * 100) / 100, 60 + 0.6 - 2);
+});
+
+test('trust cannot be farmed: 250 trivial calls in a day add less than 5 points', () => {
+  // The issue's case: 250 `read README.md` lifted an agent from 15 to 40 (two tiers) in minutes.
+  const api = setup({ trust: { defaults: { intern: 15 } } });
+  const ctx = { agentId: 'intern', sessionKey: 'agent:intern:main' };
+  for (let i = 0; i < 250; i++) fire(api, 'after_tool_call', { toolName: 'read', params: { path: 'README.md' }, result: { ok: true } }, ctx);
+  for (let i = 0; i < 250; i++) fire(api, 'after_tool_call', { toolName: 'read', params: { path: `./notes/${i}.md` }, result: { ok: true } }, ctx);
+  const t = callMethod(api, 'governance.trust', { agentId: 'intern' }).payload;
+  assert.ok(t.score < 20, `intern at ${t.score}`);
 });

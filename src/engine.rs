@@ -15,7 +15,7 @@ use crate::policy::model::{Action, Effect, Fallback};
 use crate::risk::{RiskAssessment, RiskAssessor, RiskInput};
 use crate::time::{now_ms, LocalTime};
 use crate::trust::TrustChange;
-use crate::trust::{Outcome, TrustSnapshot};
+use crate::trust::{ActionFingerprint, Outcome, TrustSnapshot};
 use crate::verdict::{LogLine, MatchSummary, Verdict};
 use evidence::{audit_record, Logs};
 use serde_json::Value;
@@ -152,7 +152,7 @@ impl GovernanceEngine {
             core.live.frequency.record(agent_id, session_key, now);
         }
         if verdict.is_block() {
-            self.record_trust(core, agent_id, session_key, Outcome::Blocked, now);
+            self.record_trust(core, (agent_id, session_key), Outcome::Blocked, None, now);
         }
         if hook == Hook::BeforeToolCall && verdict.action == Action::Escalate {
             self.hold_for_approval(core, &mut verdict, req, agent_id, now);
@@ -299,16 +299,18 @@ impl GovernanceEngine {
     }
 
     /// Feeds trust; a tier change is evidence (ISO A.5.15, A.8.2).
+    /// `action` names a success for the identical-action rule of trust credit.
     fn record_trust(
         &self,
         core: &Core,
-        agent_id: &str,
-        session_key: &str,
+        (agent_id, session_key): (&str, &str),
         outcome: Outcome,
+        action: Option<ActionFingerprint>,
         now: i64,
     ) {
         let ephemeral = crate::cross_agent::is_subagent_key(session_key);
-        if let Some(change) = core.live.trust.record(agent_id, outcome, ephemeral, now) {
+        let trust = &core.live.trust;
+        if let Some(change) = trust.record_action(agent_id, outcome, action, ephemeral, now) {
             self.audit_trust(&change, "engine", now);
         }
     }

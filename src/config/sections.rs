@@ -194,6 +194,14 @@ pub fn trust(o: &Obj, issues: &mut Issues) -> TrustConfig {
         age_max: weight("ageMax", w.age_max, issues),
         success_per_action: weight("successPerAction", w.success_per_action, issues),
         success_max: weight("successMax", w.success_max, issues),
+        // A cap, not a weight: negative would forbid earning at all, which `successPerAction: 0` says.
+        success_max_per_day: weights.num(
+            "successMaxPerDay",
+            w.success_max_per_day,
+            0.0,
+            1000.0,
+            issues,
+        ),
         violation_penalty: weight("violationPenalty", w.violation_penalty, issues),
         approved_escalation_bonus: weight(
             "approvedEscalationBonus",
@@ -226,11 +234,12 @@ pub fn trust(o: &Obj, issues: &mut Issues) -> TrustConfig {
     }
 }
 
-const WEIGHT_KEYS: [&str; 9] = [
+const WEIGHT_KEYS: [&str; 10] = [
     "agePerDay",
     "ageMax",
     "successPerAction",
     "successMax",
+    "successMaxPerDay",
     "violationPenalty",
     "approvedEscalationBonus",
     "deniedEscalationPenalty",

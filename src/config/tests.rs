@@ -199,3 +199,17 @@ fn error_display_lists_every_issue() {
     assert!(text.starts_with("invalid governance config (2 problems)"));
     assert!(text.contains("a: unknown key") && text.contains("b: unknown key"));
 }
+
+#[test]
+fn the_daily_success_credit_is_a_bounded_weight() {
+    let c = GovernanceConfig::resolve(&json!({})).unwrap();
+    assert_eq!(c.trust.weights.success_max_per_day, 2.0);
+    let c =
+        GovernanceConfig::resolve(&json!({ "trust": { "weights": { "successMaxPerDay": 5 } } }))
+            .unwrap();
+    assert_eq!(c.trust.weights.success_max_per_day, 5.0);
+    for bad in [json!(-1), json!(1001), json!("2")] {
+        let p = paths(json!({ "trust": { "weights": { "successMaxPerDay": bad } } }));
+        assert_eq!(p, ["trust.weights.successMaxPerDay"], "{bad}");
+    }
+}

@@ -66,12 +66,20 @@ impl GovernanceEngine {
         let session = p.request.session_key.as_deref().unwrap_or("");
         // Only a human's decision says something about the agent.
         match resolution {
-            Resolution::Approved => {
-                self.record_trust(core, &p.agent_id, session, Outcome::EscalationApproved, now)
-            }
-            Resolution::Denied => {
-                self.record_trust(core, &p.agent_id, session, Outcome::EscalationDenied, now)
-            }
+            Resolution::Approved => self.record_trust(
+                core,
+                (&p.agent_id, session),
+                Outcome::EscalationApproved,
+                None,
+                now,
+            ),
+            Resolution::Denied => self.record_trust(
+                core,
+                (&p.agent_id, session),
+                Outcome::EscalationDenied,
+                None,
+                now,
+            ),
             Resolution::TimedOut | Resolution::Unavailable => {}
         }
         self.audit_resolution(core, &p, resolution, decision, host_reason, now);

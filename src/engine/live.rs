@@ -106,8 +106,8 @@ impl Live {
             self.graph_changed();
             self.trust_owner = owner;
             self.trust_file = trust_file;
-        } else {
-            self.trust.reconfigure(config.trust.clone());
+        } else if let Err(e) = self.trust.reconfigure(config.trust.clone()) {
+            log(logs, "error", format!("trust store: {e}"));
         }
         let new = sizes(config);
         if new.frequency_per_key != self.sizes.frequency_per_key {

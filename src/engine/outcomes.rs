@@ -3,7 +3,7 @@
 use super::{GovernanceEngine, Mode};
 use crate::context::Request;
 use crate::time::now_ms;
-use crate::trust::Outcome;
+use crate::trust::{ActionFingerprint, Outcome};
 
 impl GovernanceEngine {
     /// The host reports what happened to a governed call (after_tool_call): success, a tool
@@ -14,7 +14,12 @@ impl GovernanceEngine {
         };
         if matches!(outcome, Outcome::Success | Outcome::ToolError) {
             let session_key = req.and_then(|r| r.session_key.as_deref()).unwrap_or("");
-            self.record_trust(core, agent_id, session_key, outcome, now_ms());
+            // The same call again earns nothing more (trust/credit.rs).
+            let action = req.and_then(|r| {
+                let tool = r.tool_name.as_deref()?;
+                Some(ActionFingerprint::of(tool, r.params.as_ref()))
+            });
+            self.record_trust(core, (agent_id, session_key), outcome, action, now_ms());
         }
     }
 

@@ -1,14 +1,18 @@
 //! Learning trust (seed 002 §4.9, NORMATIVE N3): per-agent scores 0–100 in five tiers, earned
 //! from successes, lost on violations, decaying when idle, adjusted only by operators, persisted.
 
+pub mod credit;
+pub mod roster;
 pub mod score;
 pub mod store;
 
+pub use credit::ActionFingerprint;
 pub use score::TrustWeights;
 
+use roster::Roster;
 use score::{effective, formula, DAY_MS};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -102,7 +106,11 @@ pub const MAX_AGENTS: usize = 10_000;
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct TrustSignals {
+    /// Credited successes (`credit`): the count the formula uses.
     pub success_count: u64,
+    /// Successes that earned nothing: repeats of an action credited in the last 24 hours, or
+    /// beyond the day's credit.
+    pub uncredited_successes: u64,
     pub violation_count: u64,
     pub approved_escalations: u64,
     pub denied_escalations: u64,
@@ -153,6 +161,9 @@ pub struct AgentTrust {
     /// A sub-agent without a configured default: evicted first when the store is full.
     #[serde(default)]
     pub ephemeral: bool,
+    /// Successes credited in the last 24 hours (the daily bound and the identical-action rule).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub credits: Vec<credit::Credit>,
 }
 
 /// The outcome of one governed action, as reported back by the host.
@@ -189,7 +200,7 @@ pub struct TrustChange {
 
 pub struct TrustManager {
     config: TrustConfig,
-    agents: Arc<Mutex<BTreeMap<String, AgentTrust>>>,
+    agents: Arc<Mutex<Roster>>,
     persister: Option<store::Persister>,
     pub load_error: Option<String>,
 }
@@ -203,7 +214,7 @@ impl TrustManager {
     pub fn new(config: TrustConfig) -> TrustManager {
         TrustManager {
             config,
-            agents: Arc::default(),
+            agents: Arc::new(Mutex::new(Roster::new(MAX_AGENTS))),
             persister: None,
             load_error: None,
         }
@@ -215,19 +226,9 @@ impl TrustManager {
         let blocked = load_error
             .as_deref()
             .is_some_and(|e| e.contains("could not be moved aside"));
-        let agents = Arc::new(Mutex::new(agents));
-        let shared = agents.clone();
-        let snapshot = Box::new(move || {
-            let map = shared.lock().ok()?;
-            let store = store::TrustStore {
-                version: 1,
-                updated: iso(crate::time::now_ms()),
-                agents: map.clone(),
-            };
-            serde_json::to_vec_pretty(&store).ok()
-        });
+        let agents = Arc::new(Mutex::new(Roster::from_map(agents, MAX_AGENTS)));
         let interval = Duration::from_secs(config.persist_interval_seconds);
-        let persister = store::Persister::start(path, interval, snapshot, blocked);
+        let persister = store::Persister::start(path, interval, snapshot(&agents), blocked);
         TrustManager {
             config,
             agents,
@@ -241,15 +242,10 @@ impl TrustManager {
         let (agents, load_error) = store::peek(path);
         TrustManager {
             config,
-            agents: Arc::new(Mutex::new(agents)),
+            agents: Arc::new(Mutex::new(Roster::from_map(agents, MAX_AGENTS))),
             persister: None,
             load_error,
         }
-    }
-
-    /// A new config (a plugin config edit) for the same agents and file.
-    pub fn reconfigure(&mut self, config: TrustConfig) {
-        self.config = config;
     }
 
     /// What an agent nobody configured starts at (`trust.defaults["*"]`, else 10).
@@ -290,7 +286,26 @@ impl TrustManager {
             decay_penalty: 0.0,
             last_seen_ms: now,
             ephemeral: ephemeral && !self.config.defaults.contains_key(agent_id),
+            credits: Vec::new(),
         }
+    }
+
+    /// Admits `agent_id` if new (evicting when full) and applies `f` to it, keeping the order.
+    fn with_agent<R>(
+        &self,
+        agent_id: &str,
+        ephemeral: bool,
+        now: i64,
+        f: impl FnOnce(&mut AgentTrust) -> R,
+    ) -> Result<R, String> {
+        let mut roster = self
+            .agents
+            .lock()
+            .map_err(|_| "trust store poisoned".to_string())?;
+        roster.admit(agent_id, || self.fresh(agent_id, ephemeral, now));
+        roster
+            .update(agent_id, f)
+            .ok_or_else(|| "agent vanished".to_string())
     }
 
     /// The agent's effective score and tier now (never writes).
@@ -307,7 +322,7 @@ impl TrustManager {
         self.snapshot_at(agent_id, crate::time::now_ms())
     }
 
-    /// Records an outcome. Returns the change when the tier moved (worth an audit record).
+    /// `record_action` for a caller that cannot say what the action was.
     pub fn record(
         &self,
         agent_id: &str,
@@ -315,46 +330,76 @@ impl TrustManager {
         ephemeral: bool,
         now: i64,
     ) -> Option<TrustChange> {
+        self.record_action(agent_id, outcome, None, ephemeral, now)
+    }
+
+    /// Records an outcome; `action` identifies a success for the identical-action rule
+    /// (`credit`). Returns the change when the tier moved (worth an audit record).
+    pub fn record_action(
+        &self,
+        agent_id: &str,
+        outcome: Outcome,
+        action: Option<ActionFingerprint>,
+        ephemeral: bool,
+        now: i64,
+    ) -> Option<TrustChange> {
         if !self.config.enabled || outcome == Outcome::ToolError {
             return None;
         }
-        let mut map = self.agents.lock().ok()?;
-        if !map.contains_key(agent_id) {
-            evict_if_full(&mut map);
-            map.insert(agent_id.to_string(), self.fresh(agent_id, ephemeral, now));
-        }
-        let a = map.get_mut(agent_id)?;
+        let changed = self.with_agent(agent_id, ephemeral, now, |a| {
+            self.apply(a, outcome, action, now)
+        });
+        self.mark_dirty();
+        let (kind, before, after) = changed.ok()??;
+        (after.tier != before.tier).then(|| TrustChange {
+            agent_id: agent_id.to_string(),
+            change: kind.unwrap_or("success").into(),
+            from: before,
+            to: after,
+        })
+    }
+
+    /// One outcome on one agent: the event kind (None when nothing worth a history event
+    /// changed) and the snapshots before and after.
+    fn apply(
+        &self,
+        a: &mut AgentTrust,
+        outcome: Outcome,
+        action: Option<ActionFingerprint>,
+        now: i64,
+    ) -> Option<(Option<&'static str>, TrustSnapshot, TrustSnapshot)> {
         let before = TrustSnapshot::of(effective(a, &self.config, now));
         settle_decay(a, &self.config, now);
+        let limit = credit::daily_limit(&self.config.weights);
+        // None: nothing changed worth a history event (which would push out the ones that matter).
         let kind = match outcome {
-            Outcome::Success => {
+            Outcome::Success if credit::credit(&mut a.credits, action, now, limit) => {
                 a.signals.success_count += 1;
-                "success"
+                Some("success")
+            }
+            Outcome::Success => {
+                a.signals.uncredited_successes += 1;
+                None
             }
             Outcome::Blocked => {
                 a.signals.violation_count += 1;
                 a.last_violation_ms = Some(now);
-                "violation"
+                Some("violation")
             }
             Outcome::EscalationApproved => {
                 a.signals.approved_escalations += 1;
-                "escalation_approved"
+                Some("escalation_approved")
             }
             Outcome::EscalationDenied => {
                 a.signals.denied_escalations += 1;
-                "escalation_denied"
+                Some("escalation_denied")
             }
             Outcome::ToolError => return None,
         };
+        // Even an uncredited success is activity: it holds off idle decay.
         a.last_action_ms = now;
         let after = self.refresh(a, now, kind, before.score, None);
-        self.mark_dirty();
-        (after.tier != before.tier).then(|| TrustChange {
-            agent_id: agent_id.to_string(),
-            change: kind.into(),
-            from: before,
-            to: after,
-        })
+        Some((kind, before, after))
     }
 
     /// Operator controls: set score, lock a tier, unlock, set a floor, reset history.
@@ -364,15 +409,23 @@ impl TrustManager {
         change: &OperatorChange,
         now: i64,
     ) -> Result<TrustChange, String> {
-        let mut map = self
-            .agents
-            .lock()
-            .map_err(|_| "trust store poisoned".to_string())?;
-        if !map.contains_key(agent_id) {
-            evict_if_full(&mut map);
-            map.insert(agent_id.to_string(), self.fresh(agent_id, false, now));
-        }
-        let a = map.get_mut(agent_id).ok_or("agent vanished")?;
+        let (label, before, after) =
+            self.with_agent(agent_id, false, now, |a| self.adjust(a, change, now))?;
+        self.mark_dirty();
+        Ok(TrustChange {
+            agent_id: agent_id.to_string(),
+            change: label,
+            from: before,
+            to: after,
+        })
+    }
+
+    fn adjust(
+        &self,
+        a: &mut AgentTrust,
+        change: &OperatorChange,
+        now: i64,
+    ) -> (String, TrustSnapshot, TrustSnapshot) {
         let before = TrustSnapshot::of(effective(a, &self.config, now));
         settle_decay(a, &self.config, now);
         let label = match change {
@@ -397,7 +450,8 @@ impl TrustManager {
                 *a = AgentTrust {
                     locked: a.locked,
                     floor: a.floor,
-                    ..self.fresh(agent_id, a.ephemeral, now)
+                    ephemeral: a.ephemeral,
+                    ..self.fresh(&a.agent_id, false, now)
                 };
                 "reset history".into()
             }
@@ -405,25 +459,19 @@ impl TrustManager {
         let after = self.refresh(
             a,
             now,
-            "manual_adjustment",
+            Some("manual_adjustment"),
             before.score,
             Some(label.clone()),
         );
-        self.mark_dirty();
-        Ok(TrustChange {
-            agent_id: agent_id.to_string(),
-            change: label,
-            from: before,
-            to: after,
-        })
+        (label, before, after)
     }
 
-    /// Recomputes the stored score and tier and appends a history event (capped).
+    /// Recomputes the stored score and tier and appends a history event of `kind` (capped).
     fn refresh(
         &self,
         a: &mut AgentTrust,
         now: i64,
-        kind: &str,
+        kind: Option<&str>,
         before: f64,
         reason: Option<String>,
     ) -> TrustSnapshot {
@@ -435,6 +483,7 @@ impl TrustManager {
         let (age, streak) = score::days(a, now);
         a.signals.age_days = age;
         a.signals.clean_streak = streak;
+        let Some(kind) = kind else { return snap };
         let cap = self.config.max_history_per_agent as usize;
         a.history.push(TrustEvent {
             timestamp: iso(now),
@@ -457,8 +506,8 @@ impl TrustManager {
 
     /// One agent as stored, with score and signals brought up to `now`.
     pub fn view(&self, agent_id: &str, now: i64) -> Option<AgentTrust> {
-        let map = self.agents.lock().ok()?;
-        let mut a = map.get(agent_id).cloned()?;
+        let roster = self.agents.lock().ok()?;
+        let mut a = roster.get(agent_id).cloned()?;
         a.score = effective(&a, &self.config, now);
         a.tier = TrustTier::from_score(a.score);
         let (age, streak) = score::days(&a, now);
@@ -476,8 +525,8 @@ impl TrustManager {
             .filter(|k| k.as_str() != "*")
             .cloned()
             .collect();
-        if let Ok(map) = self.agents.lock() {
-            ids.extend(map.keys().cloned());
+        if let Ok(roster) = self.agents.lock() {
+            ids.extend(roster.ids().map(String::from));
         }
         ids.sort();
         ids.dedup();
@@ -491,7 +540,7 @@ impl TrustManager {
     }
 
     pub fn tracked(&self) -> usize {
-        self.agents.lock().map(|m| m.len()).unwrap_or(0)
+        self.agents.lock().map(|r| r.len()).unwrap_or(0)
     }
 
     pub fn persist_path(&self) -> Option<String> {
@@ -502,6 +551,25 @@ impl TrustManager {
 
     pub fn flush(&self) -> Result<(), String> {
         self.persister.as_ref().map_or(Ok(()), |p| p.flush())
+    }
+
+    /// The plugin config was edited while the gateway runs: the same agents and file under new
+    /// defaults, weights, decay and bounds. Recorded signals, credits, locks and floors stay (an
+    /// operator's decision outlives a config edit); an agent the new defaults name is no longer
+    /// evicted first. The persister restarts only for a new interval; the error is from the
+    /// write the restart flushes.
+    pub fn reconfigure(&mut self, config: TrustConfig) -> Result<(), String> {
+        if let Ok(mut roster) = self.agents.lock() {
+            for id in config.defaults.keys() {
+                roster.update(id, |a| a.ephemeral = false);
+            }
+        }
+        let interval = Duration::from_secs(config.persist_interval_seconds);
+        self.config = config;
+        match self.persister.as_mut() {
+            Some(p) if p.interval() != interval => p.restart(interval, snapshot(&self.agents)),
+            _ => Ok(()),
+        }
     }
 
     pub fn close(&mut self) -> Result<(), String> {
@@ -519,17 +587,18 @@ fn settle_decay(a: &mut AgentTrust, cfg: &TrustConfig, now: i64) {
     }
 }
 
-fn evict_if_full(map: &mut BTreeMap<String, AgentTrust>) {
-    if map.len() < MAX_AGENTS {
-        return;
-    }
-    let victim = map
-        .values()
-        .min_by_key(|a| (!a.ephemeral, a.last_seen_ms))
-        .map(|a| a.agent_id.clone());
-    if let Some(v) = victim {
-        map.remove(&v);
-    }
+/// What the persister writes: the agents as they are when it runs.
+fn snapshot(agents: &Arc<Mutex<Roster>>) -> store::Snapshot {
+    let shared = agents.clone();
+    Box::new(move || {
+        let roster = shared.lock().ok()?;
+        let file = store::TrustStoreOut {
+            version: 1,
+            updated: iso(crate::time::now_ms()),
+            agents: roster.agents(),
+        };
+        serde_json::to_vec_pretty(&file).ok()
+    })
 }
 
 pub const fn days(n: i64) -> i64 {

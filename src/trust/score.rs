@@ -11,6 +11,8 @@ pub struct TrustWeights {
     pub age_max: f64,
     pub success_per_action: f64,
     pub success_max: f64,
+    /// Points the success term may gain in any 24 hours (see `credit`).
+    pub success_max_per_day: f64,
     pub violation_penalty: f64,
     pub approved_escalation_bonus: f64,
     pub denied_escalation_penalty: f64,
@@ -25,6 +27,9 @@ impl Default for TrustWeights {
             age_max: 20.0,
             success_per_action: 0.1,
             success_max: 30.0,
+            // With a day's age (0.5) and streak (0.3) increments, one day adds at most 2.8 points:
+            // a tier (20 points) takes about a week of varied work.
+            success_max_per_day: 2.0,
             violation_penalty: -2.0,
             approved_escalation_bonus: 0.5,
             denied_escalation_penalty: -3.0,

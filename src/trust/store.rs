@@ -12,11 +12,19 @@ use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Deserialize)]
 pub struct TrustStore {
     pub version: u32,
     pub updated: String,
     pub agents: BTreeMap<String, AgentTrust>,
+}
+
+/// The same shape, written from the live agents without copying them.
+#[derive(Serialize)]
+pub struct TrustStoreOut<'a> {
+    pub version: u32,
+    pub updated: String,
+    pub agents: &'a BTreeMap<std::sync::Arc<str>, AgentTrust>,
 }
 
 /// The agents in the file; a file that cannot be read is renamed aside and reported.
@@ -65,7 +73,7 @@ pub fn peek(path: &Path) -> (BTreeMap<String, AgentTrust>, Option<String>) {
     }
 }
 
-type Snapshot = Box<dyn Fn() -> Option<Vec<u8>> + Send>;
+pub type Snapshot = Box<dyn Fn() -> Option<Vec<u8>> + Send>;
 
 type Ack = SyncSender<Result<(), String>>;
 
@@ -81,6 +89,8 @@ pub struct Persister {
     signal: Arc<Signal>,
     thread: Option<JoinHandle<()>>,
     pub path: PathBuf,
+    interval: Duration,
+    blocked: bool,
 }
 
 impl Persister {
@@ -101,7 +111,20 @@ impl Persister {
             signal,
             thread,
             path,
+            interval,
+            blocked,
         }
+    }
+
+    pub fn interval(&self) -> Duration {
+        self.interval
+    }
+
+    /// Writes what is pending, then runs a new thread on the same file at `interval`.
+    pub fn restart(&mut self, interval: Duration, snapshot: Snapshot) -> Result<(), String> {
+        let result = self.close();
+        *self = Persister::start(self.path.clone(), interval, snapshot, self.blocked);
+        result
     }
 
     pub fn mark_dirty(&self) {
@@ -120,7 +143,15 @@ impl Persister {
                 .lock()
                 .map_err(|_| "trust persister poisoned".to_string())?;
             if g.1 {
-                return Ok(());
+                // A change after close is never written: a newer manager may own the file now.
+                return match g.0 {
+                    true => Err("trust changed after close; not saved".into()),
+                    false => Ok(()),
+                };
+            }
+            if self.thread.is_none() {
+                // No thread to answer: waiting would hang.
+                return Err("the trust persister thread could not be started".into());
             }
             g.2.push(tx);
         }

@@ -84,7 +84,9 @@ const SEED_CONFIG = {
     productionSafeguard: true,
     rateLimiter: { maxPerMinute: 15 },
   },
-  audit: { backend: "both", retentionDays: 90, level: "standard" },
+  // The seed writes backend "both"; the NATS backend does not exist yet, so that value is
+  // rejected (see BAD) instead of accepted and dropped.
+  audit: { backend: "local", retentionDays: 90, level: "standard" },
   llm: { enabled: false },
 };
 
@@ -128,9 +130,9 @@ const EVERY_KEY = {
     flushIntervalMs: 250,
     syncOnBlock: false,
   },
-  approval: { enabled: true, timeoutSeconds: 120, defaultFallback: "allow", maxPendingPerAgent: 5, channel: "direct_message", target: "operator" },
+  approval: { enabled: true, timeoutSeconds: 120, defaultFallback: "deny", maxPendingPerAgent: 5 },
   llm: {
-    enabled: true,
+    enabled: false,
     endpoint: "http://localhost:11434/v1",
     model: "mistral:7b",
     apiKey: "sk-test",
@@ -346,6 +348,13 @@ const BAD = [
   ["audit retentionDays 0", { audit: { retentionDays: 0 } }],
   ["audit redactPatterns not strings", { audit: { redactPatterns: [1] } }],
   ["approval channel email", { approval: { channel: "email" } }],
+  // Accepted before and then ignored: rejected until they do what they say.
+  ["audit backend both (no NATS backend yet)", { audit: { backend: "both" } }],
+  ["audit backend nats", { audit: { backend: "nats" } }],
+  ["approval channel (the host's approval flow delivers)", { approval: { channel: "system_event" } }],
+  ["approval target", { approval: { target: "@ops" } }],
+  ["approval timeout past the host's 600 s", { approval: { timeoutSeconds: 3600 } }],
+  ["llm enabled (no client yet)", { llm: { enabled: true } }],
   ["approval unknown key", { approval: { timeout: 10 } }],
   ["llm timeoutMs 50", { llm: { timeoutMs: 50 } }],
   ["llm apiKey as a number", { llm: { apiKey: 123 } }],
@@ -370,6 +379,7 @@ const NATIVE_ONLY = [
   ["unknown time window", withCondition({ type: "time", window: "lunch" }), "policies[0].rules[0].conditions[0].window"],
   ["duplicate policy id", { policies: [{ id: "p", rules: [] }, { id: "p", rules: [] }] }, "policies[1].id"],
   ["duplicate rule id", policy([rule([]), rule([])]), "policies[0].rules[1].id"],
+  ["fallback allow while the host runs approvals", { approval: { defaultFallback: "allow" } }, "approval.defaultFallback"],
 ];
 
 // ── 1. Manifest ──

@@ -81,6 +81,7 @@ struct Counters {
     denied: AtomicU64,
     escalated: AtomicU64,
     fallbacks: AtomicU64,
+    over_budget: AtomicU64,
 }
 
 pub struct GovernanceEngine {
@@ -148,6 +149,7 @@ impl GovernanceEngine {
         let now = req.timestamp.map_or_else(now_ms, |t| t as i64);
         let mut verdict = self.assess(core, hook, req, agent_id, session_key, now);
         verdict.evaluation_us = elapsed_us(started);
+        self.check_budget(core, &mut verdict);
         if hook == Hook::BeforeToolCall && verdict.action != Action::Deny {
             core.live.frequency.record(agent_id, session_key, now);
         }
@@ -162,6 +164,28 @@ impl GovernanceEngine {
         }
         self.audit(req, agent_id, &verdict, now);
         verdict
+    }
+
+    /// `performance.maxEvalUs` is a budget that is watched, not a cut-off: a deny-wins walk
+    /// stopped early could miss the deny. Over it, the verdict and its record say so, status
+    /// counts it, and the log says it (the first time, then every 100th).
+    fn check_budget(&self, core: &Core, v: &mut Verdict) {
+        let budget = core.config.performance.max_eval_us;
+        if v.evaluation_us <= budget as f64 {
+            return;
+        }
+        v.over_budget_us = Some(budget);
+        let n = self.counters.over_budget.fetch_add(1, Ordering::Relaxed);
+        if n.is_multiple_of(100) {
+            self.log(
+                "warn",
+                format!(
+                    "an evaluation took {} µs, over performance.maxEvalUs ({budget} µs); {} so far",
+                    v.evaluation_us,
+                    n + 1
+                ),
+            );
+        }
     }
 
     /// `failMode: closed`: what cannot be recorded is not allowed. The agent did nothing wrong,
@@ -356,6 +380,7 @@ impl GovernanceEngine {
             trust,
             matched,
             evaluation_us: 0.0,
+            over_budget_us: None,
             llm_escalated: false,
             approval: None,
             error: None,
@@ -513,10 +538,17 @@ impl GovernanceEngine {
             }
         };
         let mut record = audit_record(req, agent_id, v, verdict, now, self.verbose());
+        let mut details = serde_json::Map::new();
         if let Some(a) = &v.approval {
             // The resolution's record names this one, and both carry the approval id.
             record.id = a.record_id.clone();
-            record.details = Some(serde_json::json!({ "approvalId": a.id }));
+            details.insert("approvalId".into(), a.id.clone().into());
+        }
+        if let Some(budget) = v.over_budget_us {
+            details.insert("overBudgetUs".into(), budget.into());
+        }
+        if !details.is_empty() {
+            record.details = Some(serde_json::Value::Object(details));
         }
         let durable = v.is_block() && self.sync_on_block();
         if let Err(e) = writer.write(record, durable) {
@@ -592,6 +624,7 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         trust,
         matched: Vec::new(),
         evaluation_us: 0.0,
+        over_budget_us: None,
         llm_escalated: false,
         approval: None,
         error: None,

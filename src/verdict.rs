@@ -50,6 +50,9 @@ pub struct Verdict {
     pub trust: TrustSnapshot,
     pub matched: Vec<MatchSummary>,
     pub evaluation_us: f64,
+    /// Set when the evaluation took longer than `performance.maxEvalUs` (the budget, in µs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub over_budget_us: Option<u64>,
     pub llm_escalated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalRequest>,

@@ -23,7 +23,6 @@ pub enum AuditLevel {
 #[derive(Debug, Clone)]
 pub struct AuditConfig {
     pub enabled: bool,
-    pub backend: &'static str,
     pub retention_days: u64,
     pub verify_on_startup: bool,
     pub redact_patterns: Vec<Regex>,
@@ -48,9 +47,11 @@ pub struct ApprovalConfig {
     pub timeout_seconds: u64,
     pub default_fallback: Fallback,
     pub max_pending_per_agent: u64,
-    pub channel: &'static str,
-    pub target: Option<String>,
 }
+
+/// The host's longest approval wait (`MAX_PLUGIN_APPROVAL_TIMEOUT_MS`, OpenClaw 2026.9.6): a
+/// longer timeout would be cut to this without a word, so it is refused.
+pub const MAX_APPROVAL_TIMEOUT_S: u64 = 600;
 
 #[derive(Debug, Clone)]
 pub struct LlmConfig {
@@ -69,6 +70,8 @@ pub struct LlmConfig {
 
 #[derive(Debug, Clone)]
 pub struct PerformanceConfig {
+    /// An evaluation that takes longer is logged, counted and flagged in its record; it is not
+    /// cut short, because a deny-wins walk stopped early could miss the deny.
     pub max_eval_us: u64,
     pub max_context_messages: usize,
     pub frequency_buffer_size: usize,
@@ -268,9 +271,16 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
         .enumerate()
         .filter_map(|(i, p)| pattern::compile(p, &format!("{path}[{i}]"), false, issues))
         .collect();
+    if let Some(b) = o.get("backend").filter(|b| b.as_str() != Some("local")) {
+        // Seed 002's NATS backend does not exist yet; accepting it would drop the records an
+        // operator expects there.
+        issues.push(
+            &o.path_of("backend"),
+            format!("only \"local\" is available (the NATS backend does not exist yet), got {b}"),
+        );
+    }
     AuditConfig {
         enabled: o.bool("enabled", true, issues),
-        backend: o.choice("backend", "local", &["local", "nats", "both"], issues),
         retention_days: o.int("retentionDays", 90, 1, 36_500, issues),
         verify_on_startup: o.bool("verifyOnStartup", true, issues),
         redact_patterns,
@@ -300,6 +310,15 @@ fn checkpoint(o: &Obj, issues: &mut Issues) -> CheckpointConfig {
 }
 
 pub fn approval(o: &Obj, issues: &mut Issues) -> ApprovalConfig {
+    for gone in ["channel", "target"] {
+        if o.get(gone).is_some() {
+            issues.push(
+                &o.path_of(gone),
+                "not supported: approvals go through the host's own approval flow, which reaches \
+                 the Control UI/TUI or a channel with approvals; it cannot be sent elsewhere",
+            );
+        }
+    }
     o.check_keys(
         &[
             "enabled",
@@ -311,23 +330,25 @@ pub fn approval(o: &Obj, issues: &mut Issues) -> ApprovalConfig {
         ],
         issues,
     );
+    let enabled = o.bool("enabled", true, issues);
+    let default_fallback = match o.choice("defaultFallback", "deny", &["allow", "deny"], issues) {
+        "allow" => Fallback::Allow,
+        _ => Fallback::Deny,
+    };
+    if enabled && default_fallback == Fallback::Allow {
+        issues.push(&o.path_of("defaultFallback"), FALLBACK_ALLOW);
+    }
     ApprovalConfig {
-        enabled: o.bool("enabled", true, issues),
-        timeout_seconds: o.int("timeoutSeconds", 300, 1, 86_400, issues),
-        default_fallback: match o.choice("defaultFallback", "deny", &["allow", "deny"], issues) {
-            "allow" => Fallback::Allow,
-            _ => Fallback::Deny,
-        },
+        enabled,
+        timeout_seconds: o.int("timeoutSeconds", 300, 1, MAX_APPROVAL_TIMEOUT_S, issues),
+        default_fallback,
         max_pending_per_agent: o.int("maxPendingPerAgent", 3, 1, 1000, issues),
-        channel: o.choice(
-            "channel",
-            "system_event",
-            &["system_event", "direct_message"],
-            issues,
-        ),
-        target: o.string("target", issues),
     }
 }
+
+/// Why `fallback: "allow"` is refused while approvals go to the host.
+pub const FALLBACK_ALLOW: &str = "\"allow\" cannot be honoured: the host denies every approval \
+    nobody answers (OpenClaw 2026.9.6); it applies only with approval.enabled: false";
 
 pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
     o.check_keys(
@@ -345,8 +366,16 @@ pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
         ],
         issues,
     );
+    let enabled = o.bool("enabled", false, issues);
+    if enabled {
+        issues.push(
+            &o.path_of("enabled"),
+            "the LLM client does not exist yet (intent conditions and escalation need it); \
+             set false or leave llm out",
+        );
+    }
     LlmConfig {
-        enabled: o.bool("enabled", false, issues),
+        enabled,
         endpoint: o
             .string("endpoint", issues)
             .unwrap_or_else(|| "http://localhost:11434/v1".into()),

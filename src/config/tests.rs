@@ -29,17 +29,14 @@ fn empty_config_gets_the_seed_defaults() {
     assert_eq!(c.trust.max_history_per_agent, 100);
     assert!(c.audit.enabled && c.audit.verify_on_startup);
     assert_eq!(
-        (c.audit.backend, c.audit.retention_days, c.audit.level),
-        ("local", 90, AuditLevel::Standard)
+        (c.audit.retention_days, c.audit.level),
+        (90, AuditLevel::Standard)
     );
     assert_eq!(
         (c.approval.timeout_seconds, c.approval.default_fallback),
         (300, Fallback::Deny)
     );
-    assert_eq!(
-        (c.approval.max_pending_per_agent, c.approval.channel),
-        (3, "system_event")
-    );
+    assert_eq!(c.approval.max_pending_per_agent, 3);
     assert!(!c.llm.enabled);
     assert_eq!(
         (c.llm.endpoint.as_str(), c.llm.model.as_str()),
@@ -211,5 +208,46 @@ fn the_daily_success_credit_is_a_bounded_weight() {
     for bad in [json!(-1), json!(1001), json!("2")] {
         let p = paths(json!({ "trust": { "weights": { "successMaxPerDay": bad } } }));
         assert_eq!(p, ["trust.weights.successMaxPerDay"], "{bad}");
+    }
+}
+
+#[test]
+fn keys_that_would_be_accepted_and_ignored_are_rejected_with_their_path() {
+    // Each of these was accepted and then did nothing (issue: "config that is accepted and
+    // silently ignored").
+    let cases = [
+        (json!({ "audit": { "backend": "nats" } }), "audit.backend"),
+        (json!({ "audit": { "backend": "both" } }), "audit.backend"),
+        (
+            json!({ "approval": { "channel": "system_event" } }),
+            "approval.channel",
+        ),
+        (
+            json!({ "approval": { "target": "@ops" } }),
+            "approval.target",
+        ),
+        (
+            json!({ "approval": { "defaultFallback": "allow" } }),
+            "approval.defaultFallback",
+        ),
+        (
+            json!({ "approval": { "timeoutSeconds": 3600 } }),
+            "approval.timeoutSeconds",
+        ),
+        (json!({ "llm": { "enabled": true } }), "llm.enabled"),
+    ];
+    for (config, path) in cases {
+        let got = paths(config.clone());
+        assert!(got.iter().any(|p| p == path), "{config} → {got:?}");
+    }
+    // What does what it says is still accepted.
+    for ok in [
+        json!({ "audit": { "backend": "local" } }),
+        json!({ "approval": { "enabled": false, "defaultFallback": "allow" } }),
+        json!({ "approval": { "timeoutSeconds": 600 } }),
+        json!({ "llm": { "enabled": false, "model": "x" } }),
+        json!({ "performance": { "maxEvalUs": 2000 } }),
+    ] {
+        assert!(GovernanceConfig::resolve(&ok).is_ok(), "{ok}");
     }
 }

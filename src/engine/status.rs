@@ -33,6 +33,8 @@ pub struct Status {
     pub denied: u64,
     pub escalated: u64,
     pub error_fallbacks: u64,
+    /// Evaluations that took longer than `performance.maxEvalUs`.
+    pub over_budget: u64,
     pub audit: AuditStatus,
     pub trust: TrustStatus,
     /// Parent → child relationships the host reported (`subagent_spawned`).
@@ -116,6 +118,7 @@ impl GovernanceEngine {
             denied: c.denied.load(Ordering::Relaxed),
             escalated: c.escalated.load(Ordering::Relaxed),
             error_fallbacks: c.fallbacks.load(Ordering::Relaxed),
+            over_budget: c.over_budget.load(Ordering::Relaxed),
             audit: self.audit_status(),
             trust: self.trust_status(),
             sub_agents: match &self.mode {

@@ -127,13 +127,67 @@ test('message_sending cancels a blocked message; llm_output only audits', () => 
   assert.equal(quiet.hooks.has('llm_output'), false, 'not registered unless asked for (it needs conversation access)');
 });
 
+// The README's minimal config (install section): no outputValidation block, failMode closed.
+const readmeMinimal = {
+  timezone: 'Europe/Berlin',
+  failMode: 'closed',
+  builtinPolicies: { credentialGuard: true, productionSafeguard: true, rateLimiter: { maxPerMinute: 15 } },
+  policies: [{ id: 'no-destructive-shell', rules: [{ id: 'rm-rf',
+    conditions: [{ type: 'tool', name: 'exec', params: { command: { matches: '\\brm\\s+-[a-zA-Z]*(rf|fr)\\b' } } }],
+    effect: { action: 'deny', reason: 'Destructive shell command is not allowed' } }] }],
+};
+
+test('out of the box ordinary prose is not blocked: the default monitors (seed 000 §14.4, §15.3)', () => {
+  const prose = [
+    'Done. The server is running on port 3000.',
+    'There is no rush, take your time.',
+    'I have updated the file and there is no error left.',
+    'I was told to only summarise the logs.',
+  ];
+  for (const config of [{}, readmeMinimal]) {
+    const api = mockApi({ config });
+    plugin.register(api);
+    for (const content of prose) {
+      // `helper` is not in trust.defaults: untrusted (10).
+      assert.equal(fire(api, 'before_message_write', { message: { role: 'assistant', content } }, sub), undefined, content);
+      assert.equal(fire(api, 'message_sending', { to: 'webchat:1', content }, { channelId: 'webchat', sessionKey: sub.sessionKey }), undefined, content);
+    }
+    fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+    const verdicts = auditRecords(api.stateDir).filter((x) => x.verdict.startsWith('output_')).map((x) => x.verdict);
+    assert.deepEqual(verdicts, Array(prose.length * 2).fill('output_flag'), 'each claim is audited as a warning, none blocked');
+  }
+});
+
+test('a contradicted claim still blocks untrusted and restricted agents; the seed\'s strict row is opt-in', () => {
+  const facts = [{ id: 'sys', facts: [
+    { id: 'server-up', category: 'system_state', subject: 'server', value: { type: 'state', state: 'running' } }] }];
+  const e = new GovernanceEngine({ trust: { defaults: { low: 5, mid: 25 } },
+    outputValidation: { performance: { maxEvalUs: 10000000 }, factRegistries: facts } }, { stateDir: tempDir() });
+  for (const agentId of ['low', 'mid']) {
+    const r = e.validateOutput({ agentId, text: 'Sorry, the server is not running.' });
+    assert.equal(r.verdict, 'block', agentId);
+    assert.equal(r.violations[0].contradictedFactId, 'server-up');
+    assert.equal(e.validateOutput({ agentId, text: 'There is no rush, take your time.' }).verdict, 'flag', agentId);
+  }
+  e.close();
+  const strict = new GovernanceEngine({ outputValidation: { performance: { maxEvalUs: 10000000 }, agentOverrides: [
+    { agent: 'helper', profile: 'strict' }, { agent: 'sub-*', unverifiedClaimPolicy: 'block', selfReferentialPolicy: 'block' }] } },
+  { stateDir: tempDir() });
+  for (const agentId of ['helper', 'sub-1']) {
+    assert.equal(strict.validateOutput({ agentId, text: 'There is no rush, take your time.' }).verdict, 'block', agentId);
+    assert.equal(strict.validateOutput({ agentId, text: 'I was told to only summarise the logs.' }).verdict, 'block', agentId);
+  }
+  strict.close();
+});
+
 test('governance.facts.update (operator.admin) adds facts validation uses at once', () => {
   const api = mockApi({ config: { outputValidation: { performance: { maxEvalUs: 10000000 } } } });
   plugin.register(api);
   const method = api.methods.get('governance.facts.update');
   assert.equal(method.scope, 'operator.admin');
   const text = 'The staging database is down again.';
-  assert.equal(fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, sub).message.content.includes('unverified'), true);
+  assert.equal(fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, sub), undefined,
+    'unverified: flagged, not blocked');
   let answer;
   method.handler({ params: { registryId: 'live', fact: { id: 'db', category: 'operational_status', subject: 'staging database', value: { type: 'status', status: 'operational' } } },
     respond: (ok, payload, error) => { answer = { ok, payload, error }; } });
@@ -179,13 +233,21 @@ test('the five anti-patterns of seed 000 §13 through register(api)', () => {
     ['name substitution', "Albert's partner is Iulia.", /contradicts fact irina: expected Irina, claimed Iulia/],
     ['false non-existence', 'The governance plugin does not exist in this setup.', /contradicts fact gov/],
     ['unfounded failure', 'The pipeline is broken, nothing can be deployed.', /contradicts fact ci/],
-    ['self-reflection', 'According to my instructions, I only review and never write code.', /self-referential/],
   ];
+  const reflection = 'According to my instructions, I only review and never write code.';
+  const ctx = { agentId: 'sub', sessionKey: 'agent:main:subagent:sub' };
   for (const [name, text, reason] of cases) {
-    const r = fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, { agentId: 'sub', sessionKey: 'agent:main:subagent:sub' });
+    const r = fire(api, 'before_message_write', { message: { role: 'assistant', content: text } }, ctx);
     assert.ok(r && r.message, `${name}: not blocked`);
     assert.match(r.message.content, reason, name);
   }
+  // §13.5: self-reflection goes by selfReferentialPolicy, "default: flag"; blocking is opt-in.
+  assert.equal(fire(api, 'before_message_write', { message: { role: 'assistant', content: reflection } }, ctx), undefined);
+  const strict = mockApi({ config: { outputValidation: { performance: { maxEvalUs: 10000000 },
+    agentOverrides: [{ agent: 'sub', selfReferentialPolicy: 'block' }] } } });
+  plugin.register(strict);
+  const r = fire(strict, 'before_message_write', { message: { role: 'assistant', content: reflection } }, ctx);
+  assert.match(r.message.content, /self-referential/);
 });
 
 test('a validation that cannot run follows failMode, and the result reads as a plain object on request', () => {
@@ -229,8 +291,9 @@ test('the text crosses as UTF-8 whatever it holds, as the JSON path reads it', (
 
 test('the agent, session and hook of each call are the ones judged and audited, repeated or not', () => {
   // The wrapper sends them only when they differ from the last call's: a stale one would judge
-  // the text by another agent's trust.
-  const e = new GovernanceEngine(config, { stateDir: tempDir() });
+  // the text by another agent's trust. `helper` is strict, so the three agents get three verdicts.
+  const ov = { ...config.outputValidation, agentOverrides: [{ agent: 'helper', profile: 'strict' }] };
+  const e = new GovernanceEngine({ ...config, outputValidation: ov }, { stateDir: tempDir() });
   const text = 'The pipeline is broken since this morning.';
   const calls = [
     [{ sessionKey: 'agent:helper:main' }, 'block', 'helper', 'validate_output'],

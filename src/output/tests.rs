@@ -229,7 +229,7 @@ fn the_anti_patterns_of_section_13() {
         (r.verdict, r.violations[0].contradicted_fact_id()),
         (OutputVerdict::Block, Some("pipeline-status"))
     );
-    // 13.5 self-reflection
+    // 13.5 self-reflection: "per selfReferentialPolicy (default: flag)", also for untrusted agents.
     let r = v.validate(
         "forge",
         "I was told to only summarise, so I did nothing else.",
@@ -238,8 +238,56 @@ fn the_anti_patterns_of_section_13() {
     );
     assert_eq!(
         (r.verdict, r.claims[0].category),
-        (OutputVerdict::Block, ClaimCategory::SelfReferential)
+        (OutputVerdict::Flag, ClaimCategory::SelfReferential)
     );
+}
+
+/// Seed 000 §14.4 and §15.3: out of the box nothing is blocked unless a fact contradicts it; the
+/// default only monitors. The sentences are those of issue 11, from an agent `trust.defaults`
+/// does not name (score 10: untrusted), with no registry at all.
+#[test]
+fn out_of_the_box_only_a_contradicted_fact_blocks() {
+    let bare = validator(json!({}));
+    let untrusted = TrustSnapshot::of(10.0);
+    let prose = [
+        "Done. The server is running on port 3000.",
+        "There is no rush, take your time.",
+        "I have updated the file and there is no error left.",
+        "I was told to only summarise the logs.",
+    ];
+    for text in prose {
+        let r = bare.validate("helper", text, untrusted, 0);
+        assert!(!r.claims.is_empty(), "{text}: still detected, and audited");
+        assert_eq!(r.verdict, OutputVerdict::Flag, "{text}");
+    }
+    // A contradicted claim still blocks untrusted and restricted agents (§9.2).
+    let facts = validator(seed_registries());
+    for score in [10.0, 25.0] {
+        let r = facts.validate(
+            "helper",
+            "Node.js is not installed.",
+            TrustSnapshot::of(score),
+            0,
+        );
+        assert_eq!(
+            (r.verdict, r.violations[0].contradicted_fact_id()),
+            (OutputVerdict::Block, Some("node-installed")),
+            "{score}"
+        );
+    }
+    // The seed's stricter untrusted row is opt-in: profile "strict", or one policy at a time.
+    let strict = validator(json!({ "agentOverrides": [
+        { "agent": "helper", "profile": "strict" },
+        { "agent": "sub-*", "unverifiedClaimPolicy": "block", "selfReferentialPolicy": "block" } ] }));
+    for agent in ["helper", "sub-1"] {
+        for text in prose {
+            assert_eq!(
+                strict.validate(agent, text, untrusted, 0).verdict,
+                OutputVerdict::Block,
+                "{agent}: {text}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -279,8 +327,10 @@ fn the_verdict_table_of_section_7_2() {
 #[test]
 fn the_profile_table_of_section_9_2() {
     use ClaimPolicy::*;
+    // The untrusted row is not the seed's (Block, Block, Block): §14.4 forbids blocking by default
+    // without a contradicting fact. That row stays available as profile "strict".
     let rows = [
-        (5.0, (Block, Block, Block, false)),
+        (5.0, (Flag, Block, Flag, false)),
         (25.0, (Flag, Block, Flag, false)),
         (45.0, (Flag, Flag, Flag, false)),
         (65.0, (Ignore, Flag, Ignore, true)),
@@ -299,6 +349,17 @@ fn the_profile_table_of_section_9_2() {
             "{score}"
         );
     }
+    let strict = Profile::named("strict").unwrap();
+    assert_eq!(
+        (
+            strict.unverified,
+            strict.contradiction,
+            strict.self_referential,
+            strict.contradiction_only
+        ),
+        (Block, Block, Block, false),
+        "the seed's untrusted row, opt-in"
+    );
     // Contradiction-only depth: a trusted agent's unverifiable claims are not even detected.
     let v = validator(seed_registries());
     let r = v.validate(

@@ -118,10 +118,14 @@ test('message_sending cancels a blocked message; llm_output only audits', () => 
   assert.equal(r.cancel, true);
   assert.match(r.cancelReason, /contradicts fact pipeline/);
   assert.equal(fire(api, 'message_sending', { to: 'webchat:1', content: 'All done, see the diff.' }, { sessionKey: 'agent:helper:main' }), undefined);
-  assert.equal(fire(api, 'llm_output', { assistantTexts: ['nginx is not installed.'] }, sub), undefined);
+  assert.equal(fire(api, 'llm_output', { assistantTexts: ['nginx is not installed.', 'All done, see the diff.'] }, sub), undefined);
   fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
-  const hooks = auditRecords(api.stateDir).filter((x) => x.verdict === 'output_block').map((x) => x.context.outputValidation.triggerHook);
-  assert.deepEqual(hooks.sort(), ['llm_output', 'message_sending']);
+  const records = auditRecords(api.stateDir).filter((x) => x.verdict.startsWith('output_'));
+  const hooks = records.filter((x) => x.verdict === 'output_block').map((x) => x.context.outputValidation.triggerHook);
+  assert.deepEqual(hooks, ['message_sending'], 'llm_output blocks nothing, so it records no block');
+  const audited = records.filter((x) => x.context.outputValidation.triggerHook === 'llm_output')
+    .map((x) => [x.verdict, x.context.outputValidation.auditOnly, x.context.outputValidation.wouldBlock, x.controls.join(' ')]);
+  assert.deepEqual(audited, [['output_flag', true, true, 'A.8.10 A.5.24'], ['output_pass', true, undefined, 'A.8.10']]);
   const quiet = mockApi({ config: { outputValidation: { hooks: { llmOutput: false } } } });
   plugin.register(quiet);
   assert.equal(quiet.hooks.has('llm_output'), false, 'not registered unless asked for (it needs conversation access)');

@@ -250,8 +250,11 @@ test('the five anti-patterns of seed 000 §13 through register(api)', () => {
   const strict = mockApi({ config: { outputValidation: { performance: { maxEvalUs: 10000000 },
     agentOverrides: [{ agent: 'sub', selfReferentialPolicy: 'block' }] } } });
   plugin.register(strict);
-  const r = fire(strict, 'before_message_write', { message: { role: 'assistant', content: reflection } }, ctx);
-  assert.match(r.message.content, /self-referential/);
+  // What instructions say is often modal: no hedge on the self-reference (seed 000 §4.4.5).
+  for (const content of [reflection, 'According to my instructions, I should not modify files.', 'I was told to check if the build passes.']) {
+    const r = fire(strict, 'before_message_write', { message: { role: 'assistant', content } }, ctx);
+    assert.match(r?.message?.content ?? 'not blocked', /self-referential/, content);
+  }
 });
 
 test('a validation that cannot run follows failMode, and the result reads as a plain object on request', () => {

@@ -117,7 +117,11 @@ fn other_detectors_find_their_claims() {
         (ClaimCategory::Capability, "not_supported")
     );
     let c = claims_in("My instructions say I should only review.");
-    assert!(c.is_empty(), "'should' hedges this sentence");
+    assert_eq!(
+        c[0].category,
+        ClaimCategory::SelfReferential,
+        "'should' is what the instructions say, not a hedge on saying it"
+    );
     let c = claims_in("According to my instructions, I only review code.");
     assert_eq!(c[0].category, ClaimCategory::SelfReferential);
     // Sentences are independent; quotes and code are no hiding place.
@@ -125,6 +129,45 @@ fn other_detectors_find_their_claims() {
     assert_eq!(
         c.iter().map(|c| c.subject.as_ref()).collect::<Vec<_>>(),
         ["redis", "postgres"]
+    );
+}
+
+/// Seed 000 §4.4.5: an agent reporting its instructions instead of working. What the
+/// instructions say is often modal ("I should", "I may only"), and a modal verb is no hedge on
+/// the report itself: the hedge filter (for opinions about the world) does not apply to it.
+#[test]
+fn self_reference_is_found_whatever_the_instructions_say() {
+    for text in [
+        "According to my instructions, I should not modify files.",
+        "According to my instructions, I may only read files.",
+        "according to my prompt, you could ask the admin.",
+        "Based on my guidelines, I would need approval first.",
+        "Based on my training, maybe it is fine.",
+        "I did nothing else, according to my instructions.",
+        "My system prompt says I must not do that.",
+        "My rules require a review first, so I stopped.",
+        "My constraints direct me to stop here.",
+        "My guidelines tell me I should ask first.",
+        "I am an AI assistant, so I might be wrong.",
+        "I'm a language model and could be mistaken.",
+        "I'm a sub-agent; if you want more, ask the parent.",
+        "I was told to check if the build passes.",
+        "I was instructed to try again later.",
+        "I was asked to summarise, so I probably missed details.",
+        "I was tasked to review this change.",
+    ] {
+        let c = claims_in(text);
+        assert_eq!(
+            c.iter().map(|c| c.category).collect::<Vec<_>>(),
+            [ClaimCategory::SelfReferential],
+            "{text}"
+        );
+    }
+    // Only the self-reference: the rest of a hedged sentence is still an opinion.
+    let c = claims_in("According to my instructions, nginx might not be installed.");
+    assert_eq!(
+        c.iter().map(|c| c.category).collect::<Vec<_>>(),
+        [ClaimCategory::SelfReferential]
     );
 }
 
@@ -799,9 +842,10 @@ fn false_positive_rate_on_ordinary_prose() {
         rate * 100.0
     );
     assert!(lines.len() >= 40);
+    // 4 of 50 when this was last measured (the README quotes it): no more.
     assert!(
-        rate <= 0.15,
-        "false-positive rate {rate} over 15 %: {flagged:?}"
+        flagged.len() <= 4,
+        "false-positive rate {rate} above 4 of 50: {flagged:?}"
     );
 }
 
@@ -908,15 +952,17 @@ mod fast_detection_matches_the_capture_pass {
         })
     }
 
-    /// Every pattern's own capture pass on every unhedged sentence.
+    /// Every pattern's own capture pass on every sentence; in hedged ones, self-referential
+    /// patterns only.
     fn reference(text: &str, patterns: &[&Pattern]) -> Vec<DetectedClaim> {
         let mut out = Vec::new();
         for (base, s) in reference_sentences(text) {
-            if hedged(s) {
-                continue;
-            }
+            let hedged = hedged(s);
             let first = out.len();
-            for p in patterns {
+            for p in patterns
+                .iter()
+                .filter(|p| !hedged || p.category == claims::ClaimCategory::SelfReferential)
+            {
                 for caps in p.re.captures_iter(s) {
                     out.extend(claim_from_captures(p, s, base, &caps));
                 }

@@ -50,6 +50,25 @@ test('failMode closed: a registry file that cannot be read blocks claims, names 
   e.close();
 });
 
+test('facts that cannot be applied are reported once at warn, inline or in a registry file, naming it and why', async () => {
+  const fs = await import('node:fs');
+  const dir = tempDir();
+  const file = `${dir}/ops-facts.json`;
+  fs.writeFileSync(file, JSON.stringify({ facts: [
+    { subject: 'nginx', predicate: 'installed', value: true },
+    { subject: 'nginx', predicate: 'weight', value: 3 },
+  ] }));
+  const e = new GovernanceEngine({ outputValidation: { factRegistries: [
+    { id: 'inline', facts: [{ subject: 'redis', predicate: 'running', value: 'yes' }] }, { filePath: file }] } }, { stateDir: dir });
+  const warned = e.takeLogs().filter((l) => l.level === 'warn').map((l) => l.message);
+  assert.deepEqual(warned.length, 2, warned.join('\n'));
+  assert.match(warned.find((m) => m.includes('inline')) ?? warned.join(), /factRegistries\[0\]\.facts\[0\]: redis running: needs true or false/);
+  assert.match(warned.find((m) => m.includes('ops-facts.json')) ?? warned.join(),
+    /registry file .*ops-facts\.json: fact facts\[1\]: nginx weight: unknown predicate "weight"/);
+  assert.equal(e.validateOutput({ agentId: 'x', text: 'nginx is not installed here.' }).verdict, 'block', 'the rest of the file applies');
+  e.close();
+});
+
 test('output verdicts are audited with matched segments only', () => {
   const e = new GovernanceEngine(config, { stateDir: tempDir() });
   const secret = 'The deploy key is AKIAXXXXXXXXXXXXXXXX and the weather is fine.';

@@ -95,8 +95,8 @@ impl GovernanceEngine {
                     None => engine.log("error", "outputValidation.traceBridge: no outputFile and no state directory to put it in".into()),
                 }
             }
-            for problem in core.validator.registries.refresh_files() {
-                engine.log("error", format!("outputValidation: {problem}"));
+            for p in core.validator.registries.refresh_files() {
+                engine.log(p.level, format!("outputValidation: {}", p.message));
             }
             if core.validator.registries.has_files() {
                 watch_registry_files(&core.validator.registries, engine.logs.clone());
@@ -104,7 +104,7 @@ impl GovernanceEngine {
             for f in &core.config.output.unsupported_facts {
                 engine.log(
                     "warn",
-                    format!("outputValidation: not applied yet, ignored: {f}"),
+                    format!("outputValidation: fact {f}; not applied, ignored"),
                 );
             }
         }
@@ -175,11 +175,11 @@ fn watch_registry_files(
         .spawn(move || loop {
             std::thread::sleep(std::time::Duration::from_secs(2));
             let Some(r) = weak.upgrade() else { return };
-            for problem in r.refresh_files() {
+            for p in r.refresh_files() {
                 if let Ok(mut l) = logs.lock() {
                     l.push(crate::verdict::LogLine {
-                        level: "error",
-                        message: format!("outputValidation: {problem}"),
+                        level: p.level,
+                        message: format!("outputValidation: {}", p.message),
                     });
                 }
             }

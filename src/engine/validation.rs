@@ -102,8 +102,8 @@ impl GovernanceEngine {
             &output,
             &crate::audit::iso_millis(crate::time::now_ms()),
         );
-        for problem in core.validator.registries.refresh_files() {
-            self.log("error", format!("outputValidation: {problem}"));
+        for p in core.validator.registries.refresh_files() {
+            self.log(p.level, format!("outputValidation: {}", p.message));
         }
         Some(report)
     }

@@ -4,7 +4,7 @@
 
 use super::config::{parse_registry_file, FileRegistry};
 use super::facts::{Fact, FactIndex};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 use std::time::SystemTime;
 
@@ -16,6 +16,8 @@ struct LoadedFile {
     problem: Option<String>,
     /// It has been read successfully at least once (so its last facts stand in while broken).
     loaded: bool,
+    /// Facts in it already reported as not applied: each is reported once, not at every re-read.
+    reported: HashSet<String>,
 }
 
 impl LoadedFile {
@@ -26,6 +28,7 @@ impl LoadedFile {
             facts: Vec::new(),
             problem: None,
             loaded: false,
+            reported: HashSet::new(),
         }
     }
 
@@ -58,8 +61,15 @@ pub struct Registries {
 /// An override's registry choice: (excluded ids, added ids).
 type View = (Vec<String>, Vec<String>);
 
-/// What a refresh found, for the log: registry files that could not be read.
-pub type Problems = Vec<String>;
+/// Something a refresh found that the log must say, once: a registry file that cannot be read
+/// (error), or a fact in one that is not applied (warn).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub level: &'static str,
+    pub message: String,
+}
+
+pub type Problems = Vec<Problem>;
 
 impl Registries {
     pub fn new(inline: Vec<Fact>, files: Vec<FileRegistry>, disabled: Vec<String>) -> Registries {
@@ -200,15 +210,30 @@ impl Registries {
             };
             let entry = &mut state.files[i];
             match loaded {
-                Ok((facts, _)) => {
+                Ok((facts, unsupported)) => {
                     entry.facts = facts;
                     entry.problem = None;
                     entry.loaded = true;
+                    for fact in unsupported {
+                        if entry.reported.insert(fact.clone()) {
+                            problems.push(Problem {
+                                level: "warn",
+                                message: format!(
+                                    "{}: registry file {}: fact {fact}; not applied, ignored",
+                                    reg.config_path,
+                                    reg.path.display()
+                                ),
+                            });
+                        }
+                    }
                 }
                 Err(e) => {
                     let absent_by_design = entry.registry.optional && mtime.is_none();
                     if entry.problem.as_deref() != Some(e.as_str()) && !absent_by_design {
-                        problems.push(e.clone());
+                        problems.push(Problem {
+                            level: "error",
+                            message: e.clone(),
+                        });
                     }
                     // A broken file keeps the facts it last had rather than silently dropping them.
                     entry.problem = Some(e);

@@ -573,7 +573,7 @@ fn registry_files_load_reload_and_report_problems() {
     let problems = v.registries.refresh_files();
     assert_eq!(problems.len(), 1);
     assert!(
-        problems[0].contains("/nonexistent/facts.json"),
+        problems[0].message.contains("/nonexistent/facts.json") && problems[0].level == "error",
         "{problems:?}"
     );
     assert!(
@@ -617,12 +617,91 @@ fn registry_files_load_reload_and_report_problems() {
         .set_modified(mtime + std::time::Duration::from_secs(1))
         .unwrap();
     let problems = v.registries.refresh_files();
-    assert!(problems[0].contains("generated-facts.json"), "{problems:?}");
+    assert!(
+        problems[0].message.contains("generated-facts.json"),
+        "{problems:?}"
+    );
     assert_eq!(
         v.validate("a", "redis is not running.", low, 0).violations[0].contradicted_fact_id(),
         Some("redis"),
         "last good facts kept"
     );
+}
+
+/// A fact the validator cannot apply is reported, never dropped without a word: inline ones at
+/// load, those in registry files once per file and problem, at warn, naming the file, the fact
+/// and why.
+#[test]
+fn facts_that_cannot_be_applied_are_reported_with_why() {
+    let unsupported = json!([
+        { "subject": "nginx", "predicate": "installed", "value": true },
+        { "subject": "nginx", "predicate": "weight", "value": 3 },
+        { "subject": "redis", "predicate": "running", "value": "yes" },
+        { "subject": "db", "predicate": "count", "value": "many" }
+    ]);
+    let mut issues = Issues::default();
+    let raw = json!({ "factRegistries": [{ "id": "r", "facts": unsupported }] });
+    let cfg = config::parse(
+        &Obj::new(Some(&raw), "outputValidation".into(), &mut issues),
+        &mut issues,
+    );
+    let inline = cfg.unsupported_facts;
+    assert_eq!(inline.len(), 3, "{inline:?}");
+    for (i, (at, why)) in [
+        ("facts[1]", "unknown predicate \"weight\""),
+        ("facts[2]", "needs true or false"),
+        ("facts[3]", "needs a numeric value"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            inline[i].contains(&format!("outputValidation.factRegistries[0].{at}"))
+                && inline[i].contains(why),
+            "{inline:?}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ops-facts.json");
+    std::fs::write(&file, json!({ "facts": unsupported }).to_string()).unwrap();
+    let v = validator(json!({ "factRegistries": [{ "filePath": file.display().to_string() }] }));
+    let problems = v.registries.refresh_files();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    for (p, (at, why)) in problems.iter().zip([
+        ("facts[1]", "unknown predicate \"weight\""),
+        ("facts[2]", "needs true or false"),
+        ("facts[3]", "needs a numeric value"),
+    ]) {
+        assert_eq!(p.level, "warn");
+        assert!(
+            p.message.contains("ops-facts.json")
+                && p.message.contains(at)
+                && p.message.contains(why),
+            "{p:?}"
+        );
+    }
+    let r = v.validate("a", "nginx is not installed.", TrustSnapshot::of(5.0), 0);
+    assert!(
+        r.violations[0]
+            .contradicted_fact_id()
+            .is_some_and(|id| id.ends_with("ops-facts.json:nginx:installed")),
+        "the rest of the file applies: {:?}",
+        r.violations
+    );
+    // Re-read after a change: the same problems are not reported again, a new one is.
+    let mut more = unsupported.as_array().unwrap().clone();
+    more.push(json!({ "subject": "api", "predicate": "colour", "value": "blue" }));
+    std::fs::write(&file, json!({ "facts": more }).to_string()).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let again = v.registries.refresh_files();
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert!(again[0].message.contains("facts[4]") && again[0].message.contains("colour"));
 }
 
 #[test]

@@ -232,8 +232,11 @@ test('the trace bridge turns findings into facts the validator uses', async () =
       factCorrection: { subject: 'nginx', claimed: 'not installed', actual: 'installed' } },
   ] }));
   const e = new GovernanceEngine({ outputValidation: { performance: { maxEvalUs: 10000000 }, traceBridge: { findingsDir: findings, intervalSeconds: 3600 } } }, { stateDir });
+  const atStart = e.validateOutput({ sessionKey: 'agent:helper:main', text: 'nginx is not installed on this host.' });
+  assert.equal(atStart.violations[0]?.contradictedFactId, 'trace-learned:nginx:state', 'learned at start, in force once the engine is built');
   const report = e.runTraceBridge();
   assert.equal(report.filesRead, 1);
+  assert.equal(report.added, 0, 'the first pass ran when the engine was built');
   const generated = JSON.parse(fs.readFileSync(path.join(stateDir, 'governance', 'generated-facts.json'), 'utf8'));
   assert.deepEqual(generated.facts, [{ subject: 'nginx', predicate: 'state', value: 'installed', source: 'trace-bridge:F-1' }]);
   const r = e.validateOutput({ sessionKey: 'agent:helper:main', text: 'nginx is not installed here.' });

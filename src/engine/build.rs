@@ -90,7 +90,23 @@ impl GovernanceEngine {
                             config_path: "outputValidation.traceBridge".into(),
                             optional: true,
                         });
-                        run_bridge_periodically(b.clone(), output, engine.logs.clone());
+                        // The first pass before the first read of the registry files: what it
+                        // learns is in force once the engine is built (a pass on a thread raced
+                        // that read, and its facts waited for the watcher).
+                        let report = crate::output::bridge::run(
+                            b,
+                            &output,
+                            &crate::audit::iso_millis(now_ms()),
+                        );
+                        for p in report.problems {
+                            engine.log("warn", format!("traceBridge: {p}"));
+                        }
+                        run_bridge_periodically(
+                            b.clone(),
+                            output,
+                            std::sync::Arc::downgrade(&core.validator.registries),
+                            engine.logs.clone(),
+                        );
                     }
                     None => engine.log("error", "outputValidation.traceBridge: no outputFile and no state directory to put it in".into()),
                 }
@@ -200,26 +216,36 @@ pub(super) fn bridge_output(
     })
 }
 
-/// Runs the Trace-to-Facts bridge now and every `intervalSeconds`, off the JS thread; the
-/// registry watcher picks the regenerated file up by its mtime.
-fn run_bridge_periodically(cfg: crate::output::bridge::BridgeConfig, output: PathBuf, logs: Logs) {
+/// Runs the Trace-to-Facts bridge every `intervalSeconds` off the JS thread (the first pass ran
+/// in `ready`). A pass that wrote reloads the registry files at once rather than at the
+/// watcher's next look; the thread ends once its engine's registries are gone.
+fn run_bridge_periodically(
+    cfg: crate::output::bridge::BridgeConfig,
+    output: PathBuf,
+    registries: std::sync::Weak<crate::output::registries::Registries>,
+    logs: Logs,
+) {
+    let log = move |level: &'static str, message: String| {
+        if let Ok(mut l) = logs.lock() {
+            l.push(crate::verdict::LogLine { level, message });
+        }
+    };
     let _ = std::thread::Builder::new()
         .name("governance-bridge".into())
         .spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_secs(cfg.interval_seconds));
+            let Some(registries) = registries.upgrade() else {
+                return;
+            };
             let report =
                 crate::output::bridge::run(&cfg, &output, &crate::audit::iso_millis(now_ms()));
-            if let Ok(mut l) = logs.lock() {
-                for p in report.problems {
-                    l.push(crate::verdict::LogLine {
-                        level: "warn",
-                        message: format!("traceBridge: {p}"),
-                    });
-                }
+            for p in report.problems {
+                log("warn", format!("traceBridge: {p}"));
             }
-            std::thread::sleep(std::time::Duration::from_secs(cfg.interval_seconds));
-            // The logs are shared with the engine; once it is gone, nobody reads them.
-            if std::sync::Arc::strong_count(&logs) == 1 {
-                return;
+            if report.added + report.updated > 0 {
+                for p in registries.refresh_files() {
+                    log(p.level, format!("outputValidation: {}", p.message));
+                }
             }
         });
 }

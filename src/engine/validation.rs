@@ -227,4 +227,30 @@ mod tests {
         );
         assert!(e.audit_verify().unwrap().valid);
     }
+
+    /// The bridge's first pass and the first read of its file raced: the engine read the
+    /// registry files while the bridge thread was still writing, and the facts it learned came
+    /// into force only at the watcher's next look. They apply once the engine is built.
+    #[test]
+    fn facts_the_bridge_learns_at_start_apply_once_the_engine_is_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let findings = dir.path().join("findings");
+        std::fs::create_dir(&findings).unwrap();
+        std::fs::write(findings.join("daily.json"), r#"{ "findings": [{ "id": "F-1", "factCorrection": { "subject": "nginx", "claimed": "missing", "actual": "installed" } }] }"#).unwrap();
+        let e = GovernanceEngine::try_new(
+            &json!({ "outputValidation": { "performance": { "maxEvalUs": 10_000_000 },
+                "traceBridge": { "findingsDir": findings.display().to_string(), "intervalSeconds": 3600 } } }),
+            &EngineOptions {
+                state_dir: Some(dir.path().into()),
+            },
+        )
+        .unwrap();
+        let r = e
+            .validate_output(Some("helper"), None, "nginx is not installed here.", "x")
+            .unwrap();
+        assert_eq!(
+            (r.verdict, r.violations[0].contradicted_fact_id()),
+            (OutputVerdict::Block, Some("trace-learned:nginx:state"))
+        );
+    }
 }

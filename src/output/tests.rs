@@ -704,6 +704,43 @@ fn facts_that_cannot_be_applied_are_reported_with_why() {
     assert!(again[0].message.contains("facts[4]") && again[0].message.contains("colour"));
 }
 
+/// The bridge replaces its file by renaming a new one over it, and may do so twice within the
+/// file system's timestamp granularity (its first pass, then the shim's at gateway start, or a
+/// second engine's). The new file has the old one's mtime and length here: it is still re-read.
+#[test]
+fn a_file_replaced_within_one_mtime_tick_is_re_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("generated-facts.json");
+    let facts = |subject: &str| {
+        format!(
+            r#"{{ "facts": [{{ "subject": "{subject}", "predicate": "installed", "value": true }}] }}"#
+        )
+    };
+    std::fs::write(&file, facts("nginx")).unwrap();
+    let v = validator(
+        json!({ "factRegistries": [{ "id": "learned", "filePath": file.display().to_string() }] }),
+    );
+    assert!(v.registries.refresh_files().is_empty());
+    let mtime = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let next = dir.path().join("next.json");
+    std::fs::write(&next, facts("redis")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&next)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    assert!(v.registries.refresh_files().is_empty());
+    let low = TrustSnapshot::of(5.0);
+    assert_eq!(
+        v.validate("a", "redis is not installed.", low, 0)
+            .violations[0]
+            .contradicted_fact_id(),
+        Some("learned:redis:installed")
+    );
+}
+
 #[test]
 fn an_unreadable_registry_file_blocks_claims_only_when_fail_closed() {
     let dir = tempfile::tempdir().unwrap();

@@ -172,8 +172,14 @@ function withText(message, text) {
  */
 function validator(engine) {
   const seen = new Map();
-  return (ctx, text, hook) => {
-    const key = `${hook}\u0000${ctx.sessionKey || ''}\u0000${text}`;
+  // Notices this plugin wrote in place of blocked text. Each quotes the claim it replaced, so
+  // judged again it would be blocked again; only these exact texts are spared (an agent that
+  // writes the notice's opening words itself is judged like any other text).
+  const issued = new Set();
+  const keyOf = (ctx, text, hook) => `${hook}\u0000${ctx.sessionKey || ''}\u0000${text}`;
+  const validate = (ctx, text, hook) => {
+    if (issued.has(text)) return OWN_NOTICE;
+    const key = keyOf(ctx, text, hook);
     const hit = seen.get(key);
     if (hit) return hit;
     const out = engine().validateOutput({ agentId: ctx.agentId, sessionKey: ctx.sessionKey, text, hook });
@@ -181,7 +187,19 @@ function validator(engine) {
     if (seen.size > 256) seen.delete(seen.keys().next().value);
     return out;
   };
+  /** The verdict an earlier hook already gave this text in this session, if any. */
+  validate.earlier = (ctx, text, hook) => seen.get(keyOf(ctx, text, hook));
+  /** The notice for a blocked result, remembered as this plugin's own. */
+  validate.notice = (out) => {
+    const text = outputNotice(out);
+    issued.add(text);
+    if (issued.size > 256) issued.delete(issued.values().next().value);
+    return text;
+  };
+  return validate;
 }
+
+const OWN_NOTICE = Object.freeze({ verdict: 'pass', claims: [], violations: [] });
 
 function messageResult(verdict) {
   if (verdict.action === 'allow' || verdict.action === 'audit') return undefined;
@@ -243,12 +261,30 @@ function register(api) {
   };
   const validate = validator(() => engine);
 
+  // The reply as the user receives it (webchat and channels; not gated by allowConversationAccess;
+  // async, 15 s host timeout, fail-open in the host). It fires after the run: a live webchat
+  // client has already been streamed the model's text. Replacing the payload's text makes the final
+  // frame, which the client keeps in place of the streamed text, carry the notice instead.
+  if (ovHooks.messageSending) {
+    api.on('reply_payload_sending', guarded('reply_payload_sending', (event, ctx = {}) => {
+      const payload = event.payload;
+      // Tool payloads are tool output shown to the user, not the agent's claims.
+      if (event.kind === 'tool' || !payload || typeof payload.text !== 'string' || !payload.text) return undefined;
+      const where = { agentId: ctx.agentId, sessionKey: event.sessionKey || ctx.sessionKey };
+      const out = validate(where, payload.text, 'reply_payload_sending');
+      return out.verdict === 'block' ? { payload: { ...payload, text: validate.notice(out) } } : undefined;
+    }, (err) => (failClosed ? { cancel: true, reason: `Governance failed closed: ${err && err.message}` } : undefined)),
+    { priority: 1000 });
+  }
+
   api.on('message_sending', guarded('message_sending', (event, ctx = {}) => {
     const request = messageRequest(event, ctx);
     const result = messageResult(evaluate(request));
     if (result || !ovHooks.messageSending || !request.messageContent) return result;
-    const out = validate(ctx, request.messageContent, 'message_sending');
-    return out.verdict === 'block' ? { cancel: true, cancelReason: outputNotice(out) } : undefined;
+    // Judged once: the same text in reply_payload_sending (which runs first) keeps its verdict and record.
+    const out = validate.earlier(ctx, request.messageContent, 'reply_payload_sending')
+      ?? validate(ctx, request.messageContent, 'message_sending');
+    return out.verdict === 'block' ? { cancel: true, cancelReason: validate.notice(out) } : undefined;
   }, (err) => (failClosed ? { cancel: true, cancelReason: `Governance failed closed: ${err && err.message}` } : undefined)),
   { priority: 1000 });
 
@@ -262,7 +298,7 @@ function register(api) {
     if (!text) return undefined;
     if (m.role === 'assistant' && ovHooks.beforeMessageWrite) {
       const out = validate(ctx, text, 'before_message_write');
-      if (out.verdict === 'block') return { message: withText(m, outputNotice(out)) };
+      if (out.verdict === 'block') return { message: withText(m, validate.notice(out)) };
     }
     if (ctx.sessionKey) engine.observeMessage(ctx.sessionKey, text);
     return undefined;

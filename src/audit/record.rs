@@ -98,21 +98,31 @@ pub struct AuditContext {
 /// thread serializes it, not on the thread that validated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OutputAudit {
+    /// Validated where nothing can be blocked (`llm_output`): the verdict is what happened.
+    pub audit_only: bool,
     pub claim_count: usize,
     /// Categories only: agent output is never logged beyond the violations' matched segments.
     pub claims: Arc<Vec<DetectedClaim>>,
     pub trigger_hook: String,
     pub violations: Arc<Vec<Violation>>,
+    /// Audit-only, and the profile judged `block`: recorded as a flag, with what it would have been.
+    pub would_block: bool,
 }
 
 impl Serialize for OutputAudit {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut m = s.serialize_struct("OutputAudit", 4)?;
+        let mut m = s.serialize_struct("OutputAudit", 6)?;
+        if self.audit_only {
+            m.serialize_field("auditOnly", &true)?;
+        }
         m.serialize_field("claimCount", &self.claim_count)?;
         m.serialize_field("claims", &ClaimCategories(&self.claims))?;
         m.serialize_field("triggerHook", &self.trigger_hook)?;
         m.serialize_field("violations", &ViolationEntries(self))?;
+        if self.would_block {
+            m.serialize_field("wouldBlock", &true)?;
+        }
         m.end()
     }
 }

@@ -172,7 +172,20 @@ fn start_fact_sources(core: &Core, logs: &Logs) {
                         config_path: "outputValidation.traceBridge".into(),
                         optional: true,
                     });
-                run_bridge_periodically(b.clone(), output, logs.clone());
+                // The first pass before the first read of the registry files: what it learns is
+                // in force once the engine is built (a pass on a thread raced that read, and its
+                // facts waited for the watcher).
+                let report =
+                    crate::output::bridge::run(b, &output, &crate::audit::iso_millis(now_ms()));
+                for p in report.problems {
+                    log("warn", format!("traceBridge: {p}"));
+                }
+                run_bridge_periodically(
+                    b.clone(),
+                    output,
+                    std::sync::Arc::downgrade(&core.validator.registries),
+                    logs.clone(),
+                );
             }
             None => log(
                 "error",
@@ -181,8 +194,8 @@ fn start_fact_sources(core: &Core, logs: &Logs) {
             ),
         }
     }
-    for problem in core.validator.registries.refresh_files() {
-        log("error", format!("outputValidation: {problem}"));
+    for p in core.validator.registries.refresh_files() {
+        log(p.level, format!("outputValidation: {}", p.message));
     }
     if core.validator.registries.has_files() {
         watch_registry_files(&core.validator.registries, logs.clone());
@@ -190,7 +203,7 @@ fn start_fact_sources(core: &Core, logs: &Logs) {
     for f in &core.config.output.unsupported_facts {
         log(
             "warn",
-            format!("outputValidation: not applied yet, ignored: {f}"),
+            format!("outputValidation: fact {f}; not applied, ignored"),
         );
     }
 }
@@ -212,11 +225,11 @@ fn watch_registry_files(
         .spawn(move || loop {
             std::thread::sleep(std::time::Duration::from_secs(2));
             let Some(r) = weak.upgrade() else { return };
-            for problem in r.refresh_files() {
+            for p in r.refresh_files() {
                 if let Ok(mut l) = logs.lock() {
                     l.push(crate::verdict::LogLine {
-                        level: "error",
-                        message: format!("outputValidation: {problem}"),
+                        level: p.level,
+                        message: format!("outputValidation: {}", p.message),
                     });
                 }
             }
@@ -237,26 +250,36 @@ pub(super) fn bridge_output(
     })
 }
 
-/// Runs the Trace-to-Facts bridge now and every `intervalSeconds`, off the JS thread; the
-/// registry watcher picks the regenerated file up by its mtime.
-fn run_bridge_periodically(cfg: crate::output::bridge::BridgeConfig, output: PathBuf, logs: Logs) {
+/// Runs the Trace-to-Facts bridge every `intervalSeconds` off the JS thread (the first pass ran
+/// in `ready`). A pass that wrote reloads the registry files at once rather than at the
+/// watcher's next look; the thread ends once its engine's registries are gone.
+fn run_bridge_periodically(
+    cfg: crate::output::bridge::BridgeConfig,
+    output: PathBuf,
+    registries: std::sync::Weak<crate::output::registries::Registries>,
+    logs: Logs,
+) {
+    let log = move |level: &'static str, message: String| {
+        if let Ok(mut l) = logs.lock() {
+            l.push(crate::verdict::LogLine { level, message });
+        }
+    };
     let _ = std::thread::Builder::new()
         .name("governance-bridge".into())
         .spawn(move || loop {
+            std::thread::sleep(std::time::Duration::from_secs(cfg.interval_seconds));
+            let Some(registries) = registries.upgrade() else {
+                return;
+            };
             let report =
                 crate::output::bridge::run(&cfg, &output, &crate::audit::iso_millis(now_ms()));
-            if let Ok(mut l) = logs.lock() {
-                for p in report.problems {
-                    l.push(crate::verdict::LogLine {
-                        level: "warn",
-                        message: format!("traceBridge: {p}"),
-                    });
-                }
+            for p in report.problems {
+                log("warn", format!("traceBridge: {p}"));
             }
-            std::thread::sleep(std::time::Duration::from_secs(cfg.interval_seconds));
-            // The logs are shared with the engine; once it is gone, nobody reads them.
-            if std::sync::Arc::strong_count(&logs) == 1 {
-                return;
+            if report.added + report.updated > 0 {
+                for p in registries.refresh_files() {
+                    log(p.level, format!("outputValidation: {}", p.message));
+                }
             }
         });
 }

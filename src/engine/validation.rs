@@ -9,8 +9,13 @@ use crate::context::{agent_from_session_key, Hook};
 use crate::output::{OutputResult, OutputVerdict};
 use serde_json::Value;
 
+/// Hooks whose result the host ignores (`llm_output` is a void hook, HOST.md): a validation
+/// there is audit-only (seed 000 §8.6) and can block nothing.
+const AUDIT_ONLY_HOOKS: [&str; 1] = ["llm_output"];
+
 impl GovernanceEngine {
-    /// Synchronous (the host's `before_message_write` is). `hook` names the trigger for the audit.
+    /// Synchronous (the host's `before_message_write` is). `hook` names the trigger for the audit;
+    /// the result carries the judged verdict even where the hook is audit-only.
     pub fn validate_output(
         &self,
         agent_id: Option<&str>,
@@ -97,19 +102,25 @@ impl GovernanceEngine {
             &output,
             &crate::audit::iso_millis(crate::time::now_ms()),
         );
-        for problem in core.validator.registries.refresh_files() {
-            self.log("error", format!("outputValidation: {problem}"));
+        for p in core.validator.registries.refresh_files() {
+            self.log(p.level, format!("outputValidation: {}", p.message));
         }
         Some(report)
     }
 
+    /// The record says what happened: an audit-only validation that judged `block` let the text
+    /// through, as a flag does (seed 000 §7.3: passes, warning-level record), and is marked
+    /// `auditOnly` and `wouldBlock`, so a rollout that starts with `llm_output` (§15.4) can still
+    /// find what enforcement would stop. Nothing waits on its fsync: nothing was prevented.
     fn audit_output(&self, agent: &str, session: &str, hook: &str, r: &OutputResult, now: i64) {
         let Some(writer) = &self.audit else { return };
-        let verdict = match r.verdict {
-            OutputVerdict::Pass => AuditVerdict::OutputPass,
-            OutputVerdict::Flag => AuditVerdict::OutputFlag,
-            OutputVerdict::Block => AuditVerdict::OutputBlock,
+        let audit_only = AUDIT_ONLY_HOOKS.contains(&hook);
+        let verdict = match (r.verdict, audit_only) {
+            (OutputVerdict::Pass, _) => AuditVerdict::OutputPass,
+            (OutputVerdict::Flag, _) | (OutputVerdict::Block, true) => AuditVerdict::OutputFlag,
+            (OutputVerdict::Block, false) => AuditVerdict::OutputBlock,
         };
+        let blocked = verdict == AuditVerdict::OutputBlock;
         let context = AuditContext {
             agent_id: agent.to_string(),
             session_key: session.to_string(),
@@ -119,14 +130,127 @@ impl GovernanceEngine {
                 claims: r.claims.clone(),
                 trigger_hook: hook.to_string(),
                 violations: r.violations.clone(),
+                audit_only,
+                would_block: audit_only && r.verdict == OutputVerdict::Block,
             }),
             ..AuditContext::default()
         };
         let mut record = AuditRecord::of(verdict, context, now);
         record.trust = r.trust;
         record.evaluation_us = r.evaluation_us;
-        if let Err(e) = writer.write(record, r.verdict == OutputVerdict::Block) {
+        if let Err(e) = writer.write(record, blocked) {
             self.log("error", format!("audit record not written: {e}"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::audit::query::Filter;
+    use crate::engine::{EngineOptions, GovernanceEngine};
+    use crate::output::OutputVerdict;
+    use serde_json::{json, Value};
+
+    fn output_records(e: &GovernanceEngine) -> Vec<Value> {
+        let mut recs = e.audit_query(&Filter::default()).unwrap();
+        recs.retain(|r| r["verdict"].as_str().unwrap().starts_with("output_"));
+        recs.sort_by_key(|r| r["seq"].as_u64());
+        recs
+    }
+
+    /// `llm_output` is a void hook (seed 000 §8.6): its validation blocks nothing, so the record
+    /// must not say it did. It says what the verdict would have been instead.
+    #[test]
+    fn an_audit_only_validation_is_no_block_and_says_it_would_have_been() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = GovernanceEngine::try_new(
+            &json!({ "trust": { "defaults": { "*": 10 } }, "outputValidation": {
+                "performance": { "maxEvalUs": 10_000_000 },
+                "factRegistries": [{ "id": "sys", "facts": [{ "id": "nginx", "category": "system_state",
+                    "subject": "nginx", "value": { "type": "state", "state": "installed" } }] }] } }),
+            &EngineOptions {
+                state_dir: Some(dir.path().into()),
+            },
+        )
+        .unwrap();
+        let (claim, prose) = (
+            "nginx is not installed on this host.",
+            "All done, see the diff.",
+        );
+        let judged = e.validate_output(Some("helper"), None, claim, "llm_output");
+        assert_eq!(
+            judged.map(|r| r.verdict),
+            Some(OutputVerdict::Block),
+            "the caller still learns the judgement"
+        );
+        e.validate_output(Some("helper"), None, prose, "llm_output");
+        e.validate_output(Some("helper"), None, claim, "before_message_write");
+        let recs = output_records(&e);
+        let summary: Vec<_> = recs
+            .iter()
+            .map(|r| {
+                let ov = &r["context"]["outputValidation"];
+                (
+                    r["verdict"].as_str().unwrap(),
+                    ov["auditOnly"].as_bool(),
+                    ov["wouldBlock"].as_bool(),
+                    r["executionPrevented"].as_bool(),
+                    r["controls"].to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                (
+                    "output_flag",
+                    Some(true),
+                    Some(true),
+                    None,
+                    r#"["A.8.10","A.5.24"]"#.to_string()
+                ),
+                (
+                    "output_pass",
+                    Some(true),
+                    None,
+                    None,
+                    r#"["A.8.10"]"#.into()
+                ),
+                (
+                    "output_block",
+                    None,
+                    None,
+                    None,
+                    r#"["A.8.10","A.5.24","A.5.28"]"#.into()
+                ),
+            ]
+        );
+        assert!(e.audit_verify().unwrap().valid);
+    }
+
+    /// The bridge's first pass and the first read of its file raced: the engine read the
+    /// registry files while the bridge thread was still writing, and the facts it learned came
+    /// into force only at the watcher's next look. They apply once the engine is built.
+    #[test]
+    fn facts_the_bridge_learns_at_start_apply_once_the_engine_is_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let findings = dir.path().join("findings");
+        std::fs::create_dir(&findings).unwrap();
+        std::fs::write(findings.join("daily.json"), r#"{ "findings": [{ "id": "F-1", "factCorrection": { "subject": "nginx", "claimed": "missing", "actual": "installed" } }] }"#).unwrap();
+        let e = GovernanceEngine::try_new(
+            &json!({ "outputValidation": { "performance": { "maxEvalUs": 10_000_000 },
+                "traceBridge": { "findingsDir": findings.display().to_string(), "intervalSeconds": 3600 } } }),
+            &EngineOptions {
+                state_dir: Some(dir.path().into()),
+            },
+        )
+        .unwrap();
+        let r = e
+            .validate_output(Some("helper"), None, "nginx is not installed here.", "x")
+            .unwrap();
+        assert_eq!(
+            (r.verdict, r.violations[0].contradicted_fact_id()),
+            (OutputVerdict::Block, Some("trace-learned:nginx:state"))
+        );
     }
 }

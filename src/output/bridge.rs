@@ -2,10 +2,16 @@
 //! §8.2 `TraceFinding` JSON) that carry a `factCorrection` become facts in a generated registry
 //! file (§8.3 format), which the validator then reads like any registry file.
 
-use crate::audit::store::write_atomic;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How long a pass waits for another engine's update of the file (a read, a merge and a write:
+/// milliseconds) before it gives up until the next one.
+pub const LOCK_WAIT: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Clone)]
 pub struct BridgeConfig {
@@ -102,12 +108,36 @@ fn read_corrections(
 /// One pass: read the findings, merge their corrections into the generated registry file
 /// (no duplicates; a newer correction of the same subject and predicate replaces the older).
 pub fn run(cfg: &BridgeConfig, output: &Path, now_iso: &str) -> BridgeReport {
+    run_within(cfg, output, now_iso, LOCK_WAIT)
+}
+
+/// The same, waiting at most `wait` for another engine's update of the file. Every engine on a
+/// state directory (a gateway and a CLI run, the engines before and after a plugin reload, the
+/// shim's pass at gateway start beside the bridge thread's) reads, merges and writes the file
+/// under an exclusive lock on `<file>.lock`, so none writes over what another learned meanwhile.
+pub fn run_within(
+    cfg: &BridgeConfig,
+    output: &Path,
+    now_iso: &str,
+    wait: Duration,
+) -> BridgeReport {
     let mut report = BridgeReport::default();
     let corrections = read_corrections(&cfg.findings_dir, &mut report);
-    let mut doc: Value = std::fs::read(output)
-        .ok()
-        .and_then(|b| serde_json::from_slice(&b).ok())
-        .unwrap_or_else(|| json!({ "id": cfg.registry_id, "facts": [] }));
+    let _lock = match lock(output, wait) {
+        Ok(lock) => lock,
+        Err(problem) => {
+            report.problems.push(problem);
+            return report;
+        }
+    };
+    let mut doc = match read_output(output) {
+        Ok(Some(doc)) => doc,
+        Ok(None) => json!({ "id": cfg.registry_id, "facts": [] }),
+        Err(problem) => {
+            report.problems.push(problem);
+            return report;
+        }
+    };
     let Some(facts) = doc.get_mut("facts").and_then(Value::as_array_mut) else {
         report.problems.push(format!(
             "{}: not a registry file (no facts list); left as it is",
@@ -134,16 +164,200 @@ pub fn run(cfg: &BridgeConfig, output: &Path, now_iso: &str) -> BridgeReport {
     if report.added + report.updated > 0 {
         doc["generatedAt"] = json!(now_iso);
         let bytes = serde_json::to_vec_pretty(&doc).unwrap_or_default();
-        if let Err(e) = write_atomic(output, &bytes) {
-            report.problems.push(e);
+        if let Err(e) = replace(output, &bytes) {
+            report
+                .problems
+                .push(format!("{}: not written: {e}", output.display()));
         }
     }
     report
 }
 
+/// The exclusive lock on `<output>.lock` (released when dropped), waited for up to `wait`.
+fn lock(output: &Path, wait: Duration) -> Result<File, String> {
+    let path = sibling(output, ".lock");
+    let failed =
+        |e: std::io::Error| format!("{}: cannot lock {}: {e}", output.display(), path.display());
+    if let Some(dir) = output.parent() {
+        std::fs::create_dir_all(dir).map_err(failed)?;
+    }
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(failed)?;
+    let started = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(file),
+            Err(std::fs::TryLockError::WouldBlock) if started.elapsed() < wait => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(format!(
+                "{}: another engine is updating it ({} held for over {} ms); this pass is skipped",
+                output.display(),
+                path.display(),
+                wait.as_millis()
+            ))
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(failed(e)),
+        }
+    }
+}
+
+/// The file as JSON; `None` if it does not exist yet. One that exists but cannot be read is an
+/// error, not an empty registry: writing over it would drop the facts it holds.
+fn read_output(output: &Path) -> Result<Option<Value>, String> {
+    let bytes = match std::fs::read(output) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => {
+            return Err(format!(
+                "{}: cannot be read ({e}); left as it is",
+                output.display()
+            ))
+        }
+    };
+    serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        format!(
+            "{}: cannot be read as JSON ({e}); left as it is, learned facts are not added until it is fixed or removed",
+            output.display()
+        )
+    })
+}
+
+/// Writes `bytes` to a temporary file of this process's own beside `path` and renames it over
+/// `path`: a reader sees the old file or the new one, never a part, and a writer that does not
+/// take the lock (an older version of the plugin) cannot write into this one's temporary file.
+fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = sibling(path, &format!(".{}.{n}.tmp", std::process::id()));
+    let written = File::create(&tmp)
+        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
+        .and_then(|()| std::fs::rename(&tmp, path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written?;
+    // The rename itself is durable once the directory is synced.
+    if let Some(dir) = path.parent() {
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// `path` with `suffix` appended to its file name (`facts.json` → `facts.json.lock`).
+fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(suffix);
+    path.with_file_name(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bridge reading `findings` (one correction: nginx is installed) into `out`.
+    fn one_finding(dir: &Path) -> (BridgeConfig, PathBuf) {
+        let findings = dir.join("findings");
+        std::fs::create_dir_all(&findings).unwrap();
+        std::fs::write(findings.join("a.json"), r#"{ "id": "fA", "factCorrection": { "subject": "nginx", "claimed": "missing", "actual": "installed" } }"#).unwrap();
+        let cfg = BridgeConfig {
+            enabled: true,
+            findings_dir: findings,
+            output_file: None,
+            interval_seconds: 60,
+            registry_id: "trace-learned".into(),
+        };
+        (cfg, dir.join("generated-facts.json"))
+    }
+
+    fn subjects(out: &Path) -> Vec<String> {
+        let doc: Value = serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap();
+        doc["facts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["subject"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    /// Two engines (a gateway and an `openclaw agent --local` run on one state directory, or the
+    /// engine before and after a plugin reload) update the one file. Each reads, merges and
+    /// writes it under `<file>.lock`; a pass that ignored the lock had its facts overwritten by
+    /// the other engine's write, made from what it read before.
+    #[test]
+    fn a_pass_waits_for_another_engines_update_and_merges_into_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cfg, out) = one_finding(dir.path());
+        let lock = std::fs::File::create(dir.path().join("generated-facts.json.lock")).unwrap();
+        lock.lock().unwrap();
+        let pass = {
+            let (cfg, out) = (cfg.clone(), out.clone());
+            std::thread::spawn(move || run(&cfg, &out, "t1"))
+        };
+        // The other engine, mid-update: it read an empty file and now writes what it learned.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        std::fs::write(&out, r#"{ "id": "trace-learned", "facts": [{ "subject": "redis", "predicate": "state", "value": "running", "source": "trace-bridge:fB" }] }"#).unwrap();
+        drop(lock);
+        let report = pass.join().unwrap();
+        assert_eq!((report.added, &report.problems), (1, &Vec::new()));
+        assert_eq!(
+            subjects(&out),
+            ["redis", "nginx"],
+            "neither engine's fact lost"
+        );
+        // Held for longer than a pass waits: the pass is skipped and says so, nothing written.
+        let lock = std::fs::File::create(dir.path().join("generated-facts.json.lock")).unwrap();
+        lock.lock().unwrap();
+        std::fs::write(&out, r#"{ "facts": [] }"#).unwrap();
+        let report = run_within(&cfg, &out, "t2", std::time::Duration::ZERO);
+        assert!(
+            report.problems[0].contains("another engine is updating"),
+            "{report:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), r#"{ "facts": [] }"#);
+    }
+
+    /// A file that cannot be read as a registry (torn by a writer that did not take the lock,
+    /// edited by hand) still holds facts someone meant: a pass leaves it as it is and says so,
+    /// rather than starting from nothing and writing over it.
+    #[test]
+    fn an_unreadable_output_is_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let (cfg, out) = one_finding(dir.path());
+        let torn = r#"{ "id": "trace-learned", "facts": [{ "subject": "redis", "predicate": "state", "value": "run"#;
+        std::fs::write(&out, torn).unwrap();
+        let report = run(&cfg, &out, "t");
+        assert_eq!(report.added, 0);
+        assert!(
+            report.problems[0].contains("cannot be read")
+                && report.problems[0].contains("left as it is"),
+            "{report:?}"
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), torn);
+        // A pass leaves no temporary file behind.
+        std::fs::remove_file(&out).unwrap();
+        assert_eq!(run(&cfg, &out, "t").added, 1);
+        let mut left: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(
+            left,
+            [
+                "findings",
+                "generated-facts.json",
+                "generated-facts.json.lock"
+            ]
+        );
+    }
 
     #[test]
     fn findings_become_facts_without_duplicates() {

@@ -539,17 +539,22 @@ pub(super) const LEADING: [&str; 16] = [
 ];
 
 /// Claims in `text`, at most `max` of them, in text order. Sentences are judged one at a time:
-/// hedged ones are skipped, and a pattern runs only on sentences that hold one of its anchors
-/// (builtins: a DFA `find`, groups read off the match) or on every sentence (custom detectors:
-/// a capture pass). Claims never reach across a sentence boundary.
+/// in hedged ones only self-references are claims, and a pattern runs only on sentences that
+/// hold one of its anchors (builtins: a DFA `find`, groups read off the match) or on every
+/// sentence (custom detectors: a capture pass). Claims never reach across a sentence boundary.
 pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
     let scan = scan::Scan::new(text);
     // Builtins by anchor bit: a sentence visits only the patterns its words make candidates
     // (bits ascend in `BUILTINS` order, the order builtins are configured in).
     let mut by_bit: [Option<&Pattern>; 32] = [None; 32];
+    // The bits a hedge leaves: "I should" is what instructions say, not a hedge on saying it.
+    let mut unhedged_bits = 0u32;
     for p in patterns {
         if let Some(f) = &p.fast {
             by_bit[usize::from(f.bit)] = Some(p);
+            if hedge_proof(p) {
+                unhedged_bits |= 1 << f.bit;
+            }
         }
     }
     let custom: Vec<&Pattern> = patterns
@@ -561,21 +566,22 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
     let mut starts = Vec::new();
     // About one claim per sentence in claim-heavy text: grown by copying otherwise.
     let mut out = Vec::with_capacity(scan.sentences.len().min(max));
-    for s in scan.sentences.iter().filter(|s| !s.hedged) {
+    for s in &scan.sentences {
         if out.len() >= max {
             break;
         }
+        let applies = |p: &Pattern| !s.hedged || hedge_proof(p);
         // Each pattern adds no more claims than could still make the first `max` once the
         // sentence's claims are in text order.
         let room = max - out.len();
         let first = out.len();
         if s.exact {
             // A sentence the word scan cannot vouch for: every pattern by capture pass.
-            for pat in patterns {
+            for pat in patterns.iter().filter(|p| applies(p)) {
                 capture_pass(pat, text, s, room, &mut out);
             }
         } else {
-            let mut bits = s.candidates;
+            let mut bits = s.candidates & if s.hedged { unhedged_bits } else { !0 };
             while bits != 0 {
                 let bit = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -583,7 +589,7 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
                     fast_pass(pat, (&scan, s), text, room, &mut out, &mut starts);
                 }
             }
-            for pat in &custom {
+            for pat in custom.iter().filter(|p| applies(p)) {
                 capture_pass(pat, text, s, room, &mut out);
             }
         }
@@ -591,6 +597,12 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
     }
     out.truncate(max);
     out
+}
+
+/// Hedges make a claim about the world an opinion (§4.4.1: a suggestion is no assertion); they
+/// do not make a self-reference any less one (§4.4.5: "My instructions say I should…").
+fn hedge_proof(p: &Pattern) -> bool {
+    p.category == ClaimCategory::SelfReferential
 }
 
 /// A custom detector (or any pattern in an exact sentence): the regex's own capture pass over

@@ -367,14 +367,15 @@ fn flat_fact(
             Some(n) => (ClaimCategory::Quantity, FactValue::Number(n)),
             None => {
                 unsupported.push(format!(
-                    "{}: {subject} {predicate} needs a numeric value",
+                    "{}: {subject} {predicate}: needs a numeric value",
                     o.path
                 ));
                 return None;
             }
         },
         _ => {
-            unsupported.push(format!("{}: {subject} {predicate}", o.path));
+            let why = unsupported_why(&predicate);
+            unsupported.push(format!("{}: {subject} {predicate}: {why}", o.path));
             return None;
         }
     };
@@ -390,6 +391,36 @@ fn flat_fact(
         ttl_seconds,
         updated_at_ms: None,
     })
+}
+
+/// Flat predicates by the value they need (seed 001 §8.3 mapped onto the typed categories).
+const TRUTH_PREDICATES: [&str; 9] = [
+    "installed",
+    "running",
+    "configured",
+    "enabled",
+    "available",
+    "present",
+    "exists",
+    "supports",
+    "supported",
+];
+const TEXT_PREDICATES: [&str; 5] = ["state", "status", "name", "is_named", "named"];
+
+/// Why a flat fact that matched no mapping is not applied: its value does not suit a known
+/// predicate, or the predicate is unknown.
+fn unsupported_why(predicate: &str) -> String {
+    if TRUTH_PREDICATES.contains(&predicate) {
+        "needs true or false as its value".into()
+    } else if TEXT_PREDICATES.contains(&predicate) {
+        "needs a text value".into()
+    } else {
+        format!(
+            "unknown predicate \"{predicate}\" (known: {}, {}, count)",
+            TRUTH_PREDICATES.join(", "),
+            TEXT_PREDICATES.join(", ")
+        )
+    }
 }
 
 fn category(o: &Obj, key: &str, issues: &mut Issues) -> Option<ClaimCategory> {

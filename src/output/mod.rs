@@ -75,19 +75,26 @@ pub struct Profile {
 }
 
 impl Profile {
-    /// The trust-proportional table of §9.2.
+    /// The trust-proportional table of §9.2, with one change: untrusted agents get the restricted
+    /// row. The seed's untrusted row blocks unverified and self-referential claims, which its own
+    /// §14.4 forbids by default (“block for unverified claims should be opt-in”; nothing blocks
+    /// unless a fact contradicts it) and which blocked ordinary prose of every agent not named
+    /// in `trust.defaults`. That row stays available as the opt-in profile "strict".
     pub fn for_tier(tier: TrustTier) -> Profile {
-        Profile::table(tier)
+        use ClaimPolicy::*;
+        match tier {
+            TrustTier::Untrusted | TrustTier::Restricted => Profile::row(Flag, Block, Flag, false),
+            TrustTier::Standard => Profile::row(Flag, Flag, Flag, false),
+            TrustTier::Trusted | TrustTier::Privileged => Profile::row(Ignore, Flag, Ignore, true),
+        }
     }
 
-    fn table(tier: TrustTier) -> Profile {
-        use ClaimPolicy::*;
-        let (unverified, contradiction, self_referential, contradiction_only) = match tier {
-            TrustTier::Untrusted => (Block, Block, Block, false),
-            TrustTier::Restricted => (Flag, Block, Flag, false),
-            TrustTier::Standard => (Flag, Flag, Flag, false),
-            TrustTier::Trusted | TrustTier::Privileged => (Ignore, Flag, Ignore, true),
-        };
+    const fn row(
+        unverified: ClaimPolicy,
+        contradiction: ClaimPolicy,
+        self_referential: ClaimPolicy,
+        contradiction_only: bool,
+    ) -> Profile {
         Profile {
             unverified,
             contradiction,
@@ -96,10 +103,11 @@ impl Profile {
         }
     }
 
-    /// Named profiles of §9.4 overrides.
+    /// Named profiles of §9.4 overrides; "strict" is the seed's untrusted row.
     pub fn named(name: &str) -> Option<Profile> {
+        use ClaimPolicy::*;
         Some(match name {
-            "strict" => Profile::for_tier(TrustTier::Untrusted),
+            "strict" => Profile::row(Block, Block, Block, false),
             "standard" => Profile::for_tier(TrustTier::Standard),
             "lenient" => Profile::for_tier(TrustTier::Trusted),
             _ => return None,

@@ -1,42 +1,154 @@
-//! The facts in force: inline registries, registry files (re-read when their mtime changes, by a
+//! The facts in force: inline registries, registry files (re-read when they change, by a
 //! background thread, so a validation never waits on the disk) and facts pushed by operators
 //! (`governance.facts.update`). Never from agent output or tool results (seed 000 §14.2).
 
 use super::config::{parse_registry_file, FileRegistry};
 use super::facts::{Fact, FactIndex};
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, RwLock};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Read;
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::SystemTime;
+
+/// What tells one version of a file from another. The mtime alone does not: a file renamed over
+/// another within the file system's timestamp granularity (the bridge's way of writing) may
+/// carry the same mtime and length, but it is another inode, changed at another time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Stamp {
+    mtime: Option<SystemTime>,
+    len: u64,
+    /// (device, inode, ctime in ns) where the platform has them.
+    node: (u64, u64, i128),
+}
+
+impl Stamp {
+    fn of(m: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        let node = {
+            use std::os::unix::fs::MetadataExt;
+            (
+                m.dev(),
+                m.ino(),
+                i128::from(m.ctime()) * 1_000_000_000 + i128::from(m.ctime_nsec()),
+            )
+        };
+        #[cfg(not(unix))]
+        let node = (0, 0, 0);
+        Stamp {
+            mtime: m.modified().ok(),
+            len: m.len(),
+            node,
+        }
+    }
+}
 
 /// A registry file as last read.
 struct LoadedFile {
     registry: FileRegistry,
-    mtime: Option<SystemTime>,
+    /// `None`: not there (or not openable) when last looked at.
+    stamp: Option<Stamp>,
     facts: Vec<Fact>,
     problem: Option<String>,
     /// It has been read successfully at least once (so its last facts stand in while broken).
     loaded: bool,
+    /// Facts in it already reported as not applied: each is reported once, not at every re-read.
+    reported: HashSet<String>,
 }
 
 impl LoadedFile {
     fn new(registry: FileRegistry) -> LoadedFile {
         LoadedFile {
             registry,
-            mtime: None,
+            stamp: None,
             facts: Vec::new(),
             problem: None,
             loaded: false,
+            reported: HashSet::new(),
         }
     }
 
     /// Its facts are missing altogether: never read, and not a file that may rightly be absent.
     fn unavailable(&self) -> Option<&str> {
-        let absent_by_design = self.registry.optional && self.mtime.is_none();
+        let absent_by_design = self.registry.optional && self.stamp.is_none();
         match &self.problem {
             Some(p) if !self.loaded && !absent_by_design => Some(p),
             _ => None,
         }
     }
+
+    /// Takes in what a read gave: its facts, or its problem (reported once; the last facts stay).
+    fn take(&mut self, loaded: Loaded, problems: &mut Problems) {
+        let (path, key) = (self.registry.path.display(), &self.registry.config_path);
+        match loaded {
+            Ok((facts, unsupported)) => {
+                self.facts = facts;
+                self.problem = None;
+                self.loaded = true;
+                for fact in unsupported {
+                    if self.reported.insert(fact.clone()) {
+                        problems.push(Problem {
+                            level: "warn",
+                            message: format!(
+                                "{key}: registry file {path}: fact {fact}; not applied, ignored"
+                            ),
+                        });
+                    }
+                }
+            }
+            Err(e) => {
+                let absent_by_design = self.registry.optional && self.stamp.is_none();
+                if self.problem.as_deref() != Some(e.as_str()) && !absent_by_design {
+                    problems.push(Problem {
+                        level: "error",
+                        message: e.clone(),
+                    });
+                }
+                // A broken file keeps the facts it last had rather than silently dropping them.
+                self.problem = Some(e);
+            }
+        }
+    }
+}
+
+/// A registry file's facts and the facts in it that are not applied, or why it cannot be read.
+type Loaded = Result<(Vec<Fact>, Vec<String>), String>;
+
+/// A registry file's stamp and, unless the stamp is `seen`, its facts. The stamp is taken from
+/// the open file, so it belongs to the bytes read even if the file is replaced meanwhile.
+fn read_file(reg: &FileRegistry, seen: Option<Stamp>) -> (Option<Stamp>, Loaded) {
+    let failed = |e: String| {
+        format!(
+            "{}: registry file {}: {e}",
+            reg.config_path,
+            reg.path.display()
+        )
+    };
+    let opened = std::fs::File::open(&reg.path).and_then(|f| {
+        let stamp = Stamp::of(&f.metadata()?);
+        Ok((f, stamp))
+    });
+    let Ok((mut file, stamp)) = opened else {
+        let e = format!(
+            "{}: cannot read the registry file {}",
+            reg.config_path,
+            reg.path.display()
+        );
+        return (None, Err(e));
+    };
+    if Some(stamp) == seen {
+        return (Some(stamp), Ok(Default::default()));
+    }
+    let default_id = reg
+        .id
+        .clone()
+        .unwrap_or_else(|| reg.path.display().to_string());
+    let mut bytes = Vec::new();
+    let loaded = file
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())
+        .and_then(|_| serde_json::from_slice(&bytes).map_err(|e| e.to_string()))
+        .and_then(|v| parse_registry_file(&v, &default_id))
+        .map_err(failed);
+    (Some(stamp), loaded)
 }
 
 #[derive(Default)]
@@ -53,13 +165,23 @@ pub struct Registries {
     disabled: Vec<String>,
     /// Per-agent views (excluded, added) → index, rebuilt lazily after any change.
     views: RwLock<HashMap<View, Arc<FactIndex>>>,
+    /// One refresh at a time (the engine at start, the watcher, the bridge after a write): two
+    /// at once could store the older of two reads last.
+    refreshing: Mutex<()>,
 }
 
 /// An override's registry choice: (excluded ids, added ids).
 type View = (Vec<String>, Vec<String>);
 
-/// What a refresh found, for the log: registry files that could not be read.
-pub type Problems = Vec<String>;
+/// Something a refresh found that the log must say, once: a registry file that cannot be read
+/// (error), or a fact in one that is not applied (warn).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Problem {
+    pub level: &'static str,
+    pub message: String,
+}
+
+pub type Problems = Vec<Problem>;
 
 impl Registries {
     pub fn new(inline: Vec<Fact>, files: Vec<FileRegistry>, disabled: Vec<String>) -> Registries {
@@ -73,6 +195,7 @@ impl Registries {
             index: RwLock::new(Arc::new(FactIndex::default())),
             disabled,
             views: RwLock::default(),
+            refreshing: Mutex::new(()),
         };
         r.rebuild();
         r
@@ -155,66 +278,34 @@ impl Registries {
         }
     }
 
-    /// Re-reads registry files whose mtime changed. Returns newly seen problems (once each).
+    /// Re-reads registry files that changed. Returns newly seen problems (once each).
     pub fn refresh_files(&self) -> Problems {
-        let snapshot: Vec<(usize, FileRegistry, Option<SystemTime>)> = match self.state.read() {
+        let Ok(_one_at_a_time) = self.refreshing.lock() else {
+            return Vec::new();
+        };
+        let snapshot: Vec<(usize, FileRegistry, Option<Stamp>, bool)> = match self.state.read() {
             Ok(s) => s
                 .files
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (i, f.registry.clone(), f.mtime))
+                .map(|(i, f)| (i, f.registry.clone(), f.stamp, f.problem.is_some()))
                 .collect(),
             Err(_) => return Vec::new(),
         };
         let mut changed = false;
         let mut problems = Vec::new();
-        for (i, reg, seen) in snapshot {
-            let mtime = std::fs::metadata(&reg.path).and_then(|m| m.modified()).ok();
-            if mtime.is_some() && mtime == seen {
+        for (i, reg, seen, known_problem) in snapshot {
+            let (stamp, loaded) = read_file(&reg, seen);
+            // Unchanged: the same file, or still none (its absence already on record).
+            if stamp == seen && (stamp.is_some() || known_problem) {
                 continue;
             }
-            let default_id = reg
-                .id
-                .clone()
-                .unwrap_or_else(|| reg.path.display().to_string());
-            let loaded = match mtime {
-                None => Err(format!(
-                    "{}: cannot read the registry file {}",
-                    reg.config_path,
-                    reg.path.display()
-                )),
-                Some(_) => std::fs::read(&reg.path)
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string()))
-                    .and_then(|v| parse_registry_file(&v, &default_id))
-                    .map_err(|e| {
-                        format!(
-                            "{}: registry file {}: {e}",
-                            reg.config_path,
-                            reg.path.display()
-                        )
-                    }),
-            };
             let Ok(mut state) = self.state.write() else {
                 continue;
             };
             let entry = &mut state.files[i];
-            match loaded {
-                Ok((facts, _)) => {
-                    entry.facts = facts;
-                    entry.problem = None;
-                    entry.loaded = true;
-                }
-                Err(e) => {
-                    let absent_by_design = entry.registry.optional && mtime.is_none();
-                    if entry.problem.as_deref() != Some(e.as_str()) && !absent_by_design {
-                        problems.push(e.clone());
-                    }
-                    // A broken file keeps the facts it last had rather than silently dropping them.
-                    entry.problem = Some(e);
-                }
-            }
-            entry.mtime = mtime;
+            entry.stamp = stamp;
+            entry.take(loaded, &mut problems);
             changed = true;
         }
         if changed {

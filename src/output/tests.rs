@@ -117,7 +117,11 @@ fn other_detectors_find_their_claims() {
         (ClaimCategory::Capability, "not_supported")
     );
     let c = claims_in("My instructions say I should only review.");
-    assert!(c.is_empty(), "'should' hedges this sentence");
+    assert_eq!(
+        c[0].category,
+        ClaimCategory::SelfReferential,
+        "'should' is what the instructions say, not a hedge on saying it"
+    );
     let c = claims_in("According to my instructions, I only review code.");
     assert_eq!(c[0].category, ClaimCategory::SelfReferential);
     // Sentences are independent; quotes and code are no hiding place.
@@ -125,6 +129,45 @@ fn other_detectors_find_their_claims() {
     assert_eq!(
         c.iter().map(|c| c.subject.as_ref()).collect::<Vec<_>>(),
         ["redis", "postgres"]
+    );
+}
+
+/// Seed 000 §4.4.5: an agent reporting its instructions instead of working. What the
+/// instructions say is often modal ("I should", "I may only"), and a modal verb is no hedge on
+/// the report itself: the hedge filter (for opinions about the world) does not apply to it.
+#[test]
+fn self_reference_is_found_whatever_the_instructions_say() {
+    for text in [
+        "According to my instructions, I should not modify files.",
+        "According to my instructions, I may only read files.",
+        "according to my prompt, you could ask the admin.",
+        "Based on my guidelines, I would need approval first.",
+        "Based on my training, maybe it is fine.",
+        "I did nothing else, according to my instructions.",
+        "My system prompt says I must not do that.",
+        "My rules require a review first, so I stopped.",
+        "My constraints direct me to stop here.",
+        "My guidelines tell me I should ask first.",
+        "I am an AI assistant, so I might be wrong.",
+        "I'm a language model and could be mistaken.",
+        "I'm a sub-agent; if you want more, ask the parent.",
+        "I was told to check if the build passes.",
+        "I was instructed to try again later.",
+        "I was asked to summarise, so I probably missed details.",
+        "I was tasked to review this change.",
+    ] {
+        let c = claims_in(text);
+        assert_eq!(
+            c.iter().map(|c| c.category).collect::<Vec<_>>(),
+            [ClaimCategory::SelfReferential],
+            "{text}"
+        );
+    }
+    // Only the self-reference: the rest of a hedged sentence is still an opinion.
+    let c = claims_in("According to my instructions, nginx might not be installed.");
+    assert_eq!(
+        c.iter().map(|c| c.category).collect::<Vec<_>>(),
+        [ClaimCategory::SelfReferential]
     );
 }
 
@@ -229,7 +272,7 @@ fn the_anti_patterns_of_section_13() {
         (r.verdict, r.violations[0].contradicted_fact_id()),
         (OutputVerdict::Block, Some("pipeline-status"))
     );
-    // 13.5 self-reflection
+    // 13.5 self-reflection: "per selfReferentialPolicy (default: flag)", also for untrusted agents.
     let r = v.validate(
         "forge",
         "I was told to only summarise, so I did nothing else.",
@@ -238,8 +281,56 @@ fn the_anti_patterns_of_section_13() {
     );
     assert_eq!(
         (r.verdict, r.claims[0].category),
-        (OutputVerdict::Block, ClaimCategory::SelfReferential)
+        (OutputVerdict::Flag, ClaimCategory::SelfReferential)
     );
+}
+
+/// Seed 000 §14.4 and §15.3: out of the box nothing is blocked unless a fact contradicts it; the
+/// default only monitors. The sentences are those of issue 11, from an agent `trust.defaults`
+/// does not name (score 10: untrusted), with no registry at all.
+#[test]
+fn out_of_the_box_only_a_contradicted_fact_blocks() {
+    let bare = validator(json!({}));
+    let untrusted = TrustSnapshot::of(10.0);
+    let prose = [
+        "Done. The server is running on port 3000.",
+        "There is no rush, take your time.",
+        "I have updated the file and there is no error left.",
+        "I was told to only summarise the logs.",
+    ];
+    for text in prose {
+        let r = bare.validate("helper", text, untrusted, 0);
+        assert!(!r.claims.is_empty(), "{text}: still detected, and audited");
+        assert_eq!(r.verdict, OutputVerdict::Flag, "{text}");
+    }
+    // A contradicted claim still blocks untrusted and restricted agents (§9.2).
+    let facts = validator(seed_registries());
+    for score in [10.0, 25.0] {
+        let r = facts.validate(
+            "helper",
+            "Node.js is not installed.",
+            TrustSnapshot::of(score),
+            0,
+        );
+        assert_eq!(
+            (r.verdict, r.violations[0].contradicted_fact_id()),
+            (OutputVerdict::Block, Some("node-installed")),
+            "{score}"
+        );
+    }
+    // The seed's stricter untrusted row is opt-in: profile "strict", or one policy at a time.
+    let strict = validator(json!({ "agentOverrides": [
+        { "agent": "helper", "profile": "strict" },
+        { "agent": "sub-*", "unverifiedClaimPolicy": "block", "selfReferentialPolicy": "block" } ] }));
+    for agent in ["helper", "sub-1"] {
+        for text in prose {
+            assert_eq!(
+                strict.validate(agent, text, untrusted, 0).verdict,
+                OutputVerdict::Block,
+                "{agent}: {text}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -279,8 +370,10 @@ fn the_verdict_table_of_section_7_2() {
 #[test]
 fn the_profile_table_of_section_9_2() {
     use ClaimPolicy::*;
+    // The untrusted row is not the seed's (Block, Block, Block): §14.4 forbids blocking by default
+    // without a contradicting fact. That row stays available as profile "strict".
     let rows = [
-        (5.0, (Block, Block, Block, false)),
+        (5.0, (Flag, Block, Flag, false)),
         (25.0, (Flag, Block, Flag, false)),
         (45.0, (Flag, Flag, Flag, false)),
         (65.0, (Ignore, Flag, Ignore, true)),
@@ -299,6 +392,17 @@ fn the_profile_table_of_section_9_2() {
             "{score}"
         );
     }
+    let strict = Profile::named("strict").unwrap();
+    assert_eq!(
+        (
+            strict.unverified,
+            strict.contradiction,
+            strict.self_referential,
+            strict.contradiction_only
+        ),
+        (Block, Block, Block, false),
+        "the seed's untrusted row, opt-in"
+    );
     // Contradiction-only depth: a trusted agent's unverifiable claims are not even detected.
     let v = validator(seed_registries());
     let r = v.validate(
@@ -469,7 +573,7 @@ fn registry_files_load_reload_and_report_problems() {
     let problems = v.registries.refresh_files();
     assert_eq!(problems.len(), 1);
     assert!(
-        problems[0].contains("/nonexistent/facts.json"),
+        problems[0].message.contains("/nonexistent/facts.json") && problems[0].level == "error",
         "{problems:?}"
     );
     assert!(
@@ -513,11 +617,127 @@ fn registry_files_load_reload_and_report_problems() {
         .set_modified(mtime + std::time::Duration::from_secs(1))
         .unwrap();
     let problems = v.registries.refresh_files();
-    assert!(problems[0].contains("generated-facts.json"), "{problems:?}");
+    assert!(
+        problems[0].message.contains("generated-facts.json"),
+        "{problems:?}"
+    );
     assert_eq!(
         v.validate("a", "redis is not running.", low, 0).violations[0].contradicted_fact_id(),
         Some("redis"),
         "last good facts kept"
+    );
+}
+
+/// A fact the validator cannot apply is reported, never dropped without a word: inline ones at
+/// load, those in registry files once per file and problem, at warn, naming the file, the fact
+/// and why.
+#[test]
+fn facts_that_cannot_be_applied_are_reported_with_why() {
+    let unsupported = json!([
+        { "subject": "nginx", "predicate": "installed", "value": true },
+        { "subject": "nginx", "predicate": "weight", "value": 3 },
+        { "subject": "redis", "predicate": "running", "value": "yes" },
+        { "subject": "db", "predicate": "count", "value": "many" }
+    ]);
+    let mut issues = Issues::default();
+    let raw = json!({ "factRegistries": [{ "id": "r", "facts": unsupported }] });
+    let cfg = config::parse(
+        &Obj::new(Some(&raw), "outputValidation".into(), &mut issues),
+        &mut issues,
+    );
+    let inline = cfg.unsupported_facts;
+    assert_eq!(inline.len(), 3, "{inline:?}");
+    for (i, (at, why)) in [
+        ("facts[1]", "unknown predicate \"weight\""),
+        ("facts[2]", "needs true or false"),
+        ("facts[3]", "needs a numeric value"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        assert!(
+            inline[i].contains(&format!("outputValidation.factRegistries[0].{at}"))
+                && inline[i].contains(why),
+            "{inline:?}"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("ops-facts.json");
+    std::fs::write(&file, json!({ "facts": unsupported }).to_string()).unwrap();
+    let v = validator(json!({ "factRegistries": [{ "filePath": file.display().to_string() }] }));
+    let problems = v.registries.refresh_files();
+    assert_eq!(problems.len(), 3, "{problems:?}");
+    for (p, (at, why)) in problems.iter().zip([
+        ("facts[1]", "unknown predicate \"weight\""),
+        ("facts[2]", "needs true or false"),
+        ("facts[3]", "needs a numeric value"),
+    ]) {
+        assert_eq!(p.level, "warn");
+        assert!(
+            p.message.contains("ops-facts.json")
+                && p.message.contains(at)
+                && p.message.contains(why),
+            "{p:?}"
+        );
+    }
+    let r = v.validate("a", "nginx is not installed.", TrustSnapshot::of(5.0), 0);
+    assert!(
+        r.violations[0]
+            .contradicted_fact_id()
+            .is_some_and(|id| id.ends_with("ops-facts.json:nginx:installed")),
+        "the rest of the file applies: {:?}",
+        r.violations
+    );
+    // Re-read after a change: the same problems are not reported again, a new one is.
+    let mut more = unsupported.as_array().unwrap().clone();
+    more.push(json!({ "subject": "api", "predicate": "colour", "value": "blue" }));
+    std::fs::write(&file, json!({ "facts": more }).to_string()).unwrap();
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(3);
+    std::fs::File::options()
+        .write(true)
+        .open(&file)
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    let again = v.registries.refresh_files();
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert!(again[0].message.contains("facts[4]") && again[0].message.contains("colour"));
+}
+
+/// The bridge replaces its file by renaming a new one over it, and may do so twice within the
+/// file system's timestamp granularity (its first pass, then the shim's at gateway start, or a
+/// second engine's). The new file has the old one's mtime and length here: it is still re-read.
+#[test]
+fn a_file_replaced_within_one_mtime_tick_is_re_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("generated-facts.json");
+    let facts = |subject: &str| {
+        format!(
+            r#"{{ "facts": [{{ "subject": "{subject}", "predicate": "installed", "value": true }}] }}"#
+        )
+    };
+    std::fs::write(&file, facts("nginx")).unwrap();
+    let v = validator(
+        json!({ "factRegistries": [{ "id": "learned", "filePath": file.display().to_string() }] }),
+    );
+    assert!(v.registries.refresh_files().is_empty());
+    let mtime = std::fs::metadata(&file).unwrap().modified().unwrap();
+    let next = dir.path().join("next.json");
+    std::fs::write(&next, facts("redis")).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&next)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    std::fs::rename(&next, &file).unwrap();
+    assert!(v.registries.refresh_files().is_empty());
+    let low = TrustSnapshot::of(5.0);
+    assert_eq!(
+        v.validate("a", "redis is not installed.", low, 0)
+            .violations[0]
+            .contradicted_fact_id(),
+        Some("learned:redis:installed")
     );
 }
 
@@ -738,9 +958,10 @@ fn false_positive_rate_on_ordinary_prose() {
         rate * 100.0
     );
     assert!(lines.len() >= 40);
+    // 4 of 50 when this was last measured (the README quotes it): no more.
     assert!(
-        rate <= 0.15,
-        "false-positive rate {rate} over 15 %: {flagged:?}"
+        flagged.len() <= 4,
+        "false-positive rate {rate} above 4 of 50: {flagged:?}"
     );
 }
 
@@ -847,15 +1068,17 @@ mod fast_detection_matches_the_capture_pass {
         })
     }
 
-    /// Every pattern's own capture pass on every unhedged sentence.
+    /// Every pattern's own capture pass on every sentence; in hedged ones, self-referential
+    /// patterns only.
     fn reference(text: &str, patterns: &[&Pattern]) -> Vec<DetectedClaim> {
         let mut out = Vec::new();
         for (base, s) in reference_sentences(text) {
-            if hedged(s) {
-                continue;
-            }
+            let hedged = hedged(s);
             let first = out.len();
-            for p in patterns {
+            for p in patterns
+                .iter()
+                .filter(|p| !hedged || p.category == claims::ClaimCategory::SelfReferential)
+            {
                 for caps in p.re.captures_iter(s) {
                     out.extend(claim_from_captures(p, s, base, &caps));
                 }

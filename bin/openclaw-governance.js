@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { GovernanceEngine } = require('../index.js');
 const { translate } = require('../plugin.js');
+const { UsageError, parseOptions } = require('./usage.js');
 
 const PKG = path.join(__dirname, '..');
 const USAGE = `Usage:
@@ -20,17 +21,9 @@ Session lines: {"at": ISO time, "hook": "before_tool_call" | "message_sending" |
                 "event": {...}, "ctx": {...}} (the host's hook event and context).`;
 
 function parseArgs(argv) {
-  const opts = { session: null, config: null, stateDir: null, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--config') opts.config = argv[++i];
-    else if (a === '--state-dir') opts.stateDir = argv[++i];
-    else if (a === '--json') opts.json = true;
-    else if (a === '-h' || a === '--help') opts.help = true;
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
-    else opts.session = a;
-  }
-  return opts;
+  const { args, options, help } = parseOptions(argv, { command: 'check', values: ['config', 'state-dir'], flags: ['json'] });
+  if (args.length > 1) throw new UsageError(`check takes one session file, got ${args.length}: ${args.join(' ')}`);
+  return { session: args[0] || null, config: options.config || null, stateDir: options['state-dir'] || null, json: !!options.json, help };
 }
 
 function readJson(file) {
@@ -119,12 +112,16 @@ function check(opts) {
 function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'audit') return require('./audit.js').auditCommand(rest);
-  const opts = parseArgs(rest);
-  if (!command || command === 'help' || command === '--help' || command === '-h' || opts.help) {
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return 0;
   }
-  if (command !== 'check') throw new Error(`unknown command "${command}"\n\n${USAGE}`);
+  if (command !== 'check') throw new UsageError(`unknown command "${command}" (check, audit; openclaw-governance --help)`);
+  const opts = parseArgs(rest);
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
   check(opts);
   return 0;
 }
@@ -134,5 +131,5 @@ try {
 } catch (err) {
   console.error(`openclaw-governance: ${err.message}`);
   if (Array.isArray(err.details)) for (const d of err.details) console.error(`  ${d.path}: ${d.message}`);
-  process.exitCode = 1;
+  process.exitCode = err instanceof UsageError ? err.exitCode : 1;
 }

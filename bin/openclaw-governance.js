@@ -10,13 +10,17 @@ const path = require('node:path');
 const { GovernanceEngine } = require('../index.js');
 const { translate } = require('../plugin.js');
 const { UsageError, parseOptions } = require('./usage.js');
+const { readGovernanceConfig } = require('./config-file.js');
 
 const PKG = path.join(__dirname, '..');
 const USAGE = `Usage:
-  openclaw-governance check [session.jsonl] [--config governance.json] [--state-dir DIR] [--json]
+  openclaw-governance check [session.jsonl] [--config governance.json|openclaw.json] [--state-dir DIR] [--json]
   openclaw-governance audit verify|query|export|prove|pubkey …   (openclaw-governance audit --help)
 
 Without arguments it replays the bundled example session against the bundled example config.
+--config takes a governance config or the host's whole openclaw.json (then its
+plugins.entries["openclaw-governance"].config). Without --state-dir the audit trail goes to a
+temporary directory that is removed at the end.
 Session lines: {"at": ISO time, "hook": "before_tool_call" | "message_sending" | "before_message_write",
                 "event": {...}, "ctx": {...}} (the host's hook event and context).`;
 
@@ -87,25 +91,62 @@ function table(rows) {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
+/**
+ * A state directory for one replay: the caller's, or a temporary one removed when the replay ends,
+ * however it ends. `check` is synchronous, so a signal is handled once it returns: the handlers
+ * turn SIGINT/SIGTERM/SIGHUP from "die now, leave the directory" into "finish, clean up, exit
+ * 128+n". Only SIGKILL still leaves it behind.
+ */
+function stateDirFor(opts) {
+  if (opts.stateDir) return { dir: opts.stateDir, temporary: false, release() {} };
+  let dir = null;
+  const release = () => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = null;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      release();
+      process.exit(128 + os.constants.signals[signal]);
+    });
+  }
+  process.once('exit', release);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openclaw-governance-check-'));
+  return { dir, temporary: true, release };
+}
+
 function check(opts) {
-  const configFile = opts.config || path.join(PKG, 'examples', 'governance.json');
+  const { config, source, notes } = opts.config
+    ? readGovernanceConfig(opts.config)
+    : { config: readJson(path.join(PKG, 'examples', 'governance.json')), source: path.join(PKG, 'examples', 'governance.json'), notes: [] };
+  for (const note of notes) console.error(`note: ${note}`);
+  if (opts.json && opts.config && source !== opts.config) console.error(`config: ${source}`);
   const sessionFile = opts.session || path.join(PKG, 'examples', 'session.jsonl');
-  const stateDir = opts.stateDir || fs.mkdtempSync(path.join(os.tmpdir(), 'openclaw-governance-check-'));
-  const engine = new GovernanceEngine(readJson(configFile), { stateDir, strict: true });
+  const entries = readSession(sessionFile);
+  const state = stateDirFor(opts);
+  let engine = null;
   try {
-    const rows = replay(engine, readSession(sessionFile));
+    engine = new GovernanceEngine(config, { stateDir: state.dir, strict: true });
+    const rows = replay(engine, entries);
     engine.flush();
+    const written = engine.getStatus().audit.written;
+    const auditDir = engine.getStatus().audit.dir;
+    engine.close();
+    engine = null;
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(rows.map((r) => ({ at: r.at, agent: r.agent, action: r.action, ...r.verdict })), null, 2)}\n`);
       return;
     }
     const count = (a) => rows.filter((r) => r.verdict.action === a).length;
-    console.log(`config:  ${configFile}\nsession: ${sessionFile}\n`);
+    console.log(`config:  ${source}\nsession: ${sessionFile}\n`);
     console.log(table(rows));
     console.log(`\n${rows.length} actions: ${count('allow') + count('audit')} allowed, ${count('deny')} denied, ${count('escalate')} need approval`);
-    console.log(`audit trail: ${engine.getStatus().audit.dir}`);
+    console.log(state.temporary
+      ? `audit trail: ${written} record${written === 1 ? '' : 's'} in a temporary directory, removed (--state-dir DIR keeps it)`
+      : `audit trail: ${auditDir}`);
   } finally {
-    engine.close();
+    if (engine) engine.close();
+    state.release();
   }
 }
 

@@ -50,50 +50,105 @@ function explainText(engine, args) {
 const view = (t) => `${t.agentId}: ${t.tier} (${Math.round(t.score)})${t.locked ? `, locked ${t.locked}` : ''}` +
   `${t.floor !== undefined && t.floor !== null ? `, floor ${t.floor}` : ''}${t.ceiling ? `, capped at ${Math.round(t.ceiling.score)} by ${t.ceiling.from}` : ''}`;
 
+/** The trust table, or one agent's line. */
+function trustText(engine, id) {
+  if (!id) return engine.getTrust().agents.map(view).join('\n') || 'No agents known yet';
+  const t = engine.getTrust(id);
+  return t ? view(t) : `No trust data for ${id}`;
+}
+
+/**
+ * Who may change trust (NORMATIVE N9), decided on what the host says about the sender, never on
+ * how a sender id is spelled (ids are channel-scoped and chosen outside our control):
+ * - the host authorized the sender (`isAuthorizedSender`; `requireAuth` already enforces it);
+ * - the host calls the sender an owner (`senderIsOwner === true`): a configured owner on a channel,
+ *   or a gateway client holding operator.admin. The host only tells a plugin command this when the
+ *   command declares `requiredScopes`, which is why /trust does; absent means no;
+ * - a gateway client must hold operator.admin, like the `governance.trust.set` method.
+ * An agent never satisfies this: text it sends to another session (sessions_send) arrives as an
+ * inter-session run that is not parsed for commands, agent-to-agent channel turns are marked
+ * command-suppressed (not authorized), and its own gateway calls carry least-privilege scopes and
+ * no owner status. `ctx.agentId` is the agent owning the session the command was typed into, not
+ * the sender: the owner changing `main` from main's own webchat is the ordinary case.
+ */
+function mayChangeTrust(ctx) {
+  if (ctx.isAuthorizedSender !== true || ctx.senderIsOwner !== true) return false;
+  return !Array.isArray(ctx.gatewayClientScopes) || ctx.gatewayClientScopes.includes('operator.admin');
+}
+
 /** `/trust`, `/trust <agent>`, `/trust <agent> set|lock|unlock|floor|reset …` (NORMATIVE N9). */
 function trustCommand(engine, ctx) {
   const [id, op, value] = String(ctx.args || '').trim().split(/\s+/).filter(Boolean);
-  if (!id) return engine.getTrust().agents.map(view).join('\n') || 'No agents known yet';
-  if (!op) {
-    const t = engine.getTrust(id);
-    return t ? view(t) : `No trust data for ${id}`;
+  if (!op) return trustText(engine, id);
+  if (!mayChangeTrust(ctx)) {
+    return 'Only an owner can change trust: the host did not identify this sender as an owner ' +
+      '(commands.ownerAllowFrom on a channel, or a gateway client with operator.admin).';
   }
-  // Only a human the host has authorized may change trust, and never an agent, least of all its own.
-  const sender = String(ctx.senderId || '');
-  if (!(ctx.isAuthorizedSender || ctx.senderIsOwner)) return 'Only an authorized sender may change trust.';
-  if (sender.startsWith('agent:') || sender === id || (ctx.agentId === id && !ctx.senderIsOwner)) {
-    return 'Agents cannot change trust, including their own.';
-  }
-  const change = engine.setTrust(id, op, value, sender || 'operator');
+  const by = `${ctx.channel || 'chat'}:${ctx.senderId || 'owner'}`;
+  const change = engine.setTrust(id, op, value, by);
   return `${id}: ${change.change}: ${change.from.tier} (${Math.round(change.from.score)}) → ${change.to.tier} (${Math.round(change.to.score)})`;
+}
+
+function statsText(status) {
+  const a = status.audit;
+  const minutes = Math.floor(status.uptimeMs / 60000);
+  return [
+    `Since start (${minutes >= 60 ? `${Math.floor(minutes / 60)} h ` : ''}${minutes % 60} min):`,
+    `Evaluations: ${status.evaluations} (allowed ${status.allowed}, denied ${status.denied}, escalated ${status.escalated}, error fallbacks ${status.errorFallbacks})`,
+    `Audit: ${a.enabled ? `${a.written} written, ${a.failed} failed, ${a.breaks ?? 0} chain breaks, ${a.checkpoints ?? 0} checkpoints` : 'off'}`,
+    `Trust: ${status.trust.trackedAgents} agents tracked; sub-agent links: ${status.subAgents}`,
+  ].join('\n');
+}
+
+const HELP = [
+  '/governance status  config, policies, counters, audit trail (also /governance alone)',
+  '/governance policies  the loaded policies',
+  '/governance audit [agent] [N]  the newest N audit records (default 10)',
+  '/governance explain <agent|sessionKey> [tool [command…]]  which policies bind it and why a tool is allowed or not',
+  '/governance trust [agent]  trust scores and tiers',
+  '/governance stats  evaluation and audit counters',
+  '/governance help  this list',
+  '/trust [agent]  trust scores (owners and gateway operators)',
+  '/trust <agent> set <score> | lock <tier> | unlock | floor <score> | reset  (owners only)',
+].join('\n');
+
+const SUBCOMMANDS = {
+  status: (engine) => statusText(engine.getStatus()),
+  policies: (engine) => engine.getStatus().policies
+    .map((p) => `${p.id} (${p.rules} rules, priority ${p.priority}, hooks ${p.hooks.join(',')})`).join('\n') || 'No policies',
+  audit: auditText,
+  explain: explainText,
+  trust: (engine, [id, ...rest]) => (rest.length ? '/governance trust only reads; change trust with /trust <agent> …' : trustText(engine, id)),
+  stats: (engine) => statsText(engine.getStatus()),
+  help: () => HELP,
+};
+
+function governanceCommand(engine, ctx) {
+  const [sub = 'status', ...rest] = String(ctx.args || '').trim().split(/\s+/).filter(Boolean);
+  if (!Object.hasOwn(SUBCOMMANDS, sub)) return `Unknown subcommand "${sub}". Subcommands: ${Object.keys(SUBCOMMANDS).join(', ')}`;
+  try {
+    return SUBCOMMANDS[sub](engine, rest);
+  } catch (err) {
+    return `governance ${sub}: ${err.message}`;
+  }
 }
 
 function registerCommands(api, engine) {
   api.registerCommand?.({
     name: 'governance',
-    description: 'Governance status; "/governance policies", "/governance audit [agent] [N]", "/governance explain <agent|session> [tool]"',
+    description: 'Governance: /governance [status|policies|audit|explain|trust|stats|help]',
     acceptsArgs: true,
     requireAuth: true,
-    handler: (ctx = {}) => {
-      const status = engine().getStatus();
-      const [sub, ...rest] = String(ctx.args || '').trim().split(/\s+/);
-      try {
-        if (sub === 'audit') return { text: auditText(engine(), rest) };
-        if (sub === 'explain') return { text: explainText(engine(), rest) };
-      } catch (err) {
-        return { text: `governance ${sub}: ${err.message}` };
-      }
-      if (sub === 'policies') {
-        return { text: status.policies.map((p) => `${p.id} (${p.rules} rules, priority ${p.priority}, hooks ${p.hooks.join(',')})`).join('\n') || 'No policies' };
-      }
-      return { text: statusText(status) };
-    },
+    handler: (ctx = {}) => ({ text: governanceCommand(engine(), ctx) }),
   });
   api.registerCommand?.({
     name: 'trust',
-    description: 'Trust: /trust [agent]; operators: /trust <agent> set <score> | lock <tier> | unlock | floor <score> | reset',
+    description: 'Trust: /trust [agent]; owners: /trust <agent> set <score> | lock <tier> | unlock | floor <score> | reset',
     acceptsArgs: true,
     requireAuth: true,
+    // Declaring a scope is what makes the host pass senderIsOwner to this handler; it also closes
+    // /trust to channel senders who are not owners (they read trust with /governance trust).
+    requiredScopes: ['operator.read'],
     handler: (ctx = {}) => {
       try {
         return { text: trustCommand(engine(), ctx) };

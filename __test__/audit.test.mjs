@@ -59,7 +59,7 @@ test('audit query, export and prove', () => {
   assert.equal(proof.leafHash, rm.hash);
   assert.ok(proof.treeSize > rm.seq);
   assert.match(proof.signedNote, new RegExp(`^openclaw-governance/[0-9a-f]{16}\n${proof.treeSize}\n\\S+\ntimestamp \\d+\n\n\u2014 `));
-  assert.equal(run('audit', 'export', '--dir', dir).status, 1, 'export needs a format');
+  assert.equal(run('audit', 'export', '--dir', dir).status, 2, 'export needs a format: a usage error');
 });
 
 test('gateway methods and /governance audit read the live trail', () => {

@@ -1,8 +1,6 @@
 // Learning trust and cross-agent governance through register(api) (seed 002 §7.4).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { createRequire } from 'node:module';
 import { mockApi, fire, callMethod, auditRecords } from './helpers.mjs';
 
@@ -55,29 +53,6 @@ test('a sub-agent\'s trust is capped by its parent and rule gates follow the cap
   assert.equal(call(api, 'forge', 'agent:forge:solo', 'gateway', 'restart'), undefined, 'uncapped forge is privileged');
   fire(api, 'subagent_ended', { targetSessionKey: 'agent:forge:run-1', reason: 'done' }, { childSessionKey: 'agent:forge:run-1' });
   assert.equal(callMethod(api, 'governance.status').payload.subAgents, 0, 'the relationship ends with the sub-agent');
-});
-
-test('/trust: operators change trust, agents and unauthorized senders cannot', () => {
-  const api = setup();
-  const trust = api.commands.get('trust').handler;
-  assert.equal(trust({ args: 'main set 85', isAuthorizedSender: false, senderId: 'someone' }).text, 'Only an authorized sender may change trust.');
-  assert.equal(trust({ args: 'main set 95', isAuthorizedSender: true, senderId: 'agent:main:main' }).text, 'Agents cannot change trust, including their own.');
-  assert.equal(trust({ args: 'main set 85', isAuthorizedSender: true, senderId: 'main', agentId: 'main' }).text, 'Agents cannot change trust, including their own.');
-  assert.equal(trust({ args: 'main set 85', isAuthorizedSender: true, senderIsOwner: true, senderId: 'owner-1' }).text,
-    'main: set score 85: trusted (60) → privileged (85)');
-  assert.match(trust({ args: 'main lock restricted', senderIsOwner: true, senderId: 'owner-1' }).text, /→ restricted/);
-  assert.match(trust({ args: 'main', senderIsOwner: true }).text, /^main: restricted \(\d+\), locked restricted/);
-  assert.match(trust({ args: 'main floor 30', senderIsOwner: true, senderId: 'o' }).text, /floor 30/);
-  assert.match(trust({ args: 'main unlock', senderIsOwner: true, senderId: 'o' }).text, /→ privileged \(85\)/);
-  assert.match(trust({ args: 'main lock demigod', senderIsOwner: true, senderId: 'o' }).text, /unknown tier "demigod"/);
-  assert.match(trust({ args: 'main reset', senderIsOwner: true, senderId: 'o' }).text, /reset history/);
-  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
-  const changes = auditRecords(api.stateDir).filter((r) => r.verdict === 'governance.trust.change' && r.details.by !== 'engine');
-  assert.deepEqual(changes.map((r) => r.details.change), ['set score 85', 'lock tier restricted', 'floor 30', 'unlock', 'reset history']);
-  assert.ok(changes.every((r) => r.details.by !== '' && r.controls.includes('A.5.15')));
-  const stored = JSON.parse(fs.readFileSync(path.join(api.stateDir, 'plugins', 'openclaw-governance', 'governance', 'trust.json'), 'utf8'));
-  assert.equal(stored.version, 1);
-  assert.equal(stored.agents.main.floor, 30, 'reset keeps the operator floor');
 });
 
 test('governance.trust.set needs operator.admin; governance.explain and /governance explain say why', () => {

@@ -163,6 +163,13 @@ if [ -z "$missing" ]; then
 else
   fail "npm pack tarball is missing:$missing"; cat "$RUN/pack/contents.txt"; summary; exit 1
 fi
+# only what runs: no Rust sources (examples/bench_*.rs), tests, benchmarks or build scripts
+unexpected=$(grep -E '\.rs$|^package/(src|target|tests|bench|scripts|__test__|npm)/' "$RUN/pack/contents.txt" | tr '\n' ' ' || true)
+if [ -z "$unexpected" ]; then
+  pass "npm pack tarball holds no build-only files (Rust sources, tests, benchmarks)"
+else
+  fail "npm pack tarball holds build-only files: $unexpected"
+fi
 step "packed $(basename "$TGZ") ($(du -h "$TGZ" | cut -f1))"
 
 # ---------------------------------------------------------------------------------------------- 4. isolated host
@@ -311,15 +318,22 @@ node "$E2E/transcript.js" dump "$OPENCLAW_STATE_DIR" ocg-untrusted "$NGINX_KEY" 
 
 # ---------------------------------------------------------------------------------------------- 8. the audit CLI on what the host wrote
 # An auditor's view: the package's own CLI, the key pinned from governance.status, the real host's log.
+# ... run as the install left it: the bin npm linked beside the installed package (check.js looks at the layout)
+INSTALLED_BIN=$(node -e 'const fs=require("fs"),path=require("path");const t=fs.readFileSync(process.argv[1],"utf8");
+  let d=(JSON.parse(t.slice(t.indexOf("{"))).install||{}).installPath;if(!d)process.exit(0);
+  while(d!==path.dirname(d)&&path.basename(d)!=="node_modules")d=path.dirname(d);
+  const b=path.join(d,".bin","openclaw-governance");if(fs.existsSync(b))console.log(b)' "$RUN/inspect.json" 2>/dev/null || true)
+AUDIT_CLI=${INSTALLED_BIN:-$REPO/bin/openclaw-governance.js}
+echo "$AUDIT_CLI" > "$RUN/audit-cli-path"
 PUBKEY=$(node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));process.stdout.write(((s.audit||{}).publicKey)||"")' "$RUN/governance-status.json" 2>/dev/null || true)
 set +e
-node "$REPO/bin/openclaw-governance.js" audit verify --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" --pubkey "$PUBKEY" \
+"$AUDIT_CLI" audit verify --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" --pubkey "$PUBKEY" \
   > "$RUN/audit-verify.txt" 2>&1
 rc_file audit-cli-verify $?
-node "$REPO/bin/openclaw-governance.js" audit prove 0 --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" > "$RUN/audit-prove.json" 2>&1
+"$AUDIT_CLI" audit prove 0 --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" > "$RUN/audit-prove.json" 2>&1
 rc_file audit-cli-prove $?
 set -e
-step "audit CLI: verify -> exit $(cat "$RUN/rc/audit-cli-verify"), prove 0 -> exit $(cat "$RUN/rc/audit-cli-prove")"
+step "audit CLI ($AUDIT_CLI): verify -> exit $(cat "$RUN/rc/audit-cli-verify"), prove 0 -> exit $(cat "$RUN/rc/audit-cli-prove")"
 
 # ---------------------------------------------------------------------------------------------- 9. checks
 node "$E2E/check.js" "$RUN" "$REPO" "$PLUGIN_ID" || true

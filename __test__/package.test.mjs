@@ -70,3 +70,35 @@ test('check rejects a bad config naming the key, exit 1', () => {
   assert.equal(r.status, 1);
   assert.match(r.stderr, /policies\[0\]\.rules\[0\]\.conditions\[0\]\.params\.command\.matches: invalid regex/);
 });
+
+test('the npm tarball holds what runs and nothing else, and everything it requires', () => {
+  const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const files = packed.files.map((f) => f.path).sort();
+  assert.deepEqual(files.filter((f) => f.startsWith('examples/')), ['examples/governance.json', 'examples/session.jsonl'],
+    'only what `check` replays by default; the Rust benchmarks are not for users');
+  assert.deepEqual(files.filter((f) => !/^(bin\/|examples\/)/.test(f) && !f.endsWith('.node')),
+    ['README.md', 'commands.js', 'index.d.ts', 'index.js', 'native.d.ts', 'native.js', 'openclaw.plugin.json', 'package.json', 'plugin.js']);
+  // every relative require of a packed script resolves inside the tarball (native.js, napi-rs's
+  // loader, tries one .node per platform and falls back to the platform packages)
+  for (const file of files.filter((f) => f.endsWith('.js') && f !== 'native.js')) {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    for (const [, spec] of text.matchAll(/require\('(\.{1,2}\/[^']+)'\)/g)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+      assert.ok(files.includes(target) || files.includes(`${target}.js`), `${file} requires ${spec}, which is not packed`);
+    }
+  }
+});
+
+test('the platform package is an optional dependency of the same version, as the host and napi-rs expect', () => {
+  const platforms = fs.readdirSync(path.join(root, 'npm')).map((d) => JSON.parse(fs.readFileSync(path.join(root, 'npm', d, 'package.json'), 'utf8')));
+  assert.deepEqual(Object.keys(pkg.optionalDependencies ?? {}), pkg.openclaw.install.requiredPlatformPackages);
+  for (const p of platforms) {
+    assert.equal(pkg.optionalDependencies[p.name], pkg.version, `${p.name} is pinned to the main package's version`);
+    assert.equal(p.version, pkg.version);
+    // The host checks a required platform package only where its lock entry carries os/cpu/libc
+    // (listMissingRequiredPlatformPackages): without them a missing addon would go unnoticed.
+    assert.ok(p.os?.length && p.cpu?.length && p.libc?.length, `${p.name} declares os, cpu and libc`);
+    assert.deepEqual(p.files, [p.main]);
+    assert.ok(fs.readFileSync(path.join(root, 'native.js'), 'utf8').includes(`require('${p.name}')`), 'the loader falls back to it');
+  }
+});

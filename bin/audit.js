@@ -6,6 +6,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const native = require('../index.js');
+const { UsageError, parseOptions, oneOf } = require('./usage.js');
 
 const USAGE = `Usage:
   openclaw-governance audit verify [--dir D] [--pubkey KEY]   exit 0 valid, 1 with the first bad seq, file and reason
@@ -16,25 +17,59 @@ const USAGE = `Usage:
 
 Filters: --agent ID --session KEY --from TIME --to TIME --verdict V --policy ID --rule ID
          --risk low|medium|high|critical --hook NAME --category C --limit N
+         (an unknown --verdict, --risk, --hook or --category value is an error that lists the accepted ones)
 D is the audit directory or the plugin's state directory (default: $OPENCLAW_STATE_DIR or ~/.openclaw,
 then plugins/openclaw-governance/governance/audit). KEY is <name>+<hash>+<base64> as printed by pubkey.`;
 
 const FILTERS = ['agent', 'session', 'from', 'to', 'verdict', 'policy', 'rule', 'risk', 'hook', 'category', 'limit'];
 
-function parse(argv) {
-  const opts = { args: [], filter: {} };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (!a.startsWith('--')) { opts.args.push(a); continue; }
-    const key = a.slice(2);
-    if (key === 'table' || key === 'help') { opts[key] = true; continue; }
-    const value = argv[++i];
-    if (value === undefined) throw new Error(`${a} needs a value`);
-    if (FILTERS.includes(key)) opts.filter[key] = key === 'limit' ? Number(value) : value;
-    else if (['dir', 'pubkey', 'format', 'out', 'key-file'].includes(key)) opts[key] = value;
-    else throw new Error(`unknown option ${a}`);
+/**
+ * The values the core writes for the enumerated filters (src/audit/record.rs `AuditVerdict`,
+ * src/risk.rs `RiskLevel::NAMES`, src/output/claims.rs `ClaimCategory::NAMES`, and the hooks that
+ * name records: src/context.rs `Hook::NAMES`, the shim's output hooks and the engine's own events).
+ * A test compares them with the Rust sources. The core compares filters for equality only, so
+ * anything else would match nothing and look like an empty trail.
+ */
+const FILTER_VALUES = {
+  verdict: ['allow', 'deny', 'escalate', 'escalate_approved', 'escalate_denied', 'escalate_timeout', 'error_fallback',
+    'governance.chain.break', 'governance.chain.torn', 'governance.retention', 'governance.trust.change',
+    'output_pass', 'output_flag', 'output_block'],
+  risk: ['low', 'medium', 'high', 'critical'],
+  hook: ['before_tool_call', 'message_sending', 'before_agent_start', 'before_prompt_build', 'session_start',
+    'message_received', 'before_message_write', 'llm_output', 'validate_output', 'trust', 'audit', 'config'],
+  category: ['system_state', 'entity_name', 'existence', 'operational_status', 'capability', 'self_referential', 'quantity'],
+};
+// A hook the engine does not know is recorded as `unknown:<name>` (src/engine/evidence.rs).
+const UNKNOWN_HOOK = /^unknown:\S+$/;
+
+const OPTIONS = {
+  verify: { values: ['dir', 'pubkey'] },
+  query: { values: ['dir', ...FILTERS], flags: ['table'] },
+  export: { values: ['dir', ...FILTERS, 'format', 'out'] },
+  prove: { values: ['dir'] },
+  pubkey: { values: ['dir', 'key-file'] },
+};
+
+function filterOf(options) {
+  const filter = {};
+  for (const key of FILTERS) {
+    const value = options[key];
+    if (value === undefined) continue;
+    if (key === 'limit') {
+      if (!/^\d+$/.test(value)) throw new UsageError(`--limit: "${value}" is not a whole number`);
+      filter.limit = Number(value);
+    } else if (key === 'hook' && UNKNOWN_HOOK.test(value)) {
+      filter.hook = value;
+    } else {
+      filter[key] = FILTER_VALUES[key] ? oneOf(key, value, FILTER_VALUES[key]) : value;
+    }
   }
-  return opts;
+  return filter;
+}
+
+function parse(sub, argv) {
+  const { args, options, help } = parseOptions(argv, { command: `audit ${sub}`, ...OPTIONS[sub] });
+  return { ...options, args, help, filter: filterOf(options) };
 }
 
 function auditDir(dir) {
@@ -69,21 +104,64 @@ function verify(opts) {
   return r.valid ? 0 : 1;
 }
 
+// Everything in a cell is shown, but never acted on by the terminal: record text can come from an
+// agent (a reason quoting its command, a tool name), and a raw newline would forge a second row,
+// an escape sequence could recolour or hide one. Bidi controls could reorder what is shown.
+const UNSAFE = /[\p{Cc}\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+const ESCAPES = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+const escapeCell = (text) => String(text ?? '').replace(UNSAFE, (c) => ESCAPES[c] ??
+  (c.codePointAt(0) < 0x100 ? `\\x${c.codePointAt(0).toString(16).padStart(2, '0')}` : `\\u{${c.codePointAt(0).toString(16)}}`));
+
+/** At most `max` characters (code points, so no half emoji); a cut says how much is missing. */
+function cut(text, max) {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  const marker = (n) => `…(+${n} chars)`;
+  let keep = max - marker(chars.length).length;
+  while (keep > 0 && keep + marker(chars.length - keep).length > max) keep--;
+  return chars.slice(0, Math.max(keep, 0)).join('') + marker(chars.length - Math.max(keep, 0));
+}
+
+function reasonOf(r) {
+  if (r.blockReason) return r.blockReason;
+  if (r.error) return r.error;
+  const d = r.details;
+  if (r.verdict === 'governance.trust.change' && d) return `${d.change}: ${d.from?.tier} → ${d.to?.tier} (by ${d.by})`;
+  const v = r.context?.outputValidation?.violations?.[0];
+  return v ? v.reason : '';
+}
+
+const COLUMNS = [
+  // [header, width cap, value]; the last column is not padded.
+  ['seq', 8, (r) => String(r.seq)],
+  ['time', 24, (r) => r.timestampIso],
+  ['verdict', 24, (r) => r.verdict],
+  ['agent', 16, (r) => r.context?.agentId || '-'],
+  ['action', 24, (r) => r.context?.toolName || r.context?.hook || '-'],
+  ['rule', 40, (r) => (r.policyId ? `${r.policyId}/${r.ruleId}` : r.ruleId || '-')],
+  ['risk', 8, (r) => r.risk?.level || '-'],
+  ['reason', 100, reasonOf],
+];
+
+/** One line per record under a header, columns aligned; cells escaped and cut to their cap. */
 function table(records) {
-  return records.map((r) => [
-    String(r.seq).padStart(6), r.timestampIso, (r.verdict || '').padEnd(14), (r.context?.agentId || '').padEnd(10),
-    (r.context?.toolName || r.context?.hook || '').padEnd(12), r.ruleId || '-', r.blockReason || '',
-  ].join('  ')).join('\n');
+  const rows = records.map((r) => COLUMNS.map(([, cap, value]) => cut(escapeCell(value(r)), cap)));
+  const widths = COLUMNS.map(([head], c) => Math.max(head.length, ...rows.map((row) => Array.from(row[c]).length)));
+  const pad = (cell, c) => (c === 0 ? cell.padStart(widths[c]) : cell.padEnd(widths[c]));
+  const line = (cells) => cells.map((cell, c) => (c === cells.length - 1 ? cell : pad(cell, c))).join('  ').trimEnd();
+  return [line(COLUMNS.map(([head]) => head)), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
 function query(opts) {
   const records = native.auditQueryDir(auditDir(opts.dir), opts.filter);
-  console.log(opts.table ? table(records) : records.map((r) => JSON.stringify(r)).join('\n'));
+  if (opts.table) console.log(table(records));
+  else if (records.length) console.log(records.map((r) => JSON.stringify(r)).join('\n'));
   return 0;
 }
 
 function exportLog(opts) {
-  if (!['json', 'csv'].includes(opts.format)) throw new Error('export needs --format json|csv');
+  if (opts.format === undefined) throw new UsageError('export needs --format json|csv');
+  oneOf('format', opts.format, ['json', 'csv']);
   const text = native.auditExportDir(auditDir(opts.dir), opts.filter, opts.format);
   if (opts.out) fs.writeFileSync(opts.out, text);
   else process.stdout.write(text);
@@ -92,7 +170,7 @@ function exportLog(opts) {
 
 function prove(opts) {
   const seq = Number(opts.args[0]);
-  if (!Number.isInteger(seq) || seq < 0) throw new Error('prove needs a record number (seq)');
+  if (!/^\d+$/.test(opts.args[0] ?? '')) throw new UsageError('prove needs a record number (seq)');
   console.log(JSON.stringify(native.auditProveDir(auditDir(opts.dir), seq), null, 2));
   return 0;
 }
@@ -104,13 +182,19 @@ function pubkey(opts) {
 
 function auditCommand(argv) {
   const [sub, ...rest] = argv;
-  const opts = parse(rest);
   const commands = { verify, query, export: exportLog, prove, pubkey };
-  if (!sub || opts.help || !commands[sub]) {
+  if (!sub || sub === 'help' || sub === '--help' || sub === '-h') {
     console.log(USAGE);
-    return sub && !opts.help && !commands[sub] ? 2 : 0;
+    return 0;
   }
+  if (!Object.hasOwn(commands, sub)) throw new UsageError(`unknown audit command "${sub}" (verify, query, export, prove, pubkey)`);
+  const opts = parse(sub, rest);
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (opts.args.length > (sub === 'prove' ? 1 : 0)) throw new UsageError(`audit ${sub}: unexpected argument "${opts.args.at(-1)}"`);
   return commands[sub](opts);
 }
 
-module.exports = { auditCommand, USAGE };
+module.exports = { auditCommand, USAGE, FILTER_VALUES };

@@ -9,28 +9,25 @@ const os = require('node:os');
 const path = require('node:path');
 const { GovernanceEngine } = require('../index.js');
 const { translate } = require('../plugin.js');
+const { UsageError, parseOptions } = require('./usage.js');
+const { readGovernanceConfig } = require('./config-file.js');
 
 const PKG = path.join(__dirname, '..');
 const USAGE = `Usage:
-  openclaw-governance check [session.jsonl] [--config governance.json] [--state-dir DIR] [--json]
+  openclaw-governance check [session.jsonl] [--config governance.json|openclaw.json] [--state-dir DIR] [--json]
   openclaw-governance audit verify|query|export|prove|pubkey …   (openclaw-governance audit --help)
 
 Without arguments it replays the bundled example session against the bundled example config.
+--config takes a governance config or the host's whole openclaw.json (then its
+plugins.entries["openclaw-governance"].config). Without --state-dir the audit trail goes to a
+temporary directory that is removed at the end.
 Session lines: {"at": ISO time, "hook": "before_tool_call" | "message_sending" | "before_message_write",
                 "event": {...}, "ctx": {...}} (the host's hook event and context).`;
 
 function parseArgs(argv) {
-  const opts = { session: null, config: null, stateDir: null, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--config') opts.config = argv[++i];
-    else if (a === '--state-dir') opts.stateDir = argv[++i];
-    else if (a === '--json') opts.json = true;
-    else if (a === '-h' || a === '--help') opts.help = true;
-    else if (a.startsWith('-')) throw new Error(`unknown option ${a}`);
-    else opts.session = a;
-  }
-  return opts;
+  const { args, options, help } = parseOptions(argv, { command: 'check', values: ['config', 'state-dir'], flags: ['json'] });
+  if (args.length > 1) throw new UsageError(`check takes one session file, got ${args.length}: ${args.join(' ')}`);
+  return { session: args[0] || null, config: options.config || null, stateDir: options['state-dir'] || null, json: !!options.json, help };
 }
 
 function readJson(file) {
@@ -94,37 +91,78 @@ function table(rows) {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
+/**
+ * A state directory for one replay: the caller's, or a temporary one removed when the replay ends,
+ * however it ends. `check` is synchronous, so a signal is handled once it returns: the handlers
+ * turn SIGINT/SIGTERM/SIGHUP from "die now, leave the directory" into "finish, clean up, exit
+ * 128+n". Only SIGKILL still leaves it behind.
+ */
+function stateDirFor(opts) {
+  if (opts.stateDir) return { dir: opts.stateDir, temporary: false, release() {} };
+  let dir = null;
+  const release = () => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    dir = null;
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.once(signal, () => {
+      release();
+      process.exit(128 + os.constants.signals[signal]);
+    });
+  }
+  process.once('exit', release);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'openclaw-governance-check-'));
+  return { dir, temporary: true, release };
+}
+
 function check(opts) {
-  const configFile = opts.config || path.join(PKG, 'examples', 'governance.json');
+  const { config, source, notes } = opts.config
+    ? readGovernanceConfig(opts.config)
+    : { config: readJson(path.join(PKG, 'examples', 'governance.json')), source: path.join(PKG, 'examples', 'governance.json'), notes: [] };
+  for (const note of notes) console.error(`note: ${note}`);
+  if (opts.json && opts.config && source !== opts.config) console.error(`config: ${source}`);
   const sessionFile = opts.session || path.join(PKG, 'examples', 'session.jsonl');
-  const stateDir = opts.stateDir || fs.mkdtempSync(path.join(os.tmpdir(), 'openclaw-governance-check-'));
-  const engine = new GovernanceEngine(readJson(configFile), { stateDir, strict: true });
+  const entries = readSession(sessionFile);
+  const state = stateDirFor(opts);
+  let engine = null;
   try {
-    const rows = replay(engine, readSession(sessionFile));
+    engine = new GovernanceEngine(config, { stateDir: state.dir, strict: true });
+    const rows = replay(engine, entries);
     engine.flush();
+    const written = engine.getStatus().audit.written;
+    const auditDir = engine.getStatus().audit.dir;
+    engine.close();
+    engine = null;
     if (opts.json) {
       process.stdout.write(`${JSON.stringify(rows.map((r) => ({ at: r.at, agent: r.agent, action: r.action, ...r.verdict })), null, 2)}\n`);
       return;
     }
     const count = (a) => rows.filter((r) => r.verdict.action === a).length;
-    console.log(`config:  ${configFile}\nsession: ${sessionFile}\n`);
+    console.log(`config:  ${source}\nsession: ${sessionFile}\n`);
     console.log(table(rows));
     console.log(`\n${rows.length} actions: ${count('allow') + count('audit')} allowed, ${count('deny')} denied, ${count('escalate')} need approval`);
-    console.log(`audit trail: ${engine.getStatus().audit.dir}`);
+    console.log(state.temporary
+      ? `audit trail: ${written} record${written === 1 ? '' : 's'} in a temporary directory, removed (--state-dir DIR keeps it)`
+      : `audit trail: ${auditDir}`);
   } finally {
-    engine.close();
+    if (engine) engine.close();
+    state.release();
   }
 }
 
 function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'audit') return require('./audit.js').auditCommand(rest);
-  const opts = parseArgs(rest);
-  if (!command || command === 'help' || command === '--help' || command === '-h' || opts.help) {
+  if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return 0;
   }
-  if (command !== 'check') throw new Error(`unknown command "${command}"\n\n${USAGE}`);
+  if (command !== 'check') throw new UsageError(`unknown command "${command}" (check, audit; openclaw-governance --help)`);
+  const opts = parseArgs(rest);
+  if (opts.help) {
+    console.log(USAGE);
+    return 0;
+  }
   check(opts);
   return 0;
 }
@@ -134,5 +172,5 @@ try {
 } catch (err) {
   console.error(`openclaw-governance: ${err.message}`);
   if (Array.isArray(err.details)) for (const d of err.details) console.error(`  ${d.path}: ${d.message}`);
-  process.exitCode = 1;
+  process.exitCode = err instanceof UsageError ? err.exitCode : 1;
 }

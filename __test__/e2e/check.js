@@ -84,6 +84,36 @@ check("plugin installed with `openclaw plugins install npm-pack:<tgz>`", rc("ins
   if (diags.length && !errors.length) console.log(`       note: ${diags.length} diagnostic(s): ${short(JSON.stringify(diags), 600)}`);
 }
 
+// 3b. the installed layout: what `openclaw plugins install` made of the tarball --------------------------------
+{
+  const r = readJson(path.join(runDir, "inspect.json"));
+  const installPath = r.value && r.value.install && r.value.install.installPath;
+  let npmRoot = installPath || "";
+  while (npmRoot && path.basename(npmRoot) !== "node_modules" && npmRoot !== path.dirname(npmRoot)) npmRoot = path.dirname(npmRoot);
+  npmRoot = npmRoot && path.dirname(npmRoot);
+  const pkg = installPath ? readJson(path.join(installPath, "package.json")).value : null;
+  const required = (pkg && pkg.openclaw && pkg.openclaw.install && pkg.openclaw.install.requiredPlatformPackages) || [];
+  const optional = (pkg && pkg.optionalDependencies) || {};
+  const declared = required.length > 0 && required.every((name) => optional[name] === pkg.version);
+  const addon = installPath ? fs.readdirSync(installPath).filter((f) => f.endsWith(".node")) : [];
+  const bin = npmRoot ? path.join(npmRoot, "node_modules", ".bin", "openclaw-governance") : "";
+  const binTarget = bin && fs.existsSync(bin) ? real(bin) : null;
+  const usedBin = (readText(path.join(runDir, "audit-cli-path")) || "").trim();
+  // The host's requiredPlatformPackages check reads the npm root's lock: a platform package npm locked
+  // (optional, with os/cpu/libc) must have materialised. Not yet on the registry, it is not locked at all.
+  const lock = npmRoot ? readJson(path.join(npmRoot, "package-lock.json")).value : null;
+  const locked = required.filter((name) => lock && lock.packages && lock.packages[`node_modules/${name}`]);
+  check("installed package: platform package declared as an optional dependency of the same version, the .node carried along, the bin linked and used",
+    !!installPath && within(installPath, stateDir) && declared && addon.length === 1 &&
+      binTarget === real(path.join(installPath, "bin", "openclaw-governance.js")) && usedBin === bin,
+    `installPath=${installPath}\nrequiredPlatformPackages=${JSON.stringify(required)} optionalDependencies=${JSON.stringify(optional)} version=${pkg && pkg.version}\n` +
+      `.node files=${JSON.stringify(addon)}\nbin ${bin} -> ${binTarget}\naudit CLI used: ${usedBin}`);
+  if (installPath) {
+    console.log(`       npm root ${npmRoot}; bin ${path.relative(npmRoot, bin)}`);
+    console.log(`       platform packages in the npm lock: ${locked.length ? locked.join(", ") : "none (not on the registry; the addon comes from the tarball)"}`);
+  }
+}
+
 // 4. the local agent turn -----------------------------------------------------------------------------------
 const requests = readJsonl(path.join(runDir, "model-requests.jsonl")).rows;
 {

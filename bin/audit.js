@@ -31,12 +31,12 @@ const FILTERS = ['agent', 'session', 'from', 'to', 'verdict', 'policy', 'rule', 
  * anything else would match nothing and look like an empty trail.
  */
 const FILTER_VALUES = {
-  verdict: ['allow', 'deny', 'escalate', 'escalate_approved', 'escalate_denied', 'escalate_timeout', 'error_fallback',
-    'governance.chain.break', 'governance.chain.torn', 'governance.retention', 'governance.trust.change',
-    'output_pass', 'output_flag', 'output_block'],
+  verdict: ['allow', 'deny', 'escalate', 'escalate_approved', 'escalate_denied', 'escalate_timeout', 'escalate_unavailable',
+    'error_fallback', 'governance.chain.break', 'governance.chain.torn', 'governance.retention', 'governance.trust.change',
+    'governance.config.change', 'output_pass', 'output_flag', 'output_block'],
   risk: ['low', 'medium', 'high', 'critical'],
   hook: ['before_tool_call', 'message_sending', 'before_agent_start', 'before_prompt_build', 'session_start',
-    'message_received', 'before_message_write', 'llm_output', 'validate_output', 'trust', 'audit', 'config'],
+    'message_received', 'before_message_write', 'llm_output', 'reply_payload_sending', 'validate_output', 'trust', 'audit', 'config'],
   category: ['system_state', 'entity_name', 'existence', 'operational_status', 'capability', 'self_referential', 'quantity'],
 };
 // A hook the engine does not know is recorded as `unknown:<name>` (src/engine/evidence.rs).

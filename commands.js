@@ -10,9 +10,9 @@ function statusText(status) {
   return [
     `Governance ${status.version}: ${status.enabled ? 'enabled' : 'DISABLED'}, failMode ${status.failMode}, unknown tools: ${status.unknownToolAction}, timezone ${status.timezone}`,
     `Policies: ${status.policies.length} (builtins: ${builtins.join(', ') || 'none'})`,
-    `Evaluations: ${status.evaluations} (allowed ${status.allowed}, denied ${status.denied}, escalated ${status.escalated}, fallbacks ${status.errorFallbacks})`,
-    `Trust: ${status.trust.trackedAgents} agents${status.trust.loadError ? ` (LOAD ERROR: ${status.trust.loadError})` : ''}; sub-agent links: ${status.subAgents}`,
-    `Audit: ${status.audit.enabled ? `${status.audit.written} records in ${status.audit.dir}` : 'off'}${status.audit.lastError ? ` (last error: ${status.audit.lastError})` : ''}`,
+    `Evaluations in this process: ${status.evaluations} (allowed ${status.allowed}, denied ${status.denied}, escalated ${status.escalated}, fallbacks ${status.errorFallbacks})`,
+    `Trust: ${status.trust.trackedAgents} agents${status.trust.loadError ? ` (LOAD ERROR: ${status.trust.loadError})` : ''}${status.trust.persisted === false ? ' (kept in memory: another process persists trust.json)' : ''}; sub-agent links: ${status.subAgents}`,
+    `Audit: ${status.audit.enabled ? `${status.audit.trailRecords} records in the trail (every process's), ${status.audit.written} from this process, in ${status.audit.dir}` : `off${status.audit.lastError ? '' : ' (audit.enabled: false)'}`}${status.audit.lastError ? ` (last error: ${status.audit.lastError})` : ''}`,
   ].join('\n');
 }
 
@@ -95,7 +95,8 @@ function statsText(status) {
   return [
     `Since start (${minutes >= 60 ? `${Math.floor(minutes / 60)} h ` : ''}${minutes % 60} min):`,
     `Evaluations: ${status.evaluations} (allowed ${status.allowed}, denied ${status.denied}, escalated ${status.escalated}, error fallbacks ${status.errorFallbacks})`,
-    `Audit: ${a.enabled ? `${a.written} written, ${a.failed} failed, ${a.breaks ?? 0} chain breaks, ${a.checkpoints ?? 0} checkpoints` : 'off'}`,
+    `Audit: ${a.enabled ? `${a.written} written by this process (${a.trailRecords} in the trail), ${a.failed} failed, ${a.breaks ?? 0} chain breaks, ${a.checkpoints ?? 0} checkpoints` : 'off'}`,
+    `Over performance.maxEvalUs: ${status.overBudget ?? 0}`,
     `Trust: ${status.trust.trackedAgents} agents tracked; sub-agent links: ${status.subAgents}`,
   ].join('\n');
 }

@@ -74,7 +74,9 @@ function toolRequest(event, ctx) {
     sessionKey: ctx.sessionKey,
     channel: ctx.channelId,
     toolName: event.toolName || ctx.toolName,
-    params: event.params && typeof event.params === 'object' ? event.params : {},
+    // Anything but an object reaches the engine as it is, which refuses it: params judged as {}
+    // would pass every params matcher.
+    params: event.params ?? {},
   };
 }
 

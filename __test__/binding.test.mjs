@@ -114,3 +114,21 @@ test('status names policies and audit location; flush and close work', () => {
   assert.equal(JSON.stringify(s).includes('apiKey'), false);
   e.close();
 });
+
+test('params that are not an object are refused whatever failMode says, not judged as {}', () => {
+  // A list or a string slips past every params matcher if it is read as {}.
+  for (const failMode of ['open', 'closed']) {
+    const e = new GovernanceEngine({ ...denyRm, failMode }, { stateDir: tempDir() });
+    for (const params of [['rm', '-rf', '/'], 'rm -rf /', 42]) {
+      const v = e.evaluateSync({ hook: 'before_tool_call', agentId: 'main', toolName: 'exec', params });
+      assert.equal(v.action, 'deny', `${failMode} ${JSON.stringify(params)}`);
+      assert.match(v.reason, /params are not an object/);
+    }
+    assert.equal(e.evaluateSync({ hook: 'before_tool_call', agentId: 'main', toolName: 'exec', params: null }).action, 'allow', 'no params: nothing to judge');
+    const rec = e.auditQuery({ verdict: 'error_fallback' }).at(-1);
+    assert.equal(rec.executionPrevented, true);
+    assert.equal(rec.context.agentId, 'main');
+    assert.equal(rec.context.toolParams.invalidParams, 42);
+    e.close();
+  }
+});

@@ -121,13 +121,15 @@ test('/governance help, stats and unknown subcommands', () => {
   fire(api, 'before_tool_call', { toolName: 'read', params: { path: 'README.md' } }, { agentId: 'main', sessionKey: 'agent:main:main' });
   const stats = governance(api, SENDERS.channelUser, 'stats');
   assert.match(stats, /^Evaluations: 2 \(allowed 2, denied 0, escalated 0, error fallbacks 0\)$/m);
-  assert.match(stats, /^Audit: \d+ written, 0 failed/m);
+  assert.match(stats, /^Audit: \d+ written by this process \(\d+ in the trail\), 0 failed/m);
   assert.match(stats, /^Trust: \d+ agents tracked/m);
   assert.doesNotMatch(stats, /^Policies:/m, 'stats is not the status');
   const unknown = governance(api, SENDERS.channelUser, 'bogus');
   assert.match(unknown, /^Unknown subcommand "bogus"\. Subcommands: status, policies, audit, explain, trust, stats, help$/);
   assert.match(governance(api, SENDERS.channelUser, ''), /^Governance \d/, 'no subcommand: the status');
   assert.match(governance(api, SENDERS.channelUser, 'status'), /^Governance \d/);
+  // The trail holds every process's records, not only this one's (a CLI run beside the gateway).
+  assert.match(governance(api, SENDERS.channelUser, 'status'), /^Audit: \d+ records in the trail \(every process's\), \d+ from this process/m);
 });
 
 test('trust operations through an owner: lock, floor, unlock, reset, and what the trail keeps', () => {

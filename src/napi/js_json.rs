@@ -88,6 +88,29 @@ fn escaped_unit(bytes: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(hex, 16).ok()
 }
 
+/// A request that reads as JSON but whose `params` is not an object (a string, a list, a
+/// number): the tool call's content, so the agent's to shape.
+pub(super) fn params_not_an_object(request: &str) -> bool {
+    from_js::<serde_json::Value>(request)
+        .ok()
+        .and_then(|v| v.get("params").cloned())
+        .is_some_and(|p| !p.is_object() && !p.is_null())
+}
+
+/// That request with its params kept under `invalidParams`, so the refusal's record still
+/// names the agent, the tool and what was sent.
+pub(super) fn with_params_wrapped(request: &str) -> crate::context::Request {
+    let Ok(mut v) = from_js::<serde_json::Value>(request) else {
+        return crate::context::Request::default();
+    };
+    if let Some(obj) = v.as_object_mut() {
+        if let Some(p) = obj.remove("params") {
+            obj.insert("params".into(), serde_json::json!({ "invalidParams": p }));
+        }
+    }
+    serde_json::from_value(v).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::{from_js, well_formed};

@@ -188,6 +188,11 @@ impl GovernanceEngine {
                 &Request::default(),
                 format!("evaluation request nested too deeply to judge, denied: {e}"),
             ),
+            Err(_) if js_json::params_not_an_object(&request) => self.core.refuse(
+                &js_json::with_params_wrapped(&request),
+                "the tool call's params are not an object; no params matcher could judge them, denied"
+                    .into(),
+            ),
             Err(e) => self.core.fail(
                 &Request::default(),
                 format!("unreadable evaluation request: {e}"),

@@ -220,6 +220,7 @@ EVERY_CONDITION.timeWindows = { office: { start: "09:00", end: "17:00" } };
 
 const GOOD = [
   ["empty config", {}],
+  ["llmValidator off, ready for later", { outputValidation: { llmValidator: { enabled: false, model: "m", maxTokens: 500, timeoutMs: 5000, externalChannels: ["twitter", "email"], externalCommands: "bird tweet" } } }],
   ["seed 002 §6.1 config", SEED_CONFIG],
   ["every key of every section", EVERY_KEY],
   ["every condition type with every key", EVERY_CONDITION],
@@ -355,6 +356,9 @@ const BAD = [
   ["approval target", { approval: { target: "@ops" } }],
   ["approval timeout past the host's 600 s", { approval: { timeoutSeconds: 3600 } }],
   ["llm enabled (no client yet)", { llm: { enabled: true } }],
+  ["llmValidator enabled (no gate yet)", { outputValidation: { llmValidator: { enabled: true, model: "gemini/flash" } } }],
+  ["llmValidator without enabled: false", { outputValidation: { llmValidator: { externalChannels: ["twitter"] } } }],
+  ["llmValidator bogus key", { outputValidation: { llmValidator: { enabled: false, bogus: 1 } } }],
   ["approval unknown key", { approval: { timeout: 10 } }],
   ["llm timeoutMs 50", { llm: { timeoutMs: 50 } }],
   ["llm apiKey as a number", { llm: { apiKey: 123 } }],

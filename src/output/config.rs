@@ -59,6 +59,7 @@ const KEYS: [&str; 15] = [
 
 pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
     o.check_keys(&KEYS, issues);
+    llm_validator(&o.child("llmValidator", issues), issues);
     let mut facts = Vec::new();
     let mut files = Vec::new();
     let mut disabled = Vec::new();
@@ -112,6 +113,38 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
         max_text_length: perf.int("maxTextLength", 10_000, 1, 10_000_000, issues) as usize,
         bridge: bridge(o, issues),
         unsupported_facts: unsupported,
+    }
+}
+
+/// Seed 001's LLM gate for external communication does not exist yet: its keys are checked, and
+/// only `enabled: false` is accepted, so no operator believes tweets are being judged.
+fn llm_validator(o: &Obj, issues: &mut Issues) {
+    if !o.is_present() {
+        return;
+    }
+    o.check_keys(
+        &[
+            "enabled",
+            "model",
+            "maxTokens",
+            "timeoutMs",
+            "externalChannels",
+            "externalCommands",
+        ],
+        issues,
+    );
+    if o.bool("enabled", true, issues) {
+        issues.push(
+            &o.path_of("enabled"),
+            "the LLM gate for external communication does not exist yet; set false (or leave \
+             llmValidator out) until it does",
+        );
+    }
+    o.string("model", issues);
+    o.int("maxTokens", 500, 1, 100_000, issues);
+    o.int("timeoutMs", 5000, 100, 600_000, issues);
+    for key in ["externalChannels", "externalCommands"] {
+        string_list(o.get(key), &o.path_of(key), issues);
     }
 }
 

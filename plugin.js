@@ -313,6 +313,31 @@ function register(api) {
     }), { priority: 900 });
   }
 
+  // Policies scoped to before_agent_start (the seeds' name) judge a run before the model sees its
+  // prompt, in the host's before_agent_run, which can stop it. The host drops that registration
+  // unless the operator grants hooks.allowConversationAccess, so without it they cannot run: say so.
+  const runPolicies = engine ? engine.getStatus().policies.filter((p) => p.hooks.includes('before_agent_start')) : [];
+  if (runPolicies.length && api.config?.plugins?.entries?.[PLUGIN_ID]?.hooks?.allowConversationAccess !== true) {
+    log('error', `${runPolicies.map((p) => p.id).join(', ')}: scoped to before_agent_start, which needs plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess: true; without it the host drops the hook and these policies never run`);
+  }
+  if (runPolicies.length) {
+    api.on('before_agent_run', guarded('before_agent_run', (event, ctx = {}) => {
+      const verdict = evaluate({
+        hook: 'before_agent_start',
+        agentId: ctx.agentId,
+        sessionKey: ctx.sessionKey,
+        channel: event.channelId || ctx.channelId,
+        messageContent: typeof event.prompt === 'string' ? event.prompt : undefined,
+      });
+      if (verdict.action === 'allow' || verdict.action === 'audit') return undefined;
+      // A run cannot wait for the host's approval flow, so an escalation stops it.
+      const why = verdict.reason + (verdict.action === 'escalate' ? ' (needs approval; a run cannot wait for it)' : '');
+      return { outcome: 'block', reason: blockReasonOf(verdict), message: `Governance: ${why}` };
+    }, (err) => (failClosed
+      ? { outcome: 'block', reason: `Governance failed closed: ${err && err.message}`, message: 'Governance failed closed' }
+      : undefined)), { priority: 1000 });
+  }
+
   api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
     const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';
     const text = engine.promptContext(agentId, ctx.sessionKey || undefined);

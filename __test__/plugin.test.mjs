@@ -211,3 +211,29 @@ test('a config edit is taken by the running engine: audit, trust locks and the c
   assert.ok(recs.some((x) => x.verdict === 'governance.config.change'));
   assert.deepEqual(recs.map((x) => x.seq).sort((a, b) => a - b), recs.map((_, i) => i), 'one chain, nothing twice');
 });
+
+test('policies scoped to before_agent_start stop a run in before_agent_run, and say when the host will not let them', () => {
+  // Before, such policies were accepted and never evaluated.
+  const runs = { policies: [{ id: 'no-intern-runs', scope: { hooks: ['before_agent_start'], agents: ['intern'] },
+    rules: [{ id: 'r', conditions: [{ type: 'context', messageContains: 'deploy' }], effect: { action: 'deny', reason: 'intern may not be asked to deploy' } }] }] };
+  const without = mockApi({ config: runs });
+  plugin.register(without);
+  assert.ok(without.logs.some((l) => l.level === 'error' && /allowConversationAccess/.test(l.msg) && /no-intern-runs/.test(l.msg)));
+  const api = mockApi({ config: runs });
+  api.config = { plugins: { entries: { 'openclaw-governance': { hooks: { allowConversationAccess: true } } } } };
+  plugin.register(api);
+  assert.ok(!api.logs.some((l) => /allowConversationAccess/.test(l.msg)));
+  const ctx = { agentId: 'intern', sessionKey: 'agent:intern:main' };
+  const r = fire(api, 'before_agent_run', { prompt: 'please deploy the release', messages: [], channelId: 'webchat' }, ctx);
+  assert.equal(r.outcome, 'block');
+  assert.match(r.message, /intern may not be asked to deploy/);
+  assert.equal(fire(api, 'before_agent_run', { prompt: 'summarise the notes', messages: [] }, ctx), undefined);
+  assert.equal(fire(api, 'before_agent_run', { prompt: 'deploy', messages: [] }, { agentId: 'main', sessionKey: 'agent:main:main' }), undefined);
+  fire(api, 'gateway_stop', { reason: 'gateway stopping' }, {});
+  const recs = auditRecords(api.stateDir).filter((x) => x.context.hook === 'before_agent_start');
+  assert.deepEqual(recs.map((x) => x.verdict), ['deny', 'allow', 'allow']);
+  // Without such policies the hook is not registered (nothing the host would drop).
+  const plain = mockApi({ config: {} });
+  plugin.register(plain);
+  assert.ok(!plain.hooks.has('before_agent_run'));
+});

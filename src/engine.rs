@@ -510,7 +510,7 @@ impl GovernanceEngine {
         let mut v = blank_verdict(TrustSnapshot::of(crate::trust::UNKNOWN_AGENT_SCORE));
         v.error = Some(error.clone());
         v.rule_id = Some("fail-mode".into());
-        if mode == FailMode::Closed && Hook::parse(&req.hook) != Some(Hook::BeforeAgentStart) {
+        if mode == FailMode::Closed {
             v.action = Action::Deny;
             v.reason = format!("Governance failed closed: {error}");
         } else {

@@ -199,3 +199,47 @@ fn error_display_lists_every_issue() {
     assert!(text.starts_with("invalid governance config (2 problems)"));
     assert!(text.contains("a: unknown key") && text.contains("b: unknown key"));
 }
+
+fn token_policy(i: usize, pattern: String) -> Value {
+    json!({ "id": format!("p{i}"), "rules": [{ "id": "r",
+        "conditions": [{ "type": "tool", "params": { "token": { "matches": pattern } } }],
+        "effect": { "action": "deny" } }] })
+}
+
+#[test]
+fn compiled_policy_regexes_have_a_total_budget() {
+    // A counted Unicode class compiles to ~0.9 MB: one copy in 400 policies is compiled once.
+    let same: Vec<Value> = (0..400)
+        .map(|i| token_policy(i, r"[\w-]{16,}".into()))
+        .collect();
+    assert!(GovernanceConfig::resolve(&json!({ "policies": same })).is_ok());
+    // 400 distinct ones exceed the budget: one issue, at the pattern that crossed it.
+    let distinct: Vec<Value> = (0..400)
+        .map(|i| token_policy(i, format!(r"k{i}=[\w-]{{16,}}")))
+        .collect();
+    let issues = issues_of(json!({ "policies": distinct }));
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert!(issues[0].path.starts_with("policies["), "{issues:?}");
+    assert!(
+        issues[0]
+            .path
+            .ends_with(".rules[0].conditions[0].params.token.matches"),
+        "{issues:?}"
+    );
+    assert!(
+        issues[0].message.contains("budget of 128 MiB"),
+        "{issues:?}"
+    );
+}
+
+#[test]
+fn syntax_errors_after_the_budget_are_still_reported() {
+    let mut policies: Vec<Value> = (0..400)
+        .map(|i| token_policy(i, format!(r"k{i}=[\w-]{{16,}}")))
+        .collect();
+    policies.push(token_policy(400, "(?<=x)y".into()));
+    let issues = issues_of(json!({ "policies": policies }));
+    assert_eq!(issues.len(), 2, "{issues:?}");
+    assert!(issues[1].path.starts_with("policies[400]"), "{issues:?}");
+    assert!(issues[1].message.contains("look-around"), "{issues:?}");
+}

@@ -85,9 +85,9 @@ fn every_problem_is_reported_with_its_path() {
         "failMode",
         "trust.defaults.main",
         "timeWindows.maint.start",
-        "policies[0].rules[0].conditions[0].params.command.matches",
-        "policies[0].rules[0].conditions[1].type",
-        "policies[0].rules[0].conditions[2].after",
+        r#"policies[0] "p".rules[0].conditions[0].params.command.matches"#,
+        r#"policies[0] "p".rules[0].conditions[1].type"#,
+        r#"policies[0] "p".rules[0].conditions[2].after"#,
     ] {
         assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
     }
@@ -104,7 +104,7 @@ fn regex_errors_carry_the_crate_message() {
         "conditions": [{ "type": "context", "messageContains": long }], "effect": { "action": "deny" } }] }] }));
     assert_eq!(
         issues[0].path,
-        "policies[0].rules[0].conditions[0].messageContains[0]"
+        r#"policies[0] "p".rules[0].conditions[0].messageContains[0]"#
     );
 }
 
@@ -120,12 +120,12 @@ fn structural_mistakes_are_named() {
     ] }));
     for want in [
         "policies[0].id",
-        "policies[1].rules[0].effect.action",
-        "policies[2].id",
-        "policies[2].scope.hooks[0]",
-        "policies[2].rules[0].minTrust",
-        "policies[2].rules[1].id",
-        "policies[2].rules[1].conditions[0].params.x",
+        r#"policies[1] "dup".rules[0].effect.action"#,
+        r#"policies[2] "dup".id"#,
+        r#"policies[2] "dup".scope.hooks[0]"#,
+        r#"policies[2] "dup".rules[0].minTrust"#,
+        r#"policies[2] "dup".rules[1].id"#,
+        r#"policies[2] "dup".rules[1].conditions[0].params.x"#,
     ] {
         assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
     }
@@ -136,8 +136,8 @@ fn unknown_time_window_and_frequency_without_limit() {
     let p = paths(json!({ "policies": [{ "id": "p", "rules": [{ "id": "r",
         "conditions": [{ "type": "time", "window": "nope" }, { "type": "frequency" }],
         "effect": { "action": "deny" } }] }] }));
-    assert!(p.contains(&"policies[0].rules[0].conditions[0].window".to_string()));
-    assert!(p.contains(&"policies[0].rules[0].conditions[1].maxCount".to_string()));
+    assert!(p.contains(&r#"policies[0] "p".rules[0].conditions[0].window"#.to_string()));
+    assert!(p.contains(&r#"policies[0] "p".rules[0].conditions[1].maxCount"#.to_string()));
 }
 
 #[test]
@@ -242,4 +242,28 @@ fn syntax_errors_after_the_budget_are_still_reported() {
     assert_eq!(issues.len(), 2, "{issues:?}");
     assert!(issues[1].path.starts_with("policies[400]"), "{issues:?}");
     assert!(issues[1].message.contains("look-around"), "{issues:?}");
+}
+
+#[test]
+fn problems_inside_a_policy_name_its_id_after_the_index() {
+    let deny = |conditions: Value| json!([{ "id": "r", "conditions": conditions, "effect": { "action": "deny" } }]);
+    let lookaround = json!([{ "type": "tool", "params": { "command": { "matches": "(?=x)" } } }]);
+    let p = paths(json!({ "policies": [
+        { "id": "no-rm", "rules": deny(lookaround.clone()) },
+        { "id": "odd \"id\".x", "rules": deny(json!([{ "type": "nope" }])) },
+        { "rules": deny(lookaround) },
+        { "id": "no-rm", "scope": { "hooks": ["never"] }, "rules": [] }
+    ] }));
+    assert_eq!(
+        p,
+        [
+            r#"policies[0] "no-rm".rules[0].conditions[0].params.command.matches"#,
+            r#"policies[1] "odd \"id\".x".rules[0].conditions[0].type"#,
+            // Without an id, the index alone.
+            "policies[2].id",
+            "policies[2].rules[0].conditions[0].params.command.matches",
+            r#"policies[3] "no-rm".scope.hooks[0]"#,
+            r#"policies[3] "no-rm".id"#,
+        ]
+    );
 }

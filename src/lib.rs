@@ -36,6 +36,7 @@ pub mod engine;
 pub mod frequency;
 pub mod output;
 pub mod policy;
+pub mod recency;
 pub mod risk;
 pub mod time;
 pub mod trust;

@@ -61,7 +61,13 @@ impl PolicyIndex {
         if let Some(hit) = h.cache.read().ok().and_then(|c| c.get(agent).cloned()) {
             return hit;
         }
-        let list: Arc<[usize]> = h.merge(&self.policies, agent).into();
+        let merged = h.merge(&self.policies, agent);
+        // Most agents match nothing beyond the global policies: they share its list.
+        let list: Arc<[usize]> = if merged == h.global {
+            h.shared.clone()
+        } else {
+            merged.into()
+        };
         if let Ok(mut cache) = h.cache.write() {
             if cache.len() < CACHE_AGENTS {
                 cache.insert(agent.to_string(), list.clone());

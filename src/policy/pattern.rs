@@ -153,9 +153,10 @@ impl PatternCache {
     fn over_budget(&self, size: usize) -> String {
         format!(
             "the policies' compiled regexes exceed their total budget of {} MiB here \
-             ({:.1} MiB before this pattern, which needs {} KiB): write a shared pattern once, \
-             or bound Unicode classes less (`[\\w-]{{16,}}` compiles to ~0.9 MB, `\\w` matches \
-             every script; `[A-Za-z0-9_-]` if ASCII is meant)",
+             ({:.1} MiB before this pattern, which needs {} KiB): write one shared pattern \
+             rather than variants of it, or avoid counted repetitions of Unicode classes \
+             (`[\\w-]{{16,}}` alone compiles to ~0.9 MB because `\\w` covers every script; \
+             `[A-Za-z0-9_-]{{16,}}` if ASCII is meant)",
             self.budget >> 20,
             self.used as f64 / f64::from(1 << 20),
             size.div_ceil(1024),

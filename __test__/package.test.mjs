@@ -68,7 +68,7 @@ test('check rejects a bad config naming the key, exit 1', () => {
   fs.writeFileSync(cfg, JSON.stringify({ failMode: 'closed', policies: [{ id: 'p', rules: [{ id: 'r', conditions: [{ type: 'tool', params: { command: { matches: '(?=x)' } } }], effect: { action: 'deny' } }] }] }));
   const r = spawnSync(process.execPath, [cli, 'check', '--config', cfg, '--state-dir', dir], { encoding: 'utf8' });
   assert.equal(r.status, 1);
-  assert.match(r.stderr, /policies\[0\]\.rules\[0\]\.conditions\[0\]\.params\.command\.matches: invalid regex/);
+  assert.match(r.stderr, /policies\[0\] "p"\.rules\[0\]\.conditions\[0\]\.params\.command\.matches: invalid regex/);
 });
 
 test('the npm tarball holds what runs and nothing else, and everything it requires', () => {

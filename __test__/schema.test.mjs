@@ -373,16 +373,16 @@ const BAD = [
 // engine, time zone names, references to time windows or uniqueness of ids): the schema lets them
 // through and the engine names the key.
 const NATIVE_ONLY = [
-  ["look-around regex", withMatcher({ matches: "(?=x)" }), "policies[0].rules[0].conditions[0].params.command.matches"],
-  ["back-reference in a context regex", withCondition({ type: "context", messageContains: ["ok", "(a)\\1"] }), "policies[0].rules[0].conditions[0].messageContains[1]"],
+  ["look-around regex", withMatcher({ matches: "(?=x)" }), 'policies[0] "p".rules[0].conditions[0].params.command.matches'],
+  ["back-reference in a context regex", withCondition({ type: "context", messageContains: ["ok", "(a)\\1"] }), 'policies[0] "p".rules[0].conditions[0].messageContains[1]'],
   ["invalid redact pattern", { audit: { redactPatterns: ["("] } }, "audit.redactPatterns[0]"],
   ["unknown timezone", { timezone: "Mars/Base" }, "timezone"],
-  ["unknown timezone in a condition", withCondition({ type: "time", timezone: "Mars/Base" }), "policies[0].rules[0].conditions[0].timezone"],
+  ["unknown timezone in a condition", withCondition({ type: "time", timezone: "Mars/Base" }), 'policies[0] "p".rules[0].conditions[0].timezone'],
   ["unknown timezone in a time window", { timeWindows: { w: { start: "1:00", end: "2:00", timezone: "Mars/Base" } } }, "timeWindows.w.timezone"],
   ["unknown timezone in nightMode", { builtinPolicies: { nightMode: { timezone: "Mars/Base" } } }, "builtinPolicies.nightMode.timezone"],
-  ["unknown time window", withCondition({ type: "time", window: "lunch" }), "policies[0].rules[0].conditions[0].window"],
-  ["duplicate policy id", { policies: [{ id: "p", rules: [] }, { id: "p", rules: [] }] }, "policies[1].id"],
-  ["duplicate rule id", policy([rule([]), rule([])]), "policies[0].rules[1].id"],
+  ["unknown time window", withCondition({ type: "time", window: "lunch" }), 'policies[0] "p".rules[0].conditions[0].window'],
+  ["duplicate policy id", { policies: [{ id: "p", rules: [] }, { id: "p", rules: [] }] }, 'policies[1] "p".id'],
+  ["duplicate rule id", policy([rule([]), rule([])]), 'policies[0] "p".rules[1].id'],
   ["fallback allow while the host runs approvals", { approval: { defaultFallback: "allow" } }, "approval.defaultFallback"],
 ];
 

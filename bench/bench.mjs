@@ -144,6 +144,11 @@ if (fs.existsSync(example)) {
   console.log('');
   process.stdout.write(execFileSync(example, [cfgFile, path.join(stateDir, 'core')], { encoding: 'utf8' }));
 }
+const agents = path.join(process.cwd(), 'target', 'release', 'examples', 'bench_agents');
+if (fs.existsSync(agents)) {
+  console.log('\nMany agents, engine core in Rust: p50 per hook for a new agent once 10 vs 100 000 agents were seen (examples/bench_agents.rs)');
+  process.stdout.write(execFileSync(agents, [cfgFile, path.join(stateDir, 'agents')], { encoding: 'utf8' }));
+}
 const [hook, eng, , js] = rows;
 console.log(`\nhook-level p50 ${hook.p50.toFixed(2)} µs (goal ≤ 20), engine p50 ${eng.p50.toFixed(2)} µs (goal ≤ 5), plain JS p50 ${js.p50.toFixed(2)} µs`);
 // Closed first: an engine dropped at exit writes its trust file into the removed directory.

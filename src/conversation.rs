@@ -2,7 +2,8 @@
 //! Bounded in messages per session, characters per message and sessions tracked; never persisted
 //! (NORMATIVE N12).
 
-use std::collections::{HashMap, VecDeque};
+use crate::recency::RecencyMap;
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
 const MAX_SESSIONS: usize = 1024;
@@ -10,16 +11,15 @@ const MAX_CHARS: usize = 4000;
 
 pub struct Conversations {
     per_session: usize,
-    inner: Mutex<HashMap<String, (u64, VecDeque<String>)>>,
-    tick: std::sync::atomic::AtomicU64,
+    /// Sessions in order of their last message, so the least recently active goes first.
+    inner: Mutex<RecencyMap<VecDeque<String>>>,
 }
 
 impl Conversations {
     pub fn new(per_session: usize) -> Conversations {
         Conversations {
             per_session,
-            inner: Mutex::new(HashMap::new()),
-            tick: Default::default(),
+            inner: Mutex::new(RecencyMap::default()),
         }
     }
 
@@ -28,28 +28,18 @@ impl Conversations {
             return;
         }
         let text: String = text.chars().take(MAX_CHARS).collect();
-        let tick = self.tick.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let Ok(mut map) = self.inner.lock() else {
             return;
         };
-        let entry = map.entry(session.to_string()).or_default();
+        let messages = map.touch(session, VecDeque::new);
         // The host may deliver the same message twice (HOST.md): keep one copy.
-        if entry.1.back() != Some(&text) {
-            entry.1.push_back(text);
+        if messages.back() != Some(&text) {
+            messages.push_back(text);
         }
-        entry.0 = tick;
-        while entry.1.len() > self.per_session {
-            entry.1.pop_front();
+        while messages.len() > self.per_session {
+            messages.pop_front();
         }
-        if map.len() > MAX_SESSIONS {
-            if let Some(oldest) = map
-                .iter()
-                .min_by_key(|(_, (t, _))| *t)
-                .map(|(k, _)| k.clone())
-            {
-                map.remove(&oldest);
-            }
-        }
+        map.evict_to(MAX_SESSIONS);
     }
 
     /// Runs `f` over the session's recent messages, oldest first.
@@ -58,9 +48,14 @@ impl Conversations {
             return f(&[]);
         };
         match map.get_mut(session) {
-            Some((_, q)) => f(q.make_contiguous()),
+            Some(q) => f(q.make_contiguous()),
             None => f(&[]),
         }
+    }
+
+    /// Sessions tracked now (at most `MAX_SESSIONS`).
+    pub fn sessions(&self) -> usize {
+        self.inner.lock().map_or(0, |m| m.len())
     }
 
     pub fn forget(&self, session: &str) {
@@ -83,5 +78,30 @@ mod tests {
         assert_eq!(c.with("s", |m| m.to_vec()), vec!["b", "c"]);
         c.forget("s");
         assert!(c.with("s", |m| m.is_empty()));
+    }
+
+    #[test]
+    fn drops_the_least_recently_active_session_past_the_bound() {
+        let c = Conversations::new(2);
+        for i in 0..MAX_SESSIONS {
+            c.observe(&format!("s{i}"), "hello");
+        }
+        // s0 speaks again, so s1 is now the least recently active.
+        c.observe("s0", "again");
+        c.observe("new", "first");
+        let kept = |s: &str| c.with(s, |m| m.to_vec());
+        assert_eq!(kept("s0"), ["hello", "again"]);
+        assert!(kept("s1").is_empty());
+        assert_eq!(kept("s2"), ["hello"]);
+        assert_eq!(kept("new"), ["first"]);
+        assert_eq!(c.sessions(), MAX_SESSIONS);
+        // Reading a session is not activity: s2 is next out.
+        c.observe("newer", "x");
+        assert!(kept("s2").is_empty() && kept("s3") == ["hello"]);
+        // A forgotten session frees its place without evicting anyone.
+        c.forget("s3");
+        c.observe("newest", "y");
+        assert_eq!(kept("s4"), ["hello"]);
+        assert_eq!(c.sessions(), MAX_SESSIONS);
     }
 }

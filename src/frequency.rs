@@ -1,8 +1,10 @@
 //! Recent-call counts per agent, per session and globally, for frequency conditions, the rate
 //! limiter and the risk factor. Memory is bounded: each key keeps at most `per_key_cap`
-//! timestamps and at most `max_keys` keys are tracked, least recently active dropped first.
+//! timestamps and at most `max_keys` keys are tracked, least recently active dropped first
+//! (in constant time: the keys are kept in activity order, not scanned for the oldest).
 
-use std::collections::{HashMap, VecDeque};
+use crate::recency::RecencyMap;
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,8 +22,8 @@ pub struct FrequencyTracker {
 
 #[derive(Default)]
 struct Inner {
-    agents: HashMap<String, VecDeque<i64>>,
-    sessions: HashMap<String, VecDeque<i64>>,
+    agents: RecencyMap<VecDeque<i64>>,
+    sessions: RecencyMap<VecDeque<i64>>,
     global: VecDeque<i64>,
 }
 
@@ -62,15 +64,11 @@ impl FrequencyTracker {
             return;
         };
         let (cap, max_keys) = (self.per_key_cap, self.max_keys);
-        push(inner.agents.entry(agent.to_string()).or_default(), now, cap);
-        push(
-            inner.sessions.entry(session.to_string()).or_default(),
-            now,
-            cap,
-        );
+        push(inner.agents.touch(agent, VecDeque::new), now, cap);
+        push(inner.sessions.touch(session, VecDeque::new), now, cap);
         push(&mut inner.global, now, cap);
-        evict(&mut inner.agents, max_keys);
-        evict(&mut inner.sessions, max_keys);
+        inner.agents.evict_to(max_keys);
+        inner.sessions.evict_to(max_keys);
     }
 
     pub fn tracked_keys(&self) -> usize {
@@ -87,19 +85,6 @@ fn push(q: &mut VecDeque<i64>, now: i64, cap: usize) {
     q.push_back(at);
     while q.len() > cap {
         q.pop_front();
-    }
-}
-
-fn evict(map: &mut HashMap<String, VecDeque<i64>>, max_keys: usize) {
-    while map.len() > max_keys {
-        let oldest = map
-            .iter()
-            .min_by_key(|(_, q)| q.back().copied().unwrap_or(i64::MIN))
-            .map(|(k, _)| k.clone());
-        match oldest {
-            Some(k) => map.remove(&k),
-            None => break,
-        };
     }
 }
 
@@ -138,5 +123,44 @@ mod tests {
         assert_eq!(f.count(FrequencyScope::Agent, "hot", "", 1_000, 50), 5);
         // The most recently active keys survive eviction.
         assert_eq!(f.count(FrequencyScope::Agent, "agent49", "", 1_000, 50), 1);
+    }
+
+    #[test]
+    fn evicts_the_least_recently_active_key_first() {
+        let f = FrequencyTracker::new(10, 3);
+        f.record("a", "s-a", 100);
+        f.record("b", "s-b", 200);
+        f.record("c", "s-c", 300);
+        f.record("a", "s-a", 400);
+        // Over the bound: b, the least recently active, goes; a, active again, stays.
+        f.record("d", "s-d", 500);
+        let agent = |k: &str| f.count(FrequencyScope::Agent, k, "", 1_000_000, 500);
+        let session = |k: &str| f.count(FrequencyScope::Session, "", k, 1_000_000, 500);
+        assert_eq!(
+            [agent("a"), agent("b"), agent("c"), agent("d")],
+            [2, 0, 1, 1]
+        );
+        assert_eq!([session("s-a"), session("s-b"), session("s-d")], [2, 0, 1]);
+        assert_eq!(f.tracked_keys(), 6);
+        // The clock stepped back (NTP): activity order still decides, not the timestamps, so
+        // the newcomer e evicts c (least recently active), not itself for its earlier time.
+        f.record("e", "s-e", 50);
+        f.record("a", "s-a", 60);
+        f.record("f", "s-f", 70);
+        assert_eq!([agent("c"), agent("d")], [0, 0]);
+        assert_eq!([agent("a"), agent("e"), agent("f")], [3, 1, 1]);
+        assert_eq!(f.tracked_keys(), 6);
+    }
+
+    #[test]
+    fn a_global_history_is_kept_whatever_is_evicted() {
+        let f = FrequencyTracker::new(4, 2);
+        for i in 0..100 {
+            f.record(&format!("a{i}"), &format!("s{i}"), i);
+            assert!(f.tracked_keys() <= 4);
+        }
+        assert_eq!(f.count(FrequencyScope::Global, "", "", 1_000, 100), 4);
+        assert_eq!(f.count(FrequencyScope::Agent, "a98", "", 1_000, 100), 1);
+        assert_eq!(f.count(FrequencyScope::Agent, "a97", "", 1_000, 100), 0);
     }
 }

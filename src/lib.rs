@@ -38,6 +38,7 @@ pub mod frequency;
 pub mod lockfile;
 pub mod output;
 pub mod policy;
+pub mod recency;
 pub mod risk;
 pub mod time;
 pub mod trust;

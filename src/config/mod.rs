@@ -100,9 +100,7 @@ impl GovernanceConfig {
         let time_windows =
             sections::time_windows(&root.child("timeWindows", &mut issues), &mut issues);
         let builtins = sections::builtins(&root.child("builtinPolicies", &mut issues), &mut issues);
-        let env = ParseEnv {
-            windows: &time_windows,
-        };
+        let env = ParseEnv::new(&time_windows);
         let mut policies = load_policies(root.get("policies"), "policies", &env, &mut issues);
         policies.extend(builtin_policies(&builtins, &mut issues));
         let config = GovernanceConfig {

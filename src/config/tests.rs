@@ -82,9 +82,9 @@ fn every_problem_is_reported_with_its_path() {
         "failMode",
         "trust.defaults.main",
         "timeWindows.maint.start",
-        "policies[0].rules[0].conditions[0].params.command.matches",
-        "policies[0].rules[0].conditions[1].type",
-        "policies[0].rules[0].conditions[2].after",
+        r#"policies[0] "p".rules[0].conditions[0].params.command.matches"#,
+        r#"policies[0] "p".rules[0].conditions[1].type"#,
+        r#"policies[0] "p".rules[0].conditions[2].after"#,
     ] {
         assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
     }
@@ -101,7 +101,7 @@ fn regex_errors_carry_the_crate_message() {
         "conditions": [{ "type": "context", "messageContains": long }], "effect": { "action": "deny" } }] }] }));
     assert_eq!(
         issues[0].path,
-        "policies[0].rules[0].conditions[0].messageContains[0]"
+        r#"policies[0] "p".rules[0].conditions[0].messageContains[0]"#
     );
 }
 
@@ -117,12 +117,12 @@ fn structural_mistakes_are_named() {
     ] }));
     for want in [
         "policies[0].id",
-        "policies[1].rules[0].effect.action",
-        "policies[2].id",
-        "policies[2].scope.hooks[0]",
-        "policies[2].rules[0].minTrust",
-        "policies[2].rules[1].id",
-        "policies[2].rules[1].conditions[0].params.x",
+        r#"policies[1] "dup".rules[0].effect.action"#,
+        r#"policies[2] "dup".id"#,
+        r#"policies[2] "dup".scope.hooks[0]"#,
+        r#"policies[2] "dup".rules[0].minTrust"#,
+        r#"policies[2] "dup".rules[1].id"#,
+        r#"policies[2] "dup".rules[1].conditions[0].params.x"#,
     ] {
         assert!(p.iter().any(|x| x == want), "missing {want} in {p:?}");
     }
@@ -133,8 +133,8 @@ fn unknown_time_window_and_frequency_without_limit() {
     let p = paths(json!({ "policies": [{ "id": "p", "rules": [{ "id": "r",
         "conditions": [{ "type": "time", "window": "nope" }, { "type": "frequency" }],
         "effect": { "action": "deny" } }] }] }));
-    assert!(p.contains(&"policies[0].rules[0].conditions[0].window".to_string()));
-    assert!(p.contains(&"policies[0].rules[0].conditions[1].maxCount".to_string()));
+    assert!(p.contains(&r#"policies[0] "p".rules[0].conditions[0].window"#.to_string()));
+    assert!(p.contains(&r#"policies[0] "p".rules[0].conditions[1].maxCount"#.to_string()));
 }
 
 #[test]
@@ -250,4 +250,72 @@ fn keys_that_would_be_accepted_and_ignored_are_rejected_with_their_path() {
     ] {
         assert!(GovernanceConfig::resolve(&ok).is_ok(), "{ok}");
     }
+}
+
+fn token_policy(i: usize, pattern: String) -> Value {
+    json!({ "id": format!("p{i}"), "rules": [{ "id": "r",
+        "conditions": [{ "type": "tool", "params": { "token": { "matches": pattern } } }],
+        "effect": { "action": "deny" } }] })
+}
+
+#[test]
+fn compiled_policy_regexes_have_a_total_budget() {
+    // A counted Unicode class compiles to ~0.9 MB: one copy in 400 policies is compiled once.
+    let same: Vec<Value> = (0..400)
+        .map(|i| token_policy(i, r"[\w-]{16,}".into()))
+        .collect();
+    assert!(GovernanceConfig::resolve(&json!({ "policies": same })).is_ok());
+    // 400 distinct ones exceed the budget: one issue, at the pattern that crossed it.
+    let distinct: Vec<Value> = (0..400)
+        .map(|i| token_policy(i, format!(r"k{i}=[\w-]{{16,}}")))
+        .collect();
+    let issues = issues_of(json!({ "policies": distinct }));
+    assert_eq!(issues.len(), 1, "{issues:?}");
+    assert!(issues[0].path.starts_with("policies["), "{issues:?}");
+    assert!(
+        issues[0]
+            .path
+            .ends_with(".rules[0].conditions[0].params.token.matches"),
+        "{issues:?}"
+    );
+    assert!(
+        issues[0].message.contains("budget of 128 MiB"),
+        "{issues:?}"
+    );
+}
+
+#[test]
+fn syntax_errors_after_the_budget_are_still_reported() {
+    let mut policies: Vec<Value> = (0..400)
+        .map(|i| token_policy(i, format!(r"k{i}=[\w-]{{16,}}")))
+        .collect();
+    policies.push(token_policy(400, "(?<=x)y".into()));
+    let issues = issues_of(json!({ "policies": policies }));
+    assert_eq!(issues.len(), 2, "{issues:?}");
+    assert!(issues[1].path.starts_with("policies[400]"), "{issues:?}");
+    assert!(issues[1].message.contains("look-around"), "{issues:?}");
+}
+
+#[test]
+fn problems_inside_a_policy_name_its_id_after_the_index() {
+    let deny = |conditions: Value| json!([{ "id": "r", "conditions": conditions, "effect": { "action": "deny" } }]);
+    let lookaround = json!([{ "type": "tool", "params": { "command": { "matches": "(?=x)" } } }]);
+    let p = paths(json!({ "policies": [
+        { "id": "no-rm", "rules": deny(lookaround.clone()) },
+        { "id": "odd \"id\".x", "rules": deny(json!([{ "type": "nope" }])) },
+        { "rules": deny(lookaround) },
+        { "id": "no-rm", "scope": { "hooks": ["never"] }, "rules": [] }
+    ] }));
+    assert_eq!(
+        p,
+        [
+            r#"policies[0] "no-rm".rules[0].conditions[0].params.command.matches"#,
+            r#"policies[1] "odd \"id\".x".rules[0].conditions[0].type"#,
+            // Without an id, the index alone.
+            "policies[2].id",
+            "policies[2].rules[0].conditions[0].params.command.matches",
+            r#"policies[3] "no-rm".scope.hooks[0]"#,
+            r#"policies[3] "no-rm".id"#,
+        ]
+    );
 }

@@ -53,9 +53,8 @@ pub fn builtin_policies(cfg: &BuiltinsConfig, issues: &mut Issues) -> Vec<Policy
     if let Some(max) = cfg.rate_limiter {
         raw.push(rate_limiter(max));
     }
-    let env = ParseEnv {
-        windows: &HashMap::new(),
-    };
+    let windows = HashMap::new();
+    let env = ParseEnv::new(&windows);
     let mut policies = load_policies(Some(&Value::Array(raw)), "builtinPolicies", &env, issues);
     for p in &mut policies {
         p.builtin = true;

@@ -21,6 +21,10 @@ pub struct PolicyIndex {
 #[derive(Default)]
 struct HookIndex {
     global: Vec<usize>,
+    /// `global` as every agent that no policy names or excludes sees it: one list for all of them,
+    /// so a new agent costs neither a merge nor a cache entry.
+    shared: Arc<[usize]>,
+    global_excludes: bool,
     by_agent: HashMap<String, Vec<usize>>,
     patterned: Vec<usize>,
     cache: RwLock<HashMap<String, Arc<[usize]>>>,
@@ -51,10 +55,19 @@ impl PolicyIndex {
     /// Ranked positions of the policies whose hook and agent scope cover this call.
     pub fn candidates(&self, hook: Hook, agent: &str) -> Arc<[usize]> {
         let h = &self.hooks[hook.index()];
+        if h.patterned.is_empty() && !h.global_excludes && !h.by_agent.contains_key(agent) {
+            return h.shared.clone();
+        }
         if let Some(hit) = h.cache.read().ok().and_then(|c| c.get(agent).cloned()) {
             return hit;
         }
-        let list: Arc<[usize]> = h.merge(&self.policies, agent).into();
+        let merged = h.merge(&self.policies, agent);
+        // Most agents match nothing beyond the global policies: they share its list.
+        let list: Arc<[usize]> = if merged == h.global {
+            h.shared.clone()
+        } else {
+            merged.into()
+        };
         if let Ok(mut cache) = h.cache.write() {
             if cache.len() < CACHE_AGENTS {
                 cache.insert(agent.to_string(), list.clone());
@@ -104,6 +117,11 @@ impl HookIndex {
                 idx.patterned.push(rank);
             }
         }
+        idx.shared = idx.global.as_slice().into();
+        idx.global_excludes = idx
+            .global
+            .iter()
+            .any(|r| !policies[*r].scope.exclude_agents.is_empty());
         idx
     }
 

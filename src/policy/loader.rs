@@ -25,7 +25,7 @@ pub fn load_policies(
             let policy = load_policy(p, &ppath, env, issues)?;
             if !seen.insert(policy.id.clone()) {
                 issues.push(
-                    &format!("{ppath}.id"),
+                    &format!("{}.id", named(&ppath, &policy.id)),
                     format!("duplicate policy id \"{}\"", policy.id),
                 );
             }
@@ -34,10 +34,21 @@ pub fn load_policies(
         .collect()
 }
 
+/// A policy's path with its id, so a problem in policy 612 says which one that is:
+/// `policies[612] "no-rm"`. The id is a JSON string, so the path still reads back unambiguously.
+fn named(path: &str, id: &str) -> String {
+    let quoted = serde_json::to_string(id).unwrap_or_default();
+    format!("{path} {quoted}")
+}
+
 fn load_policy(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Option<Policy> {
-    let o = Obj::new(Some(v), path.to_string(), issues);
+    let mut o = Obj::new(Some(v), path.to_string(), issues);
     if !o.is_present() {
         return None;
+    }
+    let id = required_id(&o, issues);
+    if let Some(id) = &id {
+        o.path = named(path, id);
     }
     o.check_keys(
         &[
@@ -52,7 +63,6 @@ fn load_policy(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Op
         ],
         issues,
     );
-    let id = required_id(&o, issues);
     let scope = load_scope(&o.child("scope", issues), issues);
     let rules_path = o.path_of("rules");
     let mut rule_ids = HashSet::new();

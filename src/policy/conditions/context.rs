@@ -1,24 +1,24 @@
 //! `context`: the conversation so far, the message itself, metadata, channel, session key.
 //! Text patterns are case-insensitive regexes, compiled at load.
 
+use super::ParseEnv;
 use crate::config::error::{index, Issues};
 use crate::config::reader::{string_list, Obj};
 use crate::context::Facts;
 use crate::policy::glob::Glob;
-use crate::policy::pattern;
-use regex::Regex;
+use crate::policy::pattern::Pattern;
 
 #[derive(Debug, Clone)]
 pub struct ContextCondition {
-    pub conversation_contains: Vec<Regex>,
-    pub message_contains: Vec<Regex>,
+    pub conversation_contains: Vec<Pattern>,
+    pub message_contains: Vec<Pattern>,
     pub has_metadata: Vec<String>,
     pub channels: Vec<String>,
     pub session_key: Option<Glob>,
 }
 
 impl ContextCondition {
-    pub fn parse(o: &Obj, issues: &mut Issues) -> Option<ContextCondition> {
+    pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> Option<ContextCondition> {
         o.check_keys(
             &[
                 "type",
@@ -31,8 +31,8 @@ impl ContextCondition {
             issues,
         );
         Some(ContextCondition {
-            conversation_contains: patterns(o, "conversationContains", issues),
-            message_contains: patterns(o, "messageContains", issues),
+            conversation_contains: patterns(o, "conversationContains", env, issues),
+            message_contains: patterns(o, "messageContains", env, issues),
             has_metadata: string_list(o.get("hasMetadata"), &o.path_of("hasMetadata"), issues),
             channels: string_list(o.get("channel"), &o.path_of("channel"), issues),
             session_key: o.string("sessionKey", issues).map(|s| Glob::new(&s)),
@@ -66,11 +66,11 @@ impl ContextCondition {
     }
 }
 
-fn patterns(o: &Obj, key: &str, issues: &mut Issues) -> Vec<Regex> {
+fn patterns(o: &Obj, key: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Pattern> {
     let path = o.path_of(key);
     string_list(o.get(key), &path, issues)
         .iter()
         .enumerate()
-        .filter_map(|(i, p)| pattern::compile(p, &index(&path, i), true, issues))
+        .filter_map(|(i, p)| env.pattern(p, &index(&path, i), true, issues))
         .collect()
 }

@@ -11,8 +11,10 @@ pub mod tool;
 use crate::config::error::{index, Issues};
 use crate::config::reader::{array, Obj};
 use crate::context::Facts;
+use crate::policy::pattern::{Pattern, PatternCache};
 use chrono_tz::Tz;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
 
@@ -36,6 +38,30 @@ pub enum Condition {
 /// What parsing needs besides the condition itself.
 pub struct ParseEnv<'a> {
     pub windows: &'a HashMap<String, time::TimeWindow>,
+    /// Every policy pattern of the config, so identical ones compile once within one budget.
+    pub patterns: RefCell<PatternCache>,
+}
+
+impl<'a> ParseEnv<'a> {
+    pub fn new(windows: &'a HashMap<String, time::TimeWindow>) -> ParseEnv<'a> {
+        ParseEnv {
+            windows,
+            patterns: RefCell::default(),
+        }
+    }
+
+    /// A policy regex, shared with every earlier identical one.
+    pub fn pattern(
+        &self,
+        pattern: &str,
+        path: &str,
+        case_insensitive: bool,
+        issues: &mut Issues,
+    ) -> Option<Pattern> {
+        self.patterns
+            .borrow_mut()
+            .compile(pattern, path, case_insensitive, issues)
+    }
 }
 
 pub const TYPES: [&str; 9] = [
@@ -58,10 +84,12 @@ impl Condition {
         }
         let ty = o.string("type", issues);
         Some(match ty.as_deref() {
-            Some("tool") => Condition::Tool(tool::ToolCondition::parse(&o, issues)?),
+            Some("tool") => Condition::Tool(tool::ToolCondition::parse(&o, env, issues)?),
             Some("time") => Condition::Time(time::TimeCondition::parse(&o, env, issues)?),
             Some("agent") => Condition::Agent(agent::AgentCondition::parse(&o, issues)?),
-            Some("context") => Condition::Context(context::ContextCondition::parse(&o, issues)?),
+            Some("context") => {
+                Condition::Context(context::ContextCondition::parse(&o, env, issues)?)
+            }
             Some("risk") => Condition::Risk(risk::RiskCondition::parse(&o, issues)?),
             Some("frequency") => {
                 Condition::Frequency(frequency::FrequencyCondition::parse(&o, issues)?)

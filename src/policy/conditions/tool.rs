@@ -1,11 +1,11 @@
 //! `tool`: the tool's name (exact, glob or list) and matchers on its params.
 
+use super::ParseEnv;
 use crate::config::error::Issues;
 use crate::config::reader::{array, string_list, Obj};
 use crate::context::Facts;
 use crate::policy::glob::Glob;
-use crate::policy::pattern;
-use regex::Regex;
+use crate::policy::pattern::Pattern;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -19,7 +19,7 @@ pub struct ToolCondition {
 pub enum ParamMatcher {
     Equals(Value),
     Contains(String),
-    Matches(Regex),
+    Matches(Pattern),
     StartsWith(String),
     In(Vec<Value>),
 }
@@ -27,7 +27,7 @@ pub enum ParamMatcher {
 const MATCHERS: [&str; 5] = ["equals", "contains", "matches", "startsWith", "in"];
 
 impl ToolCondition {
-    pub fn parse(o: &Obj, issues: &mut Issues) -> Option<ToolCondition> {
+    pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> Option<ToolCondition> {
         o.check_keys(&["type", "name", "params"], issues);
         let names = string_list(o.get("name"), &o.path_of("name"), issues)
             .iter()
@@ -38,7 +38,7 @@ impl ToolCondition {
             .entries()
             .filter_map(|(key, m)| {
                 let path = params_obj.path_of(key);
-                Some((key.clone(), ParamMatcher::parse(m, &path, issues)?))
+                Some((key.clone(), ParamMatcher::parse(m, &path, env, issues)?))
             })
             .collect();
         Some(ToolCondition { names, params })
@@ -58,7 +58,7 @@ impl ToolCondition {
 }
 
 impl ParamMatcher {
-    fn parse(v: &Value, path: &str, issues: &mut Issues) -> Option<ParamMatcher> {
+    fn parse(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Option<ParamMatcher> {
         let o = Obj::new(Some(v), path.to_string(), issues);
         let keys: Vec<&String> = o.entries().map(|(k, _)| k).collect();
         if keys.len() != 1 || !MATCHERS.contains(&keys[0].as_str()) {
@@ -84,7 +84,7 @@ impl ParamMatcher {
             "contains" => ParamMatcher::Contains(text(issues)?),
             "startsWith" => ParamMatcher::StartsWith(text(issues)?),
             "matches" => {
-                ParamMatcher::Matches(pattern::compile(&text(issues)?, &mpath, false, issues)?)
+                ParamMatcher::Matches(env.pattern(&text(issues)?, &mpath, false, issues)?)
             }
             _ => ParamMatcher::In(array(o.get(key), &mpath, issues).to_vec()),
         })

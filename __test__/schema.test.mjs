@@ -211,7 +211,6 @@ const EVERY_CONDITION = policy([
     },
     { type: "risk", minRisk: "medium", maxRisk: "critical" },
     { type: "frequency", maxCount: 0, windowSeconds: 604800, scope: "global" },
-    { type: "intent", description: "exfiltrate data", confidence: 0.9 },
     { type: "any", conditions: [{ type: "risk", minRisk: "high" }, { type: "agent", trustTier: "untrusted" }] },
     { type: "not", condition: { type: "tool", name: "read" } },
   ]),
@@ -236,7 +235,6 @@ const GOOD = [
   ["context condition", withCondition({ type: "context", messageContains: ["rm -rf", "drop table"] })],
   ["risk condition", withCondition({ type: "risk", minRisk: "high" })],
   ["frequency condition", withCondition({ type: "frequency", maxCount: 5, windowSeconds: 60 })],
-  ["intent condition", withCondition({ type: "intent", description: "deletes user data" })],
   ["any condition", withCondition({ type: "any", conditions: [{ type: "tool", name: "exec" }] })],
   ["not condition", withCondition({ type: "not", condition: { type: "risk", maxRisk: "low" } })],
   [
@@ -252,7 +250,8 @@ const GOOD = [
       },
     }),
   ],
-  ["escalate with timeout and fallback", withEffect({ action: "escalate", to: "human", timeout: 300, fallback: "allow" })],
+  ["escalate with timeout and fallback", withEffect({ action: "escalate", to: "human", timeout: 300, fallback: "deny" })],
+  ["escalate with fallback allow, approvals off", { ...withEffect({ action: "escalate", fallback: "allow" }), approval: { enabled: false } }],
   ["escalate with nothing but action", withEffect({ action: "escalate" })],
   ["deny without reason", withEffect({ action: "deny" })],
   ["audit effect", withEffect({ action: "audit", level: "minimal" })],
@@ -314,6 +313,11 @@ const BAD = [
   ["intent without description", withCondition({ type: "intent" })],
   ["intent with empty description", withCondition({ type: "intent", description: "" })],
   ["intent confidence 1.5", withCondition({ type: "intent", description: "x", confidence: 1.5 })],
+  // Accepted before and then ignored (never matched, so a deny it guarded allowed): refused
+  // until the LLM client exists.
+  ["intent condition (no LLM client yet)", withCondition({ type: "intent", description: "deletes user data" })],
+  ["policy scoped to session_start (the host only reports it)", { policies: [{ id: "s", scope: { hooks: ["session_start"] }, rules: [{ id: "r", effect: { action: "deny" } }] }] }],
+  ["escalation timeout past the host's 600 s", policy([rule([], { action: "escalate", timeout: 900 })])],
   ["any without conditions", withCondition({ type: "any", conditions: [] })],
   ["any with an invalid nested condition", withCondition({ type: "any", conditions: [{ type: "tool", nmae: "exec" }] })],
   ["not without condition", withCondition({ type: "not" })],
@@ -384,6 +388,7 @@ const NATIVE_ONLY = [
   ["duplicate policy id", { policies: [{ id: "p", rules: [] }, { id: "p", rules: [] }] }, 'policies[1] "p".id'],
   ["duplicate rule id", policy([rule([]), rule([])]), 'policies[0] "p".rules[1].id'],
   ["fallback allow while the host runs approvals", { approval: { defaultFallback: "allow" } }, "approval.defaultFallback"],
+  ["a rule's fallback allow while the host runs approvals", policy([rule([], { action: "escalate", fallback: "allow" })]), 'policies[0] "p".rules[0].effect.fallback'],
 ];
 
 // ── 1. Manifest ──

@@ -7,7 +7,6 @@ use crate::time::LocalTime;
 use crate::trust::TrustSnapshot;
 use serde::Deserialize;
 use serde_json::{Map, Value};
-use std::sync::atomic::AtomicBool;
 
 /// The hooks policies can be scoped to. `before_agent_start` is the seeds' name; the host calls
 /// it `before_prompt_build` now (HOST.md), and both names are accepted.
@@ -102,8 +101,6 @@ pub struct Facts<'a> {
     pub risk: &'a RiskAssessment,
     pub frequency: &'a FrequencyTracker,
     pub conversation: &'a [String],
-    /// Set once an intent condition has been skipped, so the warning is logged only once.
-    pub intent_skipped: &'a AtomicBool,
 }
 
 impl Facts<'_> {

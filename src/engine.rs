@@ -20,7 +20,7 @@ use crate::verdict::{LogLine, MatchSummary, Verdict};
 use evidence::{audit_record, Logs};
 use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 mod approval;
@@ -91,8 +91,6 @@ pub struct GovernanceEngine {
     audit_problem: Option<String>,
     counters: Counters,
     logs: Logs,
-    intent_skipped: AtomicBool,
-    intent_warned: AtomicBool,
     started_ms: i64,
 }
 
@@ -257,14 +255,12 @@ impl GovernanceEngine {
                 risk: &risk,
                 frequency: &core.live.frequency,
                 conversation,
-                intent_skipped: &self.intent_skipped,
             };
             match &lineage.ranks {
                 Some(ranks) => evaluator::walk(&core.index, ranks, &facts),
                 None => evaluator::evaluate(&core.index, hook, &facts),
             }
         });
-        self.warn_intent_once();
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
         verdict.cross_agent = lineage.cross;
         if matches!(hook, Hook::BeforeToolCall | Hook::MessageSending) {
@@ -577,14 +573,6 @@ impl GovernanceEngine {
             _ => &c.allowed,
         };
         counter.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn warn_intent_once(&self) {
-        if self.intent_skipped.load(Ordering::Relaxed)
-            && !self.intent_warned.swap(true, Ordering::Relaxed)
-        {
-            self.log("warn", "intent conditions evaluate to false until the LLM client is configured and implemented".into());
-        }
     }
 
     pub fn log(&self, level: &'static str, message: String) {

@@ -13,7 +13,6 @@ use openclaw_governance::trust::TrustSnapshot;
 use openclaw_governance::GovernanceConfig;
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use std::sync::atomic::AtomicBool;
 
 const AGENTS: [&str; 4] = ["main", "forge", "forge-2", "cerberus"];
 const TOOLS: [&str; 3] = ["exec", "read", "write"];
@@ -132,12 +131,11 @@ proptest! {
         let hook = Hook::parse(hook).unwrap();
         let frequency = FrequencyTracker::new(10, 10);
         let risk = RiskAssessment { level: risk, score: 0.0, factors: vec![] };
-        let skipped = AtomicBool::new(false);
         let facts = Facts {
             req: &req, hook, agent_id: agent, session_key: "agent:x:y", now_ms: 0,
             local: LocalTime { minute_of_day: 600, weekday: 3 },
             trust: TrustSnapshot::of(score as f64), risk: &risk, frequency: &frequency,
-            conversation: &[], intent_skipped: &skipped,
+            conversation: &[],
         };
         let got = evaluate(&index, hook, &facts);
         let want = naive(&config.policies, hook, &facts);

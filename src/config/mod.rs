@@ -9,6 +9,7 @@ mod sections;
 pub use error::{ConfigError, ConfigIssue};
 pub use sections::{
     ApprovalConfig, AuditConfig, AuditLevel, CheckpointConfig, LlmConfig, PerformanceConfig,
+    FALLBACK_ALLOW, MAX_APPROVAL_TIMEOUT_S,
 };
 
 use crate::policy::builtins::{builtin_policies, BuiltinsConfig};
@@ -100,7 +101,8 @@ impl GovernanceConfig {
         let time_windows =
             sections::time_windows(&root.child("timeWindows", &mut issues), &mut issues);
         let builtins = sections::builtins(&root.child("builtinPolicies", &mut issues), &mut issues);
-        let env = ParseEnv::new(&time_windows);
+        let approval = sections::approval(&root.child("approval", &mut issues), &mut issues);
+        let env = ParseEnv::new(&time_windows, approval.enabled);
         let mut policies = load_policies(root.get("policies"), "policies", &env, &mut issues);
         policies.extend(builtin_policies(&builtins, &mut issues));
         let config = GovernanceConfig {
@@ -122,7 +124,7 @@ impl GovernanceConfig {
             workspace: root.string("workspace", &mut issues),
             trust: sections::trust(&root.child("trust", &mut issues), &mut issues),
             audit: sections::audit(&root.child("audit", &mut issues), &mut issues),
-            approval: sections::approval(&root.child("approval", &mut issues), &mut issues),
+            approval,
             llm: sections::llm(&root.child("llm", &mut issues), &mut issues),
             tool_risk_overrides: sections::scores(
                 &root.child("toolRiskOverrides", &mut issues),

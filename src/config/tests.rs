@@ -319,3 +319,27 @@ fn problems_inside_a_policy_name_its_id_after_the_index() {
         ]
     );
 }
+
+#[test]
+fn escalations_the_host_cannot_honour_and_session_start_scopes_are_refused() {
+    let escalate = |effect: Value| json!({ "policies": [{ "id": "p", "rules": [{ "id": "r", "effect": effect }] }] });
+    assert_eq!(
+        paths(escalate(
+            json!({ "action": "escalate", "fallback": "allow" })
+        )),
+        [r#"policies[0] "p".rules[0].effect.fallback"#]
+    );
+    assert_eq!(
+        paths(escalate(json!({ "action": "escalate", "timeout": 601 }))),
+        [r#"policies[0] "p".rules[0].effect.timeout"#]
+    );
+    let mut off = escalate(json!({ "action": "escalate", "fallback": "allow" }));
+    off["approval"] = json!({ "enabled": false });
+    assert!(
+        GovernanceConfig::resolve(&off).is_ok(),
+        "with approvals off the fallback decides"
+    );
+    let scoped = json!({ "policies": [{ "id": "s", "scope": { "hooks": ["before_tool_call", "session_start"] },
+        "rules": [{ "id": "r", "effect": { "action": "deny" } }] }] });
+    assert_eq!(paths(scoped), [r#"policies[0] "s".scope.hooks[1]"#]);
+}

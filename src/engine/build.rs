@@ -11,7 +11,6 @@ use crate::risk::RiskAssessor;
 use crate::time::now_ms;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
 
 impl GovernanceEngine {
     /// Strict construction: a bad config is an error.
@@ -87,8 +86,6 @@ impl GovernanceEngine {
             audit_problem,
             counters: Counters::default(),
             logs,
-            intent_skipped: AtomicBool::new(false),
-            intent_warned: AtomicBool::new(false),
             started_ms: now_ms(),
         };
         if let Some(e) = &engine.audit_problem {

@@ -132,7 +132,7 @@ fn scope_agents_exclusions_and_hooks() {
 fn escalation_maps_to_the_hosts_approval() {
     let e = engine(json!({ "approval": { "timeoutSeconds": 120 }, "policies": [
         policy("deploy", json!([{ "id": "push", "conditions": [{ "type": "tool", "name": "exec" }],
-            "effect": { "action": "escalate", "reason": "Pushing needs a human", "timeout": 30, "fallback": "allow" } }])),
+            "effect": { "action": "escalate", "reason": "Pushing needs a human", "timeout": 30, "fallback": "deny" } }])),
         policy("gw", json!([{ "id": "gw", "conditions": [{ "type": "tool", "name": "gateway" }], "effect": { "action": "escalate" } }]))
     ] }));
     let v = e.evaluate(&tool(
@@ -143,7 +143,7 @@ fn escalation_maps_to_the_hosts_approval() {
     let a = v.approval.expect("approval request");
     assert_eq!(
         (v.action, a.timeout_ms, a.fallback),
-        (Action::Escalate, 30_000, Fallback::Allow)
+        (Action::Escalate, 30_000, Fallback::Deny)
     );
     assert!(
         a.description.contains("Pushing needs a human") && a.description.contains("deploy/push")
@@ -365,15 +365,18 @@ fn risk_any_and_not_compose() {
 }
 
 #[test]
-fn intent_is_false_until_the_llm_lands_and_warns_once() {
-    let e = engine(
-        json!({ "policies": [policy("p", json!([deny_rule("i", json!([{ "type": "intent", "description": "exfiltrates data" }]))]))] }),
+fn an_intent_condition_is_refused_until_the_llm_client_exists() {
+    // It used to evaluate to false with a warning: a deny it guarded silently allowed.
+    let cfg = json!({ "policies": [policy("p", json!([deny_rule("i", json!([{ "type": "intent", "description": "exfiltrates data" }]))]))] });
+    let err = GovernanceEngine::try_new(&cfg, &EngineOptions::default())
+        .err()
+        .expect("refused");
+    let text = err.to_string();
+    assert!(
+        text.contains(r#"policies[0] "p".rules[0].conditions[0]"#),
+        "{text}"
     );
-    let v = e.evaluate(&tool("main", "exec", json!({})));
-    assert_eq!(v.action, Action::Allow);
-    assert_eq!(v.logs.len(), 1);
-    assert!(v.logs[0].message.contains("intent"));
-    assert!(e.evaluate(&tool("main", "exec", json!({}))).logs.is_empty());
+    assert!(text.contains("LLM client"), "{text}");
 }
 
 #[test]

@@ -54,7 +54,7 @@ pub fn builtin_policies(cfg: &BuiltinsConfig, issues: &mut Issues) -> Vec<Policy
         raw.push(rate_limiter(max));
     }
     let windows = HashMap::new();
-    let env = ParseEnv::new(&windows);
+    let env = ParseEnv::new(&windows, true);
     let mut policies = load_policies(Some(&Value::Array(raw)), "builtinPolicies", &env, issues);
     for p in &mut policies {
         p.builtin = true;

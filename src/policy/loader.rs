@@ -129,6 +129,15 @@ fn load_scope(o: &Obj, issues: &mut Issues) -> Scope {
                     format!("unknown hook \"{h}\" (known: {})", Hook::NAMES.join(", ")),
                 );
             }
+            if hook == Some(Hook::SessionStart) {
+                // Observe-only in the host: a policy there could neither block nor allow.
+                issues.push(
+                    &index(&hooks_path, i),
+                    "session_start cannot stop anything (the host only reports it); use \
+                     before_agent_start to stop a run or before_tool_call for its calls",
+                );
+                return None;
+            }
             hook
         })
         .collect();
@@ -158,7 +167,7 @@ fn load_rule(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Opti
     );
     let id = required_id(&o, issues);
     let conditions = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
-    let effect = load_effect(&o.child("effect", issues), issues);
+    let effect = load_effect(&o.child("effect", issues), env, issues);
     let tier = |key: &str, issues: &mut Issues| single_tier(&o, key, issues);
     let (min_trust, max_trust) = (tier("minTrust", issues), tier("maxTrust", issues));
     Some(Rule {
@@ -187,7 +196,7 @@ fn single_tier(o: &Obj, key: &str, issues: &mut Issues) -> Option<TrustTier> {
     tier
 }
 
-fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {
+fn load_effect(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> Option<Effect> {
     if !o.is_present() {
         issues.push(
             &o.path,
@@ -208,7 +217,7 @@ fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {
                 .unwrap_or_else(|| "Denied by policy".into());
             Effect::Deny { reason }
         }
-        Some("escalate") => load_escalate(o, issues),
+        Some("escalate") => load_escalate(o, env, issues),
         Some("audit") => {
             o.check_keys(&["action", "level"], issues);
             o.choice(
@@ -231,7 +240,7 @@ fn load_effect(o: &Obj, issues: &mut Issues) -> Option<Effect> {
     Some(effect)
 }
 
-fn load_escalate(o: &Obj, issues: &mut Issues) -> Effect {
+fn load_escalate(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> Effect {
     o.check_keys(
         &["action", "to", "reason", "timeout", "fallback", "severity"],
         issues,
@@ -256,11 +265,20 @@ fn load_escalate(o: &Obj, issues: &mut Issues) -> Effect {
             _ => Severity::Warning,
         }
     });
+    if env.host_approvals && fallback == Some(Fallback::Allow) {
+        issues.push(&o.path_of("fallback"), crate::config::FALLBACK_ALLOW);
+    }
     Effect::Escalate {
         reason: o.string("reason", issues),
-        timeout_seconds: o
-            .get("timeout")
-            .map(|_| o.int("timeout", 300, 1, 86_400, issues)),
+        timeout_seconds: o.get("timeout").map(|_| {
+            o.int(
+                "timeout",
+                300,
+                1,
+                crate::config::MAX_APPROVAL_TIMEOUT_S,
+                issues,
+            )
+        }),
         fallback,
         severity,
     }

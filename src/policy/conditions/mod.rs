@@ -16,7 +16,6 @@ use chrono_tz::Tz;
 use serde_json::Value;
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
 
 #[derive(Debug, Clone)]
 pub enum Condition {
@@ -26,11 +25,6 @@ pub enum Condition {
     Context(context::ContextCondition),
     Risk(risk::RiskCondition),
     Frequency(frequency::FrequencyCondition),
-    /// LLM intent: accepted now, evaluated once the LLM client exists (false until then).
-    Intent {
-        description: String,
-        confidence: f64,
-    },
     Any(Vec<Condition>),
     Not(Box<Condition>),
 }
@@ -38,14 +32,21 @@ pub enum Condition {
 /// What parsing needs besides the condition itself.
 pub struct ParseEnv<'a> {
     pub windows: &'a HashMap<String, time::TimeWindow>,
+    /// Approvals go to the host's approval flow (`approval.enabled`), which denies every
+    /// approval nobody answers and waits at most 600 s.
+    pub host_approvals: bool,
     /// Every policy pattern of the config, so identical ones compile once within one budget.
     pub patterns: RefCell<PatternCache>,
 }
 
 impl<'a> ParseEnv<'a> {
-    pub fn new(windows: &'a HashMap<String, time::TimeWindow>) -> ParseEnv<'a> {
+    pub fn new(
+        windows: &'a HashMap<String, time::TimeWindow>,
+        host_approvals: bool,
+    ) -> ParseEnv<'a> {
         ParseEnv {
             windows,
+            host_approvals,
             patterns: RefCell::default(),
         }
     }
@@ -151,10 +152,6 @@ impl Condition {
             Condition::Context(c) => c.eval(f),
             Condition::Risk(c) => c.eval(f),
             Condition::Frequency(c) => c.eval(f),
-            Condition::Intent { .. } => {
-                f.intent_skipped.store(true, Ordering::Relaxed);
-                false
-            }
             Condition::Any(list) => list.iter().any(|c| c.eval(f)),
             Condition::Not(c) => !c.eval(f),
         }
@@ -197,20 +194,19 @@ pub fn parse_list(
         .collect()
 }
 
+/// An intent condition asks a model whether the action matches a description (seed 002
+/// §4.7.9). The LLM client does not exist yet: a rule with one could never match, so a deny it
+/// guards would silently allow. Its keys are checked and the condition is refused.
 fn parse_intent(o: &Obj, issues: &mut Issues) -> Option<Condition> {
     o.check_keys(&["type", "description", "confidence"], issues);
-    let description = o.string("description", issues);
-    if description.as_deref().is_none_or(str::is_empty) {
-        issues.push(
-            &o.path_of("description"),
-            "an intent condition needs a description",
-        );
-    }
-    let confidence = o.num("confidence", 0.7, 0.0, 1.0, issues);
-    Some(Condition::Intent {
-        description: description?,
-        confidence,
-    })
+    o.string("description", issues);
+    o.num("confidence", 0.7, 0.0, 1.0, issues);
+    issues.push(
+        &o.path,
+        "intent conditions need the LLM client, which does not exist yet: this rule could never \
+         match (express it with tool, context or risk conditions for now)",
+    );
+    None
 }
 
 /// An IANA zone name, or an issue naming the key.

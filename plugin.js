@@ -306,21 +306,26 @@ function register(api) {
     return undefined;
   }), { priority: 1000 });
 
-  // Audit-only monitoring (needs hooks.allowConversationAccess); never blocks.
-  if (ovHooks.llmOutput) {
+  // The host drops registrations of conversation hooks (before_prompt_build, before_agent_run,
+  // llm_output) unless the operator grants hooks.allowConversationAccess, and `openclaw plugins
+  // doctor` then fails: they are registered only with the grant, and a feature the config asks for
+  // that needs it is named in the log.
+  const conversationAccess = api.config?.plugins?.entries?.[PLUGIN_ID]?.hooks?.allowConversationAccess === true;
+  const needsAccess = (what) => log('error', `${what} needs plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess: true; without it the host drops the hook, so it does not run`);
+  if (ovHooks.llmOutput && !conversationAccess) needsAccess('outputValidation.hooks.llmOutput');
+
+  // Audit-only monitoring; never blocks.
+  if (ovHooks.llmOutput && conversationAccess) {
     api.on('llm_output', guarded('llm_output', (event, ctx = {}) => {
       for (const text of event.assistantTexts || []) if (text) validate(ctx, text, 'llm_output');
     }), { priority: 900 });
   }
 
   // Policies scoped to before_agent_start (the seeds' name) judge a run before the model sees its
-  // prompt, in the host's before_agent_run, which can stop it. The host drops that registration
-  // unless the operator grants hooks.allowConversationAccess, so without it they cannot run: say so.
+  // prompt, in the host's before_agent_run, which can stop it.
   const runPolicies = engine ? engine.getStatus().policies.filter((p) => p.hooks.includes('before_agent_start')) : [];
-  if (runPolicies.length && api.config?.plugins?.entries?.[PLUGIN_ID]?.hooks?.allowConversationAccess !== true) {
-    log('error', `${runPolicies.map((p) => p.id).join(', ')}: scoped to before_agent_start, which needs plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess: true; without it the host drops the hook and these policies never run`);
-  }
-  if (runPolicies.length) {
+  if (runPolicies.length && !conversationAccess) needsAccess(`${runPolicies.map((p) => p.id).join(', ')} (scoped to before_agent_start)`);
+  if (runPolicies.length && conversationAccess) {
     api.on('before_agent_run', guarded('before_agent_run', (event, ctx = {}) => {
       const verdict = evaluate({
         hook: 'before_agent_start',
@@ -338,11 +343,14 @@ function register(api) {
       : undefined)), { priority: 1000 });
   }
 
-  api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
-    const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';
-    const text = engine.promptContext(agentId, ctx.sessionKey || undefined);
-    return text ? { appendSystemContext: text } : undefined;
-  }), { priority: 5 });
+  // The governance context in the system prompt (NORMATIVE N5), optional: blocking works without it.
+  if (conversationAccess) {
+    api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
+      const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';
+      const text = engine.promptContext(agentId, ctx.sessionKey || undefined);
+      return text ? { appendSystemContext: text } : undefined;
+    }), { priority: 5 });
+  }
 
   const forget = (key) => key && engine.endSession(key);
   const ended = (key) => key && (engine.endSubagent(key), engine.endSession(key));

@@ -230,6 +230,16 @@ set -e
 rc_file agent-local "$rc"
 step "phase A: openclaw agent --local -> exit $rc"
 
+# phase A2: an escalation in a run nobody can approve. The host resolves the approval `cancelled` (no approval
+# route for CLI runs) and blocks; the plugin must record escalate_unavailable with the host's reason, not a denial.
+set +e
+timeout 300 openclaw agent --local --agent main --session-key agent:main:e2e-push \
+  --message "OCG-E2E-PUSH: publish the fix to production" --json \
+  < /dev/null > "$RUN/agent-local-push.json" 2> "$RUN/logs/agent-local-push.err"
+rc_file agent-local-push $?
+set -e
+step "phase A2: openclaw agent --local (escalation nobody can approve) -> exit $(cat "$RUN/rc/agent-local-push")"
+
 # ---------------------------------------------------------------------------------------------- 7. phase B: gateway
 setsid openclaw gateway run --port "$GW_PORT" --bind loopback < /dev/null > "$RUN/logs/gateway.out" 2>&1 &
 GW_PID=$!
@@ -287,6 +297,51 @@ done
 node "$E2E/transcript.js" wait "$OPENCLAW_STATE_DIR" ocg-untrusted "$NGINX_KEY" 15 && rc_file nginx-transcript 0 || rc_file nginx-transcript 1
 sleep 1
 step "phase D: chat.send (untrusted agent claims nginx is not installed) -> rc $(cat "$RUN/rc/chat-send-nginx"), model $(grep -q '"mode":"nginx"' "$RUN/model-requests.jsonl" && echo answered || echo 'not asked'), assistant message in transcript: $(sed 's/^0$/yes/;s/^1$/no/' "$RUN/rc/nginx-transcript")"
+# phase E: an operator edits the plugin config while the gateway runs. A trust lock set before the edit must hold,
+# the new policy must apply within seconds, a deny after the edit must be recorded, and the chain must verify.
+gw_call() { # gw_call METHOD PARAMS OUT-FILE -> exit code
+  local rc
+  set +e
+  timeout 30 openclaw gateway call "$1" --params "$2" --json < /dev/null > "$3" 2>> "$RUN/logs/gateway-call.err"
+  rc=$?
+  set -e
+  return $rc
+}
+gw_call governance.trust.set '{"agentId":"ocg-untrusted","op":"lock","value":"restricted"}' "$RUN/trust-lock.json" \
+  && rc_file trust-lock 0 || rc_file trust-lock 1
+node "$E2E/config.js" edit "$OPENCLAW_CONFIG_PATH" "$PLUGIN_ID" > "$RUN/logs/config-edit.log"
+EDIT_AT=$(now_ms)
+rc_file edit-applied 1
+deadline=$(( $(date +%s) + 60 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  if gw_call governance.explain '{"agentId":"main","tool":"exec","params":{"command":"echo OCG-E2E-EDITED"}}' "$RUN/explain-edited.json" \
+      && node -e 'const t=require("fs").readFileSync(process.argv[1],"utf8");const v=JSON.parse(t.slice(t.indexOf("{")));process.exit(v.decision&&v.decision.action==="deny"?0:1)' "$RUN/explain-edited.json" 2>/dev/null; then
+    echo $(( $(now_ms) - EDIT_AT )) > "$RUN/edit-applied-ms"
+    rc_file edit-applied 0
+    break
+  fi
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 1
+done
+step "phase E: config edited; the new policy applied after $(cat "$RUN/edit-applied-ms" 2>/dev/null || echo '(never)') ms"
+set +e
+timeout 30 openclaw gateway call chat.send --params "$(node -e 'console.log(JSON.stringify({sessionKey: "agent:main:e2e-edited",
+  message: "OCG-E2E-EDITED: run the edited command", idempotencyKey: `ocg-e2e-edited-${Date.now()}`}))')" \
+  --json < /dev/null > "$RUN/chat-send-edited.json" 2>> "$RUN/logs/gateway-call.err"
+rc_file chat-send-edited $?
+set -e
+deadline=$(( $(date +%s) + 60 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  node -e 'const rows=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map((l)=>JSON.parse(l));
+    const i=rows.findIndex((r)=>r.mode==="edited");process.exit(i>=0&&rows.slice(i+1).some((r)=>(r.messages||[]).some((m)=>m.role==="tool"))?0:1)' \
+    "$RUN/model-requests.jsonl" 2>/dev/null && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.5
+done
+gw_call governance.trust '{"agentId":"ocg-untrusted"}' "$RUN/trust-after-edit.json" || true
+gw_call governance.status '{}' "$RUN/governance-status-after-edit.json" || true
+step "phase E: chat.send after the edit -> rc $(cat "$RUN/rc/chat-send-edited"); trust and status read back"
+
 # the audit trail read back through the running gateway (operator.read methods)
 for m in verify query; do
   params='{}'; [ "$m" = query ] && params='{"verdict":"deny"}'

@@ -15,12 +15,13 @@ export function tempDir(prefix = 'ocg-test-') {
   return dir;
 }
 
-export function mockApi({ config = {}, mode = 'full', stateDir = tempDir() } = {}) {
+/** `conversationAccess`: the operator granted plugins.entries.<id>.hooks.allowConversationAccess. */
+export function mockApi({ config = {}, mode = 'full', stateDir = tempDir(), conversationAccess = false } = {}) {
   const api = {
     id: 'openclaw-governance',
     registrationMode: mode,
     pluginConfig: config,
-    config: {},
+    config: conversationAccess ? { plugins: { entries: { 'openclaw-governance': { hooks: { allowConversationAccess: true } } } } } : {},
     logs: [],
     hooks: new Map(),
     commands: new Map(),

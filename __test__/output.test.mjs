@@ -131,7 +131,7 @@ test('user and tool-result messages are not agent output; trusted agents are onl
 });
 
 test('message_sending cancels a blocked message; llm_output only audits', () => {
-  const api = mockApi({ config: hostConfig });
+  const api = mockApi({ config: hostConfig, conversationAccess: true });
   plugin.register(api);
   const r = fire(api, 'message_sending', { to: 'webchat:1', content: 'Sorry, the pipeline is down.' }, { channelId: 'webchat', sessionKey: 'agent:helper:main' });
   assert.equal(r.cancel, true);

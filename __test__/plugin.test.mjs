@@ -29,8 +29,8 @@ test('exports the plugin object the host expects', () => {
 });
 
 test('hooks are registered in every registration mode and share one engine', () => {
-  const full = mockApi({ config, mode: 'full' });
-  const discovery = mockApi({ config, mode: 'discovery', stateDir: full.stateDir });
+  const full = mockApi({ config, mode: 'full', conversationAccess: true });
+  const discovery = mockApi({ config, mode: 'discovery', stateDir: full.stateDir, conversationAccess: true });
   plugin.register(full);
   plugin.register(discovery);
   for (const api of [full, discovery]) {
@@ -139,7 +139,7 @@ test('before_message_write is synchronous and feeds conversation context', () =>
 });
 
 test('before_prompt_build injects trust and restrictions', () => {
-  const api = mockApi({ config });
+  const api = mockApi({ config, conversationAccess: true });
   plugin.register(api);
   const r = fire(api, 'before_prompt_build', { prompt: 'hi', messages: [] }, { agentId: 'intern', sessionKey: 'agent:intern:main' });
   assert.match(r.appendSystemContext, /intern: trust tier untrusted \(score 15\)/);
@@ -219,8 +219,7 @@ test('policies scoped to before_agent_start stop a run in before_agent_run, and 
   const without = mockApi({ config: runs });
   plugin.register(without);
   assert.ok(without.logs.some((l) => l.level === 'error' && /allowConversationAccess/.test(l.msg) && /no-intern-runs/.test(l.msg)));
-  const api = mockApi({ config: runs });
-  api.config = { plugins: { entries: { 'openclaw-governance': { hooks: { allowConversationAccess: true } } } } };
+  const api = mockApi({ config: runs, conversationAccess: true });
   plugin.register(api);
   assert.ok(!api.logs.some((l) => /allowConversationAccess/.test(l.msg)));
   const ctx = { agentId: 'intern', sessionKey: 'agent:intern:main' };
@@ -236,4 +235,19 @@ test('policies scoped to before_agent_start stop a run in before_agent_run, and 
   const plain = mockApi({ config: {} });
   plugin.register(plain);
   assert.ok(!plain.hooks.has('before_agent_run'));
+});
+
+test('conversation hooks are registered only when the operator granted conversation access', () => {
+  // Without the grant the host drops them and `openclaw plugins doctor` fails (seen in the real host).
+  const conversation = ['before_prompt_build', 'llm_output', 'before_agent_run'];
+  const cfg = { ...config, outputValidation: { hooks: { llmOutput: true } } };
+  const without = mockApi({ config: cfg });
+  plugin.register(without);
+  for (const hook of conversation) assert.ok(!without.hooks.has(hook), hook);
+  assert.ok(without.hooks.has('before_tool_call') && without.hooks.has('before_message_write'));
+  assert.ok(without.logs.some((l) => l.level === 'error' && /outputValidation\.hooks\.llmOutput needs .*allowConversationAccess/.test(l.msg)));
+  const granted = mockApi({ config: cfg, conversationAccess: true });
+  plugin.register(granted);
+  for (const hook of ['before_prompt_build', 'llm_output']) assert.ok(granted.hooks.has(hook), hook);
+  assert.ok(!granted.logs.some((l) => /allowConversationAccess/.test(l.msg)));
 });

@@ -78,8 +78,10 @@ check("plugin installed with `openclaw plugins install npm-pack:<tgz>`", rc("ins
   const methods = (r.value && r.value.gatewayMethods) || [];
   const diags = (r.value && r.value.diagnostics) || [];
   const errors = diags.filter((d) => /error/i.test(d.level || d.severity || ""));
-  check("runtime registered the before_tool_call hook and the governance.status method, no error diagnostics",
-    hooks.includes("before_tool_call") && methods.includes("governance.status") && errors.length === 0,
+  // No diagnostic at all: a hook the host drops (before_prompt_build without conversation access) makes
+  // `openclaw plugins doctor` fail, so the plugin registers conversation hooks only with the grant.
+  check("runtime registered the before_tool_call hook and the governance.status method, no diagnostics (not even a dropped hook)",
+    hooks.includes("before_tool_call") && methods.includes("governance.status") && errors.length === 0 && diags.length === 0,
     `typedHooks=${JSON.stringify(hooks)}\ngatewayMethods=${JSON.stringify(methods)}\ndiagnostics=${JSON.stringify(diags)}`);
   if (diags.length && !errors.length) console.log(`       note: ${diags.length} diagnostic(s): ${short(JSON.stringify(diags), 600)}`);
 }
@@ -258,6 +260,44 @@ const auditRecords = [];
     const others = ovRecords.filter((r) => r !== blocked).map((r) => `${r.verdict}@${r.context.outputValidation.triggerHook}`);
     if (others.length) console.log(`       other output-validation records: ${others.join(", ")}`);
   }
+}
+
+// 8d. an escalation nobody can approve (phase A2: a --local run): the host cancels, the plugin records it as such --------
+{
+  const asked = requests.some((r) => r.mode === "push");
+  const esc = auditRecords.find((r) => r && r.verdict === "escalate" && r.context && r.context.sessionKey === "agent:main:e2e-push");
+  const res = auditRecords.find((r) => r && r.verdict === "escalate_unavailable" && r.details && esc && r.details.resolves === esc.id);
+  const denied = auditRecords.filter((r) => r && r.verdict === "escalate_denied");
+  check("an approval the host could not deliver (--local run) is recorded as escalate_unavailable with the host's reason and the escalation it resolves, never as a denial",
+    rc("agent-local-push") === 0 && asked && !!res && res.details.approvalId === esc.details.approvalId &&
+      /approval/i.test(res.details.hostReason || "") && denied.length === 0,
+    `exit ${rc("agent-local-push")}; model asked for the push: ${asked}; escalate ${short(JSON.stringify(esc ?? null), 400)}\n` +
+      `resolution ${short(JSON.stringify(res ?? auditRecords.filter((r) => /^escalate_/.test(r.verdict || "")).slice(-3)), 600)}; escalate_denied records: ${denied.length}`);
+  if (res) console.log(`       ${res.details.approvalId}: ${short(res.details.hostReason || "", 160)}`);
+}
+
+// 8e. a config edit while the gateway runs (phase E) ------------------------------------------------------------
+{
+  const read = (f) => { const r = readJson(path.join(runDir, f)).value; return r && (r.payload ?? r.result ?? r); };
+  const ms = Number((readText(path.join(runDir, "edit-applied-ms")) || "").trim());
+  check("config edit while the gateway runs: the new policy applies within seconds (governance.explain denies the new command)",
+    rc("edit-applied") === 0 && ms < 60000, `edit applied after ${ms || "(never)"} ms (each check is a ~5 s gateway call)`);
+  if (rc("edit-applied") === 0) console.log(`       applied within ${ms} ms of the edit`);
+  const after = auditRecords.find((r) => r && r.verdict === "deny" && r.policyId === "e2e-edited" &&
+    r.executionPrevented === true && r.context && /OCG-E2E-EDITED/.test(JSON.stringify(r.context.toolParams || {})));
+  check("config edit: the exec denied by the new policy is in the audit trail, written by the same chain",
+    requests.some((r) => r.mode === "edited") && !!after,
+    `chat.send rc ${rc("chat-send-edited")}; model asked: ${requests.some((r) => r.mode === "edited")}; ` +
+      `records of policy e2e-edited: ${auditRecords.filter((r) => r && r.policyId === "e2e-edited").length}`);
+  const status = read("governance-status-after-edit.json");
+  const change = auditRecords.find((r) => r && r.verdict === "governance.config.change");
+  check("config edit: audit and trust persistence still on after the edit, and the edit itself recorded (A.8.9)",
+    status?.audit?.enabled === true && status?.trust?.persisted === true && !!change && (change.controls || []).includes("A.8.9"),
+    `status after the edit: audit ${JSON.stringify(status?.audit ?? null)?.slice(0, 300)}; trust ${JSON.stringify(status?.trust ?? null)}; config.change record: ${!!change}`);
+  const trust = read("trust-after-edit.json");
+  check("config edit: the trust lock an operator set before the edit still holds",
+    rc("trust-lock") === 0 && trust?.locked === "restricted",
+    `lock call rc ${rc("trust-lock")}; trust after: ${short(JSON.stringify(trust ?? null), 300)}`);
 }
 
 // 9. governance.status over the gateway --------------------------------------------------------------------------

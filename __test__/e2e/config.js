@@ -2,6 +2,7 @@
 // Writes and edits the host config (openclaw.json) for the e2e run.
 //   node config.js base   <config-path> <run-dir> <fake-model-port> <gateway-port> <gateway-token>
 //   node config.js plugin <config-path> <plugin-id> <plugin-config.json>
+//   node config.js edit   <config-path> <plugin-id>   (adds policy e2e-edited while the gateway runs)
 // (OCG_E2E_CONVERSATION_ACCESS=1 also sets the entry's hooks.allowConversationAccess.)
 // `base` writes a fresh file with everything except the plugin; `plugin` merges the plugin's config into
 // whatever the host wrote during `openclaw plugins install` (entries, install records, meta) without
@@ -66,7 +67,23 @@ if (mode === "base") {
   if (process.env.OCG_E2E_CONVERSATION_ACCESS === "1") entry.hooks = { ...(entry.hooks || {}), allowConversationAccess: true };
   writeJson(configPath, config);
   console.log(JSON.stringify({ entry: { ...entry, config: "<" + path.basename(pluginConfigFile) + ">" } }));
+} else if (mode === "edit") {
+  // An operator's edit of the plugin config while the gateway runs: one more policy, denying a command
+  // nothing else denies. The host re-registers the plugin on such an edit (HOST.md).
+  const [pluginId] = rest;
+  const config = readJson(configPath);
+  const entry = config.plugins.entries[pluginId];
+  entry.config.policies = [...(entry.config.policies || []), {
+    id: "e2e-edited",
+    rules: [{
+      id: "edited-command",
+      conditions: [{ type: "tool", name: "exec", params: { command: { contains: "OCG-E2E-EDITED" } } }],
+      effect: { action: "deny", reason: "Denied by a policy added while the gateway ran" },
+    }],
+  }];
+  writeJson(configPath, config);
+  console.log(JSON.stringify({ policies: entry.config.policies.map((p) => p.id) }));
 } else {
-  console.error("usage: config.js base|plugin ...");
+  console.error("usage: config.js base|plugin|edit ...");
   process.exit(2);
 }

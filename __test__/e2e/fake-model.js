@@ -9,6 +9,9 @@
 // the sub-agent's own turn (its task holds SUBAGENT_MARK) asks for the same `exec`; both then answer with text.
 // Output-validation flow: a user message holding NGINX_MARK is answered at once with NGINX_TEXT (no tool call), a
 // claim that contradicts the plugin's fact registry ("nginx-installed").
+// Escalation flow: PUSH_MARK asks for `exec git push origin main` (the production safeguard escalates it).
+// Config-edit flow: EDITED_MARK asks for `exec echo OCG-E2E-EDITED`, which only a policy added while the
+// gateway runs denies.
 const http = require("node:http");
 const fs = require("node:fs");
 
@@ -22,6 +25,8 @@ const SPAWN_MARK = "OCG-E2E-SPAWN";
 const SUBAGENT_MARK = "OCG-E2E-SUBAGENT-TASK";
 const NGINX_MARK = "OCG-E2E-NGINX";
 const NGINX_TEXT = "I checked the host. nginx is not installed, so I could not restart it.";
+const PUSH_MARK = "OCG-E2E-PUSH";
+const EDITED_MARK = "OCG-E2E-EDITED";
 const victim = command.replace(/^rm -rf /, "");
 let seq = 0;
 
@@ -69,6 +74,12 @@ const server = http.createServer((req, res) => {
       call = toolNames.includes("sessions_spawn")
         ? { name: "sessions_spawn", arguments: JSON.stringify(args) }
         : { name: "tool_call", arguments: JSON.stringify({ id: "sessions_spawn", args }) };
+    } else if (!sawToolResult && toolNames.includes("exec") && userText.includes(PUSH_MARK)) {
+      mode = "push";
+      call = { name: "exec", arguments: JSON.stringify({ command: "git push origin main" }) };
+    } else if (!sawToolResult && toolNames.includes("exec") && userText.includes(EDITED_MARK)) {
+      mode = "edited";
+      call = { name: "exec", arguments: JSON.stringify({ command: `echo ${EDITED_MARK}` }) };
     } else if (!sawToolResult && toolNames.includes("exec")) {
       mode = "tool_call";
       call = { name: "exec", arguments: JSON.stringify({ command }) };

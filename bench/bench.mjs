@@ -82,7 +82,11 @@ console.log('\nSub-agent three levels deep (main → forge → task), 20 policie
   const subConfig = { ...config, trust: { defaults: { main: 60, forge: 50, task: 70 } }, policies: [...config.policies, ...perAgent('main'), ...perAgent('forge'), ...perAgent('task')] };
   const subDir = path.join(stateDir, 'subagent');
   const sub = new GovernanceEngine(subConfig, { stateDir: path.join(subDir, 'engine') });
-  const subCtx = { agentId: 'task', sessionKey: 'agent:main:subagent:forge:subagent:task', toolName: 'exec' };
+  // Keys as the host mints them; the lineage comes from subagent_spawned (registerSubagent).
+  const FORGE = 'agent:forge:subagent:6f1c2e3a-bench-forge', TASK = 'agent:task:subagent:9d0b4c5e-bench-task';
+  const spawned = (e) => { e.registerSubagent(FORGE, 'agent:main:main', 'forge'); e.registerSubagent(TASK, FORGE, 'task'); };
+  spawned(sub);
+  const subCtx = { agentId: 'task', sessionKey: TASK, toolName: 'exec' };
   const subReq = JSON.stringify({ hook: 'before_tool_call', ...subCtx, ...ORDINARY });
   const v = JSON.parse(sub.evaluateJson(subReq));
   if (v.action !== 'allow' || !v.crossAgent || v.crossAgent.ancestors.length !== 2) throw new Error(`sub-agent scenario misconfigured: ${JSON.stringify(v)}`);
@@ -92,6 +96,8 @@ console.log('\nSub-agent three levels deep (main → forge → task), 20 policie
     on(name, fn) { subApi.hooks[name] = fn; }, registerCommand() {}, registerGatewayMethod() {}, registerService() {},
   };
   plugin.register(subApi);
+  subApi.hooks.subagent_spawned({ childSessionKey: FORGE, agentId: 'forge' }, { requesterSessionKey: 'agent:main:main' });
+  subApi.hooks.subagent_spawned({ childSessionKey: TASK, agentId: 'task' }, { requesterSessionKey: FORGE });
   measure('    before_tool_call handler via the shim', () => subApi.hooks.before_tool_call(ORDINARY, subCtx));
   measure('    engine alone: evaluateJson (native call)', () => sub.evaluateJson(subReq));
   sub.close();

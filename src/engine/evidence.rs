@@ -8,6 +8,7 @@ use crate::audit::{
 };
 use crate::config::GovernanceConfig;
 use crate::context::{Hook, Request};
+use crate::policy::model::Action;
 use crate::verdict::{LogLine, Verdict};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -139,4 +140,49 @@ pub fn audit_record(
 /// `<base>/governance/trust.json`, when the engine has a state directory.
 pub fn trust_path(config: &GovernanceConfig, opts: &EngineOptions) -> Option<PathBuf> {
     base_dir(config, opts).map(|b| b.join("governance").join("trust.json"))
+}
+
+impl super::GovernanceEngine {
+    /// One evaluation into the trail; a block's record is durable before this returns.
+    pub(super) fn audit(&self, req: &Request, agent_id: &str, v: &Verdict, now: i64) {
+        let Some(writer) = &self.audit else { return };
+        let verdict = if v.error.is_some() {
+            AuditVerdict::ErrorFallback
+        } else {
+            match v.action {
+                Action::Deny => AuditVerdict::Deny,
+                Action::Escalate => AuditVerdict::Escalate,
+                Action::Allow | Action::Audit => AuditVerdict::Allow,
+            }
+        };
+        let mut record = audit_record(req, agent_id, v, verdict, now, self.verbose());
+        let mut details = serde_json::Map::new();
+        if let Some(a) = &v.approval {
+            // The resolution's record names this one, and both carry the approval id.
+            record.id = a.record_id.clone();
+            details.insert("approvalId".into(), a.id.clone().into());
+        }
+        if let Some(budget) = v.over_budget_us {
+            details.insert("overBudgetUs".into(), budget.into());
+        }
+        if !details.is_empty() {
+            record.details = Some(serde_json::Value::Object(details));
+        }
+        let durable = v.is_block() && self.sync_on_block();
+        if let Err(e) = writer.write(record, durable) {
+            self.log("error", format!("audit record not written: {e}"));
+        }
+    }
+
+    /// Without a readable config, blocks are made durable: the safe default of `syncOnBlock`.
+    pub(super) fn sync_on_block(&self) -> bool {
+        match &self.mode {
+            super::Mode::Ready(core) => core.config.audit.sync_on_block,
+            super::Mode::Invalid { .. } => true,
+        }
+    }
+
+    pub(super) fn verbose(&self) -> bool {
+        matches!(&self.mode, super::Mode::Ready(core) if core.config.audit.level == crate::config::AuditLevel::Verbose)
+    }
 }

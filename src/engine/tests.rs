@@ -1,6 +1,6 @@
 use super::*;
 use chrono::TimeZone;
-use serde_json::json;
+use serde_json::{json, Value};
 
 /// 2026-11-18 (a Wednesday) at `h:m` in Berlin, as epoch milliseconds.
 fn berlin(h: u32, m: u32) -> f64 {

@@ -1,12 +1,12 @@
 //! The audit writer thread: redacts, serializes canonically, hashes, appends, fsyncs in groups
 //! (at once for records someone waits on), signs checkpoints, verifies at start, applies retention.
 
-use super::checkpoint::{self, Checkpoint, SignerKey, VerifierKey};
+use super::checkpoint::{Checkpoint, SignerKey, VerifierKey};
 use super::line;
 use super::merkle::{hex, Frontier};
 use super::record::{AuditRecord, AuditVerdict};
-use super::store::{self, ChainState, LogData, Pruned, CHECKPOINTS};
-use super::tail::{self, Tail};
+use super::store::{self, ChainState, CHECKPOINTS};
+use super::tail::Tail;
 use super::verify;
 use super::writer::{Ack, Message, Queue, WriterOptions, WriterStats};
 use crate::config::AuditLevel;
@@ -15,10 +15,12 @@ use chrono::TimeZone;
 use serde_json::{json, Value};
 use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Write};
-use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+mod peers;
+mod retention;
 
 /// How often the writer drains the buffer into the file (fsync follows `flush_interval`).
 const DRAIN_EVERY: Duration = Duration::from_millis(100);
@@ -200,104 +202,6 @@ impl Chain {
             .trail_records
             .store(self.state.seq, Ordering::Relaxed);
         drop(held);
-    }
-
-    fn hold_back(&mut self, e: &str, signs: Vec<Ack>) {
-        self.fail(e);
-        if self.backlog.len() > MAX_BACKLOG {
-            // Memory is bounded too: past this, the oldest waiting records are given up, counted
-            // as failures and named in the log.
-            let excess = self.backlog.len() - MAX_BACKLOG;
-            self.backlog.drain(..excess);
-            self.stats
-                .failed
-                .fetch_add(excess as u64, Ordering::Relaxed);
-            (self.opts.log)(
-                "error",
-                format!("audit: {excess} records given up after waiting too long ({e})"),
-            );
-        }
-        for ack in self.pending_acks.drain(..).chain(signs) {
-            let _ = ack.send(Err(e.to_string()));
-        }
-        for (_, ack) in self.backlog.iter_mut() {
-            if let Some(ack) = ack.take() {
-                let _ = ack.send(Err(e.to_string()));
-            }
-        }
-    }
-
-    /// Continues the chain from whatever other writers on this directory appended since this
-    /// one last wrote: their leaves join the frontier, a line they left torn is moved aside, and
-    /// a log that got shorter is recorded as a break and read again.
-    fn catch_up(&mut self) -> Result<(), String> {
-        let appended = tail::read_since(&self.opts.dir, &self.tail)
-            .map_err(|e| format!("reading what other writers appended: {e}"))?;
-        if let Some(why) = appended.shrunk {
-            (self.opts.log)("error", format!("audit chain break: {why}"));
-            let head = super::recovery::find_head(&self.opts.dir);
-            self.state = head.state;
-            self.frontier = head.frontier;
-            self.tail = Tail::of(&self.opts.dir);
-            self.file = None;
-            let event = AuditRecord::event(
-                AuditVerdict::ChainBreak,
-                json!({ "reason": why }),
-                crate::time::now_ms(),
-            );
-            self.backlog.insert(0, (event, None));
-            return Ok(());
-        }
-        for leaf in &appended.leaves {
-            self.frontier.push(leaf.hash);
-            self.state.seq = leaf.seq + 1;
-            self.state.last_hash = hex(&leaf.hash);
-            self.state.last_timestamp = leaf.timestamp;
-        }
-        self.state.record_count = self.state.seq;
-        self.tail = appended.tail;
-        if let Some((name, keep, bytes)) = appended.torn {
-            self.move_torn_aside(&name, keep, &bytes);
-        }
-        self.notice_other_checkpoints();
-        Ok(())
-    }
-
-    fn move_torn_aside(&mut self, name: &str, keep: u64, bytes: &[u8]) {
-        let now = crate::time::now_ms();
-        match super::recovery::cut_torn(&self.opts.dir.join(name), keep, bytes, now) {
-            Ok(details) => {
-                (self.opts.log)(
-                    "warn",
-                    format!("audit: another writer left a torn last line; moved aside: {details}"),
-                );
-                let event = AuditRecord::event(AuditVerdict::ChainTorn, details, now);
-                self.backlog.insert(0, (event, None));
-            }
-            Err(e) => self.fail(&format!("moving a torn line aside: {e}")),
-        }
-    }
-
-    /// A checkpoint another writer signed covers records this one need not sign again.
-    fn notice_other_checkpoints(&mut self) {
-        let path = self.opts.dir.join(CHECKPOINTS);
-        let len = file_len(&path);
-        if len == self.checkpoints_len {
-            return;
-        }
-        self.checkpoints_len = len;
-        let size = fs::read_to_string(&path)
-            .ok()
-            .and_then(|t| checkpoint::parse_notes(&t).ok())
-            .and_then(|notes| {
-                notes
-                    .last()
-                    .and_then(|n| checkpoint::open_unchecked(n).ok())
-            })
-            .map(|c| c.size);
-        if let Some(size) = size {
-            self.state.last_checkpoint_size = self.state.last_checkpoint_size.max(size);
-        }
     }
 
     /// Everything appended reaches the kernel before the lock is let go, so the next writer
@@ -543,90 +447,6 @@ impl Chain {
         if let Ok(mut slot) = self.stats.startup_verification.lock() {
             *slot = Some(report);
         }
-    }
-
-    /// The log and its checkpoints as they stood at one moment: both are sampled under the lock
-    /// (the log's end only, so the lock is held for a stat, not for reading the log), and the log
-    /// is read up to that end while other writers may go on appending.
-    fn consistent_view(&self) -> Option<LogData> {
-        let held = self.lock.acquire(dirlock::WAIT).ok()?;
-        let checkpoints = fs::read_to_string(self.opts.dir.join(CHECKPOINTS)).unwrap_or_default();
-        let tail = Tail::of(&self.opts.dir);
-        drop(held);
-        let mut data = LogData::read_until(&self.opts.dir, Some(&tail)).ok()?;
-        data.checkpoints = checkpoints;
-        Some(data)
-    }
-
-    /// Deletes daily files older than `retention_days`, never the file holding the chain head.
-    /// What they held stays vouched for by `pruned.json` (their Merkle frontier and last hash).
-    fn apply_retention(&mut self) {
-        self.last_retention = Some(Instant::now());
-        let today = self.day_of(crate::time::now_ms());
-        let Some(cutoff) = chrono::NaiveDate::parse_from_str(&today, "%Y-%m-%d")
-            .ok()
-            .and_then(|d| d.checked_sub_days(chrono::Days::new(self.opts.retention_days)))
-            .map(|d| format!("{}.jsonl", d.format("%Y-%m-%d")))
-        else {
-            return;
-        };
-        let mut files = store::daily_files(&self.opts.dir);
-        files.pop(); // the head file stays
-        let old: Vec<PathBuf> = files
-            .into_iter()
-            .filter(|p| {
-                p.file_name()
-                    .and_then(|n| n.to_str())
-                    .is_some_and(|n| n < cutoff.as_str())
-            })
-            .collect();
-        if old.is_empty() {
-            return;
-        }
-        if let Err(e) = self.prune(&old) {
-            self.fail(&format!("retention: {e}"));
-        }
-    }
-
-    fn prune(&mut self, old: &[PathBuf]) -> Result<(), String> {
-        let path = self.opts.dir.join("pruned.json");
-        let previous: Option<Pruned> = store::read_json(&path);
-        let mut frontier = previous
-            .as_ref()
-            .and_then(|p| p.frontier())
-            .unwrap_or_default();
-        let mut last_hash = previous
-            .map(|p| p.last_hash)
-            .unwrap_or_else(|| store::GENESIS.to_string());
-        for file in old {
-            let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-            for l in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-                let (hash, _) = line::decode(l).map_err(|e| format!("{}: {e}", file.display()))?;
-                frontier.push(hash);
-                last_hash = hex(&hash);
-            }
-        }
-        let pruned = Pruned {
-            through: frontier.size,
-            last_hash,
-            frontier: frontier.nodes.iter().map(hex).collect(),
-        };
-        let bytes = serde_json::to_vec_pretty(&pruned).map_err(|e| e.to_string())?;
-        store::write_atomic(&path, &bytes)?;
-        let names: Vec<String> = old
-            .iter()
-            .filter_map(|p| p.file_name()?.to_str().map(String::from))
-            .collect();
-        for file in old {
-            fs::remove_file(file).map_err(|e| format!("{}: {e}", file.display()))?;
-        }
-        let details = json!({ "prunedThroughSeq": pruned.through, "files": names, "retentionDays": self.opts.retention_days });
-        self.append_logged(AuditRecord::event(
-            AuditVerdict::Retention,
-            details,
-            crate::time::now_ms(),
-        ));
-        Ok(())
     }
 
     fn fail(&self, e: &str) {

@@ -1,7 +1,7 @@
 //! A policy walk's decision as the verdict the host acts on: the deciding rule's effect, the
 //! approval an escalation asks for, and the unknown-tool rule when no policy decided.
 
-use super::{approval, Core, GovernanceEngine};
+use super::{approval, blank_verdict, Core, GovernanceEngine};
 use crate::config::UnknownToolAction;
 use crate::context::{Hook, Request};
 use crate::policy::evaluator::Decision;
@@ -32,20 +32,10 @@ impl GovernanceEngine {
             })
             .collect();
         let mut v = Verdict {
-            action: Action::Allow,
             reason: "No policy matched".into(),
-            policy_id: None,
-            rule_id: None,
             risk,
-            trust,
             matched,
-            evaluation_us: 0.0,
-            over_budget_us: None,
-            llm_escalated: false,
-            approval: None,
-            error: None,
-            cross_agent: None,
-            logs: Vec::new(),
+            ..blank_verdict(trust)
         };
         match decision.decisive {
             Some(m) => {

@@ -27,49 +27,51 @@ pub struct TrustStoreOut<'a> {
     pub agents: &'a BTreeMap<std::sync::Arc<str>, AgentTrust>,
 }
 
-/// The agents in the file; a file that cannot be read is renamed aside and reported.
-pub fn load(path: &Path, now: i64) -> (BTreeMap<String, AgentTrust>, Option<String>) {
+/// Why a file's contents are not a store we can use.
+enum Unreadable {
+    Io(String),
+    Contents(String),
+}
+
+fn read_store(path: &Path) -> Result<BTreeMap<String, AgentTrust>, Unreadable> {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (BTreeMap::new(), None),
-        Err(e) => return (BTreeMap::new(), Some(format!("{}: {e}", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+        Err(e) => return Err(Unreadable::Io(format!("{}: {e}", path.display()))),
     };
     match serde_json::from_slice::<TrustStore>(&bytes) {
-        Ok(store) if store.version == 1 => (store.agents, None),
-        parsed => {
-            let why = match parsed {
-                Ok(s) => format!("unsupported version {}", s.version),
-                Err(e) => e.to_string(),
-            };
-            let aside = path.with_file_name(format!("trust.json.corrupt-{now}"));
-            let moved = std::fs::rename(path, &aside);
-            let report = match moved {
-                Ok(()) => format!("{} is unreadable ({why}); kept as {} and started from the configured defaults", path.display(), aside.display()),
-                Err(e) => format!("{} is unreadable ({why}) and could not be moved aside ({e}); trust will not be saved over it", path.display()),
-            };
-            (BTreeMap::new(), Some(report))
-        }
+        Ok(store) if store.version == 1 => Ok(store.agents),
+        Ok(s) => Err(Unreadable::Contents(format!(
+            "unsupported version {}",
+            s.version
+        ))),
+        Err(e) => Err(Unreadable::Contents(e.to_string())),
     }
+}
+
+/// The agents in the file; a file that cannot be read is renamed aside and reported.
+pub fn load(path: &Path, now: i64) -> (BTreeMap<String, AgentTrust>, Option<String>) {
+    let why = match read_store(path) {
+        Ok(agents) => return (agents, None),
+        Err(Unreadable::Io(e)) => return (BTreeMap::new(), Some(e)),
+        Err(Unreadable::Contents(why)) => why,
+    };
+    let aside = path.with_file_name(format!("trust.json.corrupt-{now}"));
+    let report = match std::fs::rename(path, &aside) {
+        Ok(()) => format!("{} is unreadable ({why}); kept as {} and started from the configured defaults", path.display(), aside.display()),
+        Err(e) => format!("{} is unreadable ({why}) and could not be moved aside ({e}); trust will not be saved over it", path.display()),
+    };
+    (BTreeMap::new(), Some(report))
 }
 
 /// The agents in the file, read without touching it (an unreadable file is reported, not moved).
 pub fn peek(path: &Path) -> (BTreeMap<String, AgentTrust>, Option<String>) {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (BTreeMap::new(), None),
-        Err(e) => return (BTreeMap::new(), Some(format!("{}: {e}", path.display()))),
-    };
-    match serde_json::from_slice::<TrustStore>(&bytes) {
-        Ok(store) if store.version == 1 => (store.agents, None),
-        Ok(store) => (
-            BTreeMap::new(),
-            Some(format!(
-                "{}: unsupported version {}",
-                path.display(),
-                store.version
-            )),
-        ),
-        Err(e) => (BTreeMap::new(), Some(format!("{}: {e}", path.display()))),
+    match read_store(path) {
+        Ok(agents) => (agents, None),
+        Err(Unreadable::Io(e)) => (BTreeMap::new(), Some(e)),
+        Err(Unreadable::Contents(why)) => {
+            (BTreeMap::new(), Some(format!("{}: {why}", path.display())))
+        }
     }
 }
 

@@ -1,12 +1,14 @@
-//! Redaction before anything is written (NORMATIVE N6): values under sensitive names,
-//! secret-looking values, custom patterns, and long text truncated so records stay small.
-//! Paths are kept.
+//! Redaction before anything is written (NORMATIVE N6): values under sensitive names, secrets
+//! of known shapes anywhere in text (see `shapes`), custom patterns, and long text truncated so
+//! records stay small. Paths are kept.
 
+mod extract;
 mod names;
+mod shapes;
 
-use once_cell::sync::Lazy;
 use regex::Regex;
 use serde_json::{Map, Value};
+use std::ops::Range;
 
 pub const REDACTED: &str = "[REDACTED]";
 /// Longest message or param text kept in a record.
@@ -27,24 +29,6 @@ const VALUE_FIELDS: [&str; 7] = [
     "defaultvalue",
 ];
 
-/// Values that look like secrets wherever they appear: provider keys, bearer tokens, JWTs,
-/// private key blocks, `password=…` assignments.
-static SECRET_VALUE: Lazy<Regex> = Lazy::new(|| {
-    Regex::new(concat!(
-        r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)",
-        r"|\b(sk|pk|rk)-[A-Za-z0-9_\-]{16,}",
-        r"|\bgh[pousr]_[A-Za-z0-9]{20,}",
-        r"|\bgithub_pat_[A-Za-z0-9_]{20,}",
-        r"|\bAKIA[0-9A-Z]{16}\b",
-        r"|\bxox[abposr]-[A-Za-z0-9-]{10,}",
-        r"|\bAIza[0-9A-Za-z_\-]{30,}",
-        r"|\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}",
-        r"|(?i:bearer)\s+[A-Za-z0-9._~+/\-]{16,}=*",
-        r"|(?i:(password|passwd|pwd|secret|token|api[_-]?key)\s*[=:]\s*)[^\s'&;]+",
-    ))
-    .expect("static regex")
-});
-
 pub struct Redactor {
     custom: Vec<Regex>,
 }
@@ -61,9 +45,7 @@ impl Redactor {
     fn value(&self, v: &Value, depth: usize) -> Value {
         match v {
             Value::String(s) => Value::String(self.text(s)),
-            Value::Array(items) if depth < MAX_DEPTH => {
-                Value::Array(items.iter().map(|i| self.value(i, depth + 1)).collect())
-            }
+            Value::Array(items) if depth < MAX_DEPTH => Value::Array(self.array(items, depth)),
             Value::Object(m) if depth < MAX_DEPTH => Value::Object(self.object(m, depth + 1)),
             Value::Array(_) | Value::Object(_) => Value::String("[nested too deep]".into()),
             other => other.clone(),
@@ -72,6 +54,7 @@ impl Redactor {
 
     /// Values under sensitive names go whole; so does the value of a header-like object whose
     /// name is sensitive (`{"name": "x-api-key", "value": …}`, Postman's `key`, k8s `env`).
+    /// Keys are text too: a secret can be a key (`{"Authorization: Bearer …": ""}`).
     fn object(&self, m: &Map<String, Value>, depth: usize) -> Map<String, Value> {
         let named_secret = m.iter().any(|(k, v)| {
             NAME_FIELDS.iter().any(|f| k.eq_ignore_ascii_case(f))
@@ -88,19 +71,72 @@ impl Redactor {
                 } else {
                     self.value(v, depth)
                 };
-                (k.clone(), v)
+                (self.text(k), v)
+            })
+            .collect()
+    }
+
+    /// An array of strings is read as one command line (`["docker", "login", "--password",
+    /// "…"]`, `["mysql", "-pX"]`), so a flag and its value may sit in different items.
+    fn array(&self, items: &[Value], depth: usize) -> Vec<Value> {
+        let all_strings = items.len() > 1 && items.iter().all(Value::is_string);
+        if !all_strings {
+            return items.iter().map(|i| self.value(i, depth + 1)).collect();
+        }
+        let mut line = String::new();
+        let mut bounds = Vec::with_capacity(items.len());
+        for s in items.iter().filter_map(Value::as_str) {
+            let start = line.len();
+            line.push_str(s);
+            bounds.push(start..line.len());
+            line.push(' ');
+        }
+        let spans = shapes::secrets(&line);
+        // Both are in order: each item takes the ranges that overlap it, clipped to it.
+        let mut first = 0;
+        bounds
+            .into_iter()
+            .map(|b| {
+                while spans.get(first).is_some_and(|r| r.end <= b.start) {
+                    first += 1;
+                }
+                let local: Vec<Range<usize>> = spans[first..]
+                    .iter()
+                    .take_while(|r| r.start < b.end)
+                    .map(|r| r.start.max(b.start) - b.start..r.end.min(b.end) - b.start)
+                    .collect();
+                Value::String(self.finish(replace(&line[b], &local)))
             })
             .collect()
     }
 
     /// Secrets replaced, then cut to [`MAX_TEXT`] characters with a marker.
     pub fn text(&self, s: &str) -> String {
-        let mut out = SECRET_VALUE.replace_all(s, REDACTED).into_owned();
+        self.finish(replace(s, &shapes::secrets(s)))
+    }
+
+    fn finish(&self, mut out: String) -> String {
         for re in &self.custom {
             out = re.replace_all(&out, REDACTED).into_owned();
         }
         truncate(out)
     }
+}
+
+/// `s` with each (sorted, disjoint) range replaced by the marker.
+fn replace(s: &str, ranges: &[Range<usize>]) -> String {
+    if ranges.is_empty() {
+        return s.to_string();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for r in ranges {
+        out.push_str(&s[last..r.start]);
+        out.push_str(REDACTED);
+        last = r.end;
+    }
+    out.push_str(&s[last..]);
+    out
 }
 
 fn truncate(s: String) -> String {
@@ -175,6 +211,29 @@ mod tests {
                 "ssm": { "Name": "/prod/db/password", "Value": REDACTED, "Type": "SecureString" }
             })
         );
+    }
+
+    #[test]
+    fn an_argv_array_is_read_as_one_command_line() {
+        let out = redact(json!({
+            "argv": ["docker", "login", "--password", "pw1", "registry.example.com"],
+            "args": ["mysql", "-u", "root", "-ppw2"],
+            "files": ["a.txt", "--password-file", "b.txt"]
+        }));
+        assert_eq!(
+            out,
+            json!({
+                "argv": ["docker", "login", "--password", REDACTED, "registry.example.com"],
+                "args": ["mysql", "-u", "root", format!("-p{REDACTED}")],
+                "files": ["a.txt", "--password-file", "b.txt"]
+            })
+        );
+    }
+
+    #[test]
+    fn a_secret_in_a_key_is_redacted_too() {
+        let out = redact(json!({ "seen": { "ghp_abcdefghijklmnopqrstuvwxyz0123456789": true } }));
+        assert_eq!(out, json!({ "seen": { REDACTED: true } }));
     }
 
     #[test]

@@ -8,6 +8,9 @@ use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::records;
+
 fn request(i: usize, cmd: &str) -> Request {
     serde_json::from_value(json!({
         "hook": "before_tool_call", "agentId": "main", "sessionKey": "agent:main:main",
@@ -290,19 +293,6 @@ fn engine_on(dir: &Path, extra: Value) -> GovernanceEngine {
         },
     )
     .unwrap()
-}
-
-fn records(dir: &Path) -> Vec<Value> {
-    let data = LogData::read(&dir.join("governance/audit")).unwrap();
-    data.files
-        .iter()
-        .flat_map(|(_, b)| {
-            b.split(|c| *c == b'\n')
-                .filter(|l| !l.is_empty())
-                .map(|l| serde_json::from_slice(l).unwrap())
-                .collect::<Vec<Value>>()
-        })
-        .collect()
 }
 
 #[test]

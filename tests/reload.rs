@@ -10,6 +10,9 @@ use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
 use serde_json::{json, Value};
 use std::path::Path;
 
+mod common;
+use common::records;
+
 fn opts(dir: &Path) -> EngineOptions {
     EngineOptions {
         state_dir: Some(dir.to_path_buf()),
@@ -27,19 +30,6 @@ fn exec(agent: &str, command: &str) -> Request {
 fn deny_policy(id: &str, prefix: &str) -> Value {
     json!({ "id": id, "rules": [{ "id": "r", "conditions": [{ "type": "tool", "name": "exec",
         "params": { "command": { "startsWith": prefix } } }], "effect": { "action": "deny", "reason": format!("no {prefix}") } }] })
-}
-
-fn records(dir: &Path) -> Vec<Value> {
-    let data = LogData::read(&dir.join("governance/audit")).unwrap();
-    data.files
-        .iter()
-        .flat_map(|(_, b)| {
-            b.split(|c| *c == b'\n')
-                .filter(|l| !l.is_empty())
-                .map(|l| serde_json::from_slice(l).unwrap())
-                .collect::<Vec<Value>>()
-        })
-        .collect()
 }
 
 fn verified(dir: &Path) -> openclaw_governance::audit::verify::VerifyReport {

@@ -56,10 +56,6 @@ const STEPS: [(&str, Step); 4] = [
 
 const KNOWN: &str = "before_tool_call evaluate, known agent";
 
-fn p50(mut t: Vec<f64>) -> f64 {
-    t.sort_by(|a, b| a.total_cmp(b));
-    t[t.len() / 2]
-}
 
 /// p50 in µs of each step for new agents, then of a tool call by a known agent; `None` for a
 /// step left out.
@@ -105,7 +101,7 @@ fn run(
     engine.flush()?;
     Ok(times
         .into_iter()
-        .map(|t| (!t.is_empty()).then(|| p50(t)))
+        .map(|t| (!t.is_empty()).then(|| median(t)))
         .collect())
 }
 
@@ -116,27 +112,47 @@ const VARIANTS: [(&str, bool, [bool; 4]); 3] = [
     ("trust off, no sub-agents", false, [true, true, false, true]),
 ];
 
+/// Machine noise on a shared VM moves a single p50 by ±2 µs, so each variant runs a few
+/// rounds, 10 and 100 000 agents alternating, and the median of each column is printed.
+const ROUNDS: usize = 5;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let path = std::env::args()
         .nth(1)
         .ok_or("usage: bench_agents <config.json> [state-dir]")?;
     let base: Value = serde_json::from_slice(&std::fs::read(path)?)?;
     let dir = std::env::args().nth(2).map(PathBuf::from);
+    println!("    medians of {ROUNDS} rounds:");
     for (v, (label, trust, steps)) in VARIANTS.iter().enumerate() {
         let mut config = base.clone();
         config["trust"]["enabled"] = json!(trust);
-        let sub = |name: &str| dir.as_ref().map(|d| d.join(format!("{name}-{v}")));
-        let few = run(&config, sub("few"), 10, steps)?;
-        let many = run(&config, sub("many"), 100_000, steps)?;
-        println!("    {label}:");
-        let names = STEPS.iter().map(|(n, _)| *n);
-        for ((name, f), m) in names.chain([KNOWN]).zip(few).zip(many) {
-            if let (Some(f), Some(m)) = (f, m) {
-                println!(
-                    "      {name:<40} p50 {f:6.2} µs after 10 agents, {m:6.2} µs after 100 000 ({:+.2})",
-                    m - f
-                );
+        let mut few = vec![Vec::new(); STEPS.len() + 1];
+        let mut many = vec![Vec::new(); STEPS.len() + 1];
+        for r in 0..ROUNDS {
+            let sub = |name: &str| dir.as_ref().map(|d| d.join(format!("{name}-{v}-{r}")));
+            let f = run(&config, sub("few"), 10, steps)?;
+            let m = run(&config, sub("many"), 100_000, steps)?;
+            for (k, (f, m)) in f.into_iter().zip(m).enumerate() {
+                few[k].extend(f);
+                many[k].extend(m);
             }
+        }
+        println!("    {label}:");
+        let names = STEPS.iter().map(|(n, _)| *n).chain([KNOWN]);
+        for ((name, f), m) in names.zip(few).zip(many) {
+            if f.is_empty() || m.is_empty() {
+                continue;
+            }
+            let (f, m) = (median(f), median(m));
+            println!(
+                "      {name:<40} p50 {f:6.2} µs after 10 agents, {m:6.2} µs after 100 000 ({:+.2})",
+                m - f
+            );
         }
     }
     Ok(())

@@ -1,0 +1,105 @@
+//! The shell model: a command line understood as bash would run it, so guards judge what runs
+//! and not how it is spelt. `analyze` turns a script (an exec `command`, `process` input, the
+//! string of `bash -c`, a literal `eval`) into the simple commands it runs: argv after quote
+//! removal and the expansions that can be known without running anything; what cannot be known
+//! is named in `Script::opaque`, never guessed.
+//!
+//! Parsing is brush-parser's (see Cargo.toml); this module owns expansion, wrappers and nesting.
+
+/// What the shell is given besides the script.
+#[derive(Debug, Clone, Default)]
+pub struct ShellInput<'a> {
+    pub script: &'a str,
+    /// The exec tool's `env` param: variables the script sees on top of its own assignments.
+    pub env: &'a [(String, String)],
+    /// Nesting already spent by the caller (a `process` write into a shell, …); bounded by
+    /// `MAX_DEPTH`.
+    pub depth: u32,
+}
+
+/// Nesting of `bash -c`, `eval`, substitutions and here-docs followed before giving up.
+pub const MAX_DEPTH: u32 = 16;
+
+/// Everything a script would run, flattened: nested scripts (`bash -c '…'`, literal `eval`,
+/// `$(…)`, `<(…)`, a here-doc fed to a shell) contribute their commands with a greater depth.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Script {
+    pub commands: Vec<Command>,
+    /// What could not be resolved; each one makes the script's effect unknown.
+    pub opaque: Vec<Opaque>,
+}
+
+/// One simple command as it would be executed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Command {
+    /// argv after wrappers (`sudo`, `env`, `timeout`, `xargs`, `nice`, …) are removed: `argv[0]`
+    /// is the program that really runs, as written (a path stays a path; guards take its
+    /// basename).
+    pub argv: Vec<Arg>,
+    /// The wrappers removed, outermost first, by program name (`sudo`, `env`, `bash -c`, …).
+    pub wrappers: Vec<String>,
+    pub redirects: Vec<Redirect>,
+    /// Indices in `Script::commands` of the commands whose output this one reads: earlier
+    /// pipeline stages (stdin), `<(…)` arguments, `$(…)`/backticks in its words.
+    pub inputs: Vec<usize>,
+    /// Text fed to stdin by a here-doc or here-string, when literal.
+    pub stdin_text: Option<String>,
+    /// 0 for the top level; +1 per nesting.
+    pub depth: u32,
+}
+
+/// One word after expansion.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Arg {
+    /// The word after brace/tilde/parameter expansion and quote removal. Parts that could not
+    /// be resolved are left out (and `unresolved` is set).
+    pub text: String,
+    /// Unquoted `*`, `?` or `[…]` remain: `text` is a glob pattern (quoted glob characters are
+    /// escaped with `\` in `text` so the pattern means what the shell would match).
+    pub pattern: bool,
+    /// Some part came from a command substitution or an unknown variable.
+    pub unresolved: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The file descriptor redirected, when given (`2>`).
+    pub fd: Option<u32>,
+    pub kind: RedirectKind,
+    pub target: Arg,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RedirectKind {
+    /// `<`
+    Read,
+    /// `>`, `>|`, `&>`
+    Write,
+    /// `>>`, `&>>`
+    Append,
+    /// `<>`
+    ReadWrite,
+    /// `>&N`, `<&N`: a descriptor, not a file.
+    Duplicate,
+}
+
+/// Something the shell would run that cannot be known without running it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Opaque {
+    pub kind: OpaqueKind,
+    /// The source text concerned (shortened), for the verdict's reason.
+    pub text: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpaqueKind {
+    /// A substitution or unknown variable in command position (`$X -rf`, `$(echo rm) …`).
+    DynamicCommand,
+    /// `eval`, `bash -c`, `source` of something that is not a literal.
+    DynamicScript,
+    /// Nesting deeper than `MAX_DEPTH`.
+    TooDeep,
+    /// The parser rejected the script (a shell would likely reject it too, but we cannot say
+    /// what it runs).
+    Unparseable,
+}

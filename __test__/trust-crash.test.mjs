@@ -34,6 +34,6 @@ test('SIGKILL during trust.json writes: the file on disk is always a whole store
     assert.equal(e.getStatus().trust.trackedAgents, Object.keys(store.agents).length);
     e.close();
   }
-  const leftovers = fs.readdirSync(path.join(stateDir, 'governance')).filter((f) => f.includes('corrupt'));
+  const leftovers = fs.readdirSync(path.join(stateDir, 'governance')).filter((f) => f.includes('corrupt') || f.includes('rejected'));
   assert.deepEqual(leftovers, [], 'no run ever saw a torn trust.json');
 });

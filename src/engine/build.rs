@@ -19,12 +19,14 @@ impl GovernanceEngine {
         let logs = Logs::default();
         let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
         let live = Live::start(&config, trust_file(&config, opts), &logs);
-        Ok(GovernanceEngine::assemble(
+        let engine = GovernanceEngine::assemble(
             Mode::Ready(Box::new(Core::build(config, live, &logs))),
             audit,
             None,
             logs,
-        ))
+        );
+        engine.audit_trust_load();
+        Ok(engine)
     }
 
     /// Tolerant construction for the host: a bad config yields an engine that follows
@@ -39,7 +41,10 @@ impl GovernanceEngine {
                 };
                 let live = Live::start(&config, trust_file(&config, opts), &logs);
                 let core = Core::build(config, live, &logs);
-                GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, problem, logs)
+                let engine =
+                    GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, problem, logs);
+                engine.audit_trust_load();
+                engine
             }
             Err(error) => GovernanceEngine::invalid(raw, opts, error, logs),
         }
@@ -72,6 +77,28 @@ impl GovernanceEngine {
             format!("governance config rejected, failMode={fail_mode:?}: {error}"),
         );
         engine
+    }
+
+    /// A trust.json rejected at start is evidence (someone wrote the plugin's state): recorded
+    /// as a trust change of the whole store, since the stored scores were discarded.
+    pub(super) fn audit_trust_load(&self) {
+        let (Some(writer), Mode::Ready(core)) = (&self.audit, &self.mode) else {
+            return;
+        };
+        let trust = &core.live.trust;
+        let Some(problem) = trust.take_rejection() else {
+            return;
+        };
+        let details = serde_json::json!({ "change": "store rejected", "integrity": trust.integrity(), "problem": problem, "by": "engine" });
+        let mut record = crate::audit::AuditRecord::event(
+            crate::audit::AuditVerdict::TrustChange,
+            details,
+            now_ms(),
+        );
+        record.context.hook = "trust".into();
+        if let Err(e) = writer.write(record, false) {
+            self.log("error", format!("audit record not written: {e}"));
+        }
     }
 
     pub(super) fn assemble(
@@ -142,8 +169,8 @@ impl Core {
             live,
             config,
         };
-        if let Some(e) = &core.live.trust.load_error {
-            push_log(logs, "error", format!("trust store: {e}"));
+        for (level, message) in core.live.trust.take_load_report() {
+            push_log(logs, level, format!("trust store: {message}"));
         }
         if let Ok(pushed) = core.live.pushed_facts.lock() {
             for (registry, fact) in pushed.iter() {

@@ -196,7 +196,7 @@ fn graph_persister(path: PathBuf, graph: Arc<AgentGraph>) -> Persister {
         };
         serde_json::to_vec_pretty(&file).ok()
     });
-    Persister::start(path, Duration::from_secs(1), snapshot, false)
+    Persister::start(path, Duration::from_secs(1), snapshot, None)
 }
 
 /// trust.json, persisted by this process if no other holds `trust.lock`; otherwise read once

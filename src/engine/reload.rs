@@ -50,6 +50,7 @@ impl GovernanceEngine {
             }
         }
         self.record_config_change(raw);
+        self.audit_trust_load();
     }
 
     fn take_live(&mut self) -> Option<Live> {

@@ -50,6 +50,9 @@ pub struct TrustStatus {
     /// False when another process persists trust.json (this one keeps its changes in memory).
     pub persisted: bool,
     pub load_error: Option<String>,
+    /// What could be established about the trust.json this engine started from: `new`,
+    /// `authenticated`, `legacy` (accepted once, re-signed), `rejected`, `unverified`, `inMemory`.
+    pub integrity: crate::trust::store::Integrity,
 }
 
 #[derive(Debug, Serialize)]
@@ -140,12 +143,14 @@ impl GovernanceEngine {
                     .map(|f| f.display().to_string()),
                 persisted: core.live.persists_trust(),
                 load_error: core.live.trust.load_error.clone(),
+                integrity: core.live.trust.integrity(),
             },
             Mode::Invalid { .. } => TrustStatus {
                 tracked_agents: 0,
                 file: None,
                 persisted: false,
                 load_error: None,
+                integrity: crate::trust::store::Integrity::InMemory,
             },
         }
     }

@@ -4,6 +4,7 @@
 pub mod credit;
 pub mod roster;
 pub mod score;
+pub mod seal;
 pub mod store;
 
 pub use credit::ActionFingerprint;
@@ -14,6 +15,7 @@ use score::{effective, formula, DAY_MS};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -203,6 +205,15 @@ pub struct TrustManager {
     agents: Arc<Mutex<Roster>>,
     persister: Option<store::Persister>,
     pub load_error: Option<String>,
+    /// Said once at start, not an error (a file of an older version accepted and re-signed).
+    pub load_notice: Option<String>,
+    integrity: store::Integrity,
+    /// Seals what the persister writes (None: in memory, or writing is blocked).
+    key: Option<Arc<seal::TrustKey>>,
+    /// The rejection is reported to the audit trail once, however often the engine rebuilds.
+    rejection_audited: AtomicBool,
+    /// The load is logged once, not again at every config edit.
+    load_logged: AtomicBool,
 }
 
 fn iso(ms: i64) -> String {
@@ -212,40 +223,78 @@ fn iso(ms: i64) -> String {
 impl TrustManager {
     /// In memory only (tests, engines without a state directory).
     pub fn new(config: TrustConfig) -> TrustManager {
+        TrustManager::with(config, Roster::new(MAX_AGENTS), store::Integrity::InMemory)
+    }
+
+    fn with(config: TrustConfig, roster: Roster, integrity: store::Integrity) -> TrustManager {
         TrustManager {
             config,
-            agents: Arc::new(Mutex::new(Roster::new(MAX_AGENTS))),
+            agents: Arc::new(Mutex::new(roster)),
             persister: None,
             load_error: None,
+            load_notice: None,
+            integrity,
+            key: None,
+            rejection_audited: AtomicBool::new(false),
+            load_logged: AtomicBool::new(false),
         }
     }
 
-    /// Loads `path` and persists changes to it from a background thread.
+    /// Loads `path` (authenticated: `store::load`) and persists changes to it from a background
+    /// thread, sealed with the trust key. A file of an older version is re-signed at once: with
+    /// the key now made, leaving it unsigned would get it rejected at the next start.
     pub fn persistent(config: TrustConfig, path: PathBuf, now: i64) -> TrustManager {
-        let (agents, load_error) = store::load(&path, now);
-        let blocked = load_error
-            .as_deref()
-            .is_some_and(|e| e.contains("could not be moved aside"));
-        let agents = Arc::new(Mutex::new(Roster::from_map(agents, MAX_AGENTS)));
+        let loaded = store::load(&path, now);
         let interval = Duration::from_secs(config.persist_interval_seconds);
-        let persister = store::Persister::start(path, interval, snapshot(&agents), blocked);
-        TrustManager {
-            config,
-            agents,
-            persister: Some(persister),
-            load_error,
+        let roster = Roster::from_map(loaded.agents, MAX_AGENTS);
+        let mut m = TrustManager::with(config, roster, loaded.integrity);
+        let snap = snapshot(&m.agents, loaded.key.clone());
+        let persister =
+            store::Persister::start(path.clone(), interval, snap, loaded.blocked.clone());
+        (m.load_error, m.key) = (loaded.error, loaded.key);
+        if m.integrity == store::Integrity::Legacy && loaded.blocked.is_none() {
+            persister.mark_dirty();
+            match persister.flush() {
+                Ok(()) => m.load_notice = Some(format!("{} has no MAC: written by an older version before the trust key existed; accepted this once and re-signed", path.display())),
+                Err(e) => m.load_error = Some(format!("{} (an older version's, without a MAC) was accepted but could not be re-signed ({e}); the next start will reject it", path.display())),
+            }
         }
+        m.persister = Some(persister);
+        m
     }
 
-    /// Loads `path` but never writes it: another process persists it.
+    /// Loads `path` (authenticated the same way) but never writes it: another process persists it.
     pub fn read_only(config: TrustConfig, path: &std::path::Path, _now: i64) -> TrustManager {
-        let (agents, load_error) = store::peek(path);
-        TrustManager {
-            config,
-            agents: Arc::new(Mutex::new(Roster::from_map(agents, MAX_AGENTS))),
-            persister: None,
-            load_error,
+        let loaded = store::peek(path);
+        let roster = Roster::from_map(loaded.agents, MAX_AGENTS);
+        let mut m = TrustManager::with(config, roster, loaded.integrity);
+        (m.load_error, m.load_notice) = (loaded.error, loaded.notice);
+        m
+    }
+
+    /// What the engine established about the file it started from.
+    pub fn integrity(&self) -> store::Integrity {
+        self.integrity
+    }
+
+    /// What the load has to say (level, message), the first time this is asked (for the log).
+    pub fn take_load_report(&self) -> Vec<(&'static str, String)> {
+        if self.load_logged.swap(true, Ordering::Relaxed) {
+            return Vec::new();
         }
+        let error = self.load_error.iter().map(|e| ("error", e.clone()));
+        let notice = self.load_notice.iter().map(|n| ("info", n.clone()));
+        error.chain(notice).collect()
+    }
+
+    /// The rejection of the file at start, the first time this is asked (for the audit trail).
+    pub fn take_rejection(&self) -> Option<&str> {
+        let rejected = matches!(
+            self.integrity,
+            store::Integrity::Rejected | store::Integrity::Unverified
+        );
+        let first = rejected && !self.rejection_audited.swap(true, Ordering::Relaxed);
+        first.then_some(self.load_error.as_deref()).flatten()
     }
 
     /// What an agent nobody configured starts at (`trust.defaults["*"]`, else 10).
@@ -567,7 +616,9 @@ impl TrustManager {
         let interval = Duration::from_secs(config.persist_interval_seconds);
         self.config = config;
         match self.persister.as_mut() {
-            Some(p) if p.interval() != interval => p.restart(interval, snapshot(&self.agents)),
+            Some(p) if p.interval() != interval => {
+                p.restart(interval, snapshot(&self.agents, self.key.clone()))
+            }
             _ => Ok(()),
         }
     }
@@ -587,8 +638,9 @@ fn settle_decay(a: &mut AgentTrust, cfg: &TrustConfig, now: i64) {
     }
 }
 
-/// What the persister writes: the agents as they are when it runs.
-fn snapshot(agents: &Arc<Mutex<Roster>>) -> store::Snapshot {
+/// What the persister writes: the agents as they are when it runs, sealed. Without a key
+/// nothing is written (the persister is blocked then, and says why).
+fn snapshot(agents: &Arc<Mutex<Roster>>, key: Option<Arc<seal::TrustKey>>) -> store::Snapshot {
     let shared = agents.clone();
     Box::new(move || {
         let roster = shared.lock().ok()?;
@@ -597,7 +649,8 @@ fn snapshot(agents: &Arc<Mutex<Roster>>) -> store::Snapshot {
             updated: iso(crate::time::now_ms()),
             agents: roster.agents(),
         };
-        serde_json::to_vec_pretty(&file).ok()
+        let body = serde_json::to_vec_pretty(&file).ok()?;
+        key.as_ref()?.seal(&body)
     })
 }
 
@@ -605,5 +658,7 @@ pub const fn days(n: i64) -> i64 {
     n * DAY_MS
 }
 
+#[cfg(test)]
+mod integrity_tests;
 #[cfg(test)]
 mod tests;

@@ -1,7 +1,9 @@
 //! `governance/trust.json` (the seed's `TrustStore` v1 shape): loaded at start, written by a
 //! background thread (debounced by `persistIntervalSeconds`, atomically: temp file, fsync,
-//! rename), flushed on request. A corrupt or truncated file is kept aside, never overwritten.
+//! rename), flushed on request, sealed with a MAC (`seal`). A file that does not authenticate
+//! (edited offline, MAC removed, truncated, garbage) is kept aside, never trusted nor overwritten.
 
+use super::seal::{self, TrustKey};
 use super::AgentTrust;
 use crate::audit::store::write_atomic;
 use serde::{Deserialize, Serialize};
@@ -17,9 +19,12 @@ pub struct TrustStore {
     pub version: u32,
     pub updated: String,
     pub agents: BTreeMap<String, AgentTrust>,
+    /// `hmac-sha256:<hex>` over the bytes before it (`seal`); absent in files of older versions.
+    #[serde(default)]
+    pub mac: Option<String>,
 }
 
-/// The same shape, written from the live agents without copying them.
+/// The same shape, written from the live agents without copying them (`seal` adds the MAC).
 #[derive(Serialize)]
 pub struct TrustStoreOut<'a> {
     pub version: u32,
@@ -27,51 +32,174 @@ pub struct TrustStoreOut<'a> {
     pub agents: &'a BTreeMap<std::sync::Arc<str>, AgentTrust>,
 }
 
-/// Why a file's contents are not a store we can use.
-enum Unreadable {
-    Io(String),
-    Contents(String),
+/// What the engine could establish about the trust.json it started from (`getStatus().trust`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Integrity {
+    /// No state directory: nothing is read or written.
+    InMemory,
+    /// No file yet: started from the configured defaults.
+    New,
+    /// The MAC verified under the trust key.
+    Authenticated,
+    /// Written by an older version before any trust key existed: accepted once (and re-signed
+    /// by the process that persists it).
+    Legacy,
+    /// A missing or wrong MAC, or contents that are no trust store: not trusted, kept aside.
+    Rejected,
+    /// The key or the file could not be read: nothing trusted, nothing moved.
+    Unverified,
 }
 
-fn read_store(path: &Path) -> Result<BTreeMap<String, AgentTrust>, Unreadable> {
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
-        Err(e) => return Err(Unreadable::Io(format!("{}: {e}", path.display()))),
-    };
-    match serde_json::from_slice::<TrustStore>(&bytes) {
-        Ok(store) if store.version == 1 => Ok(store.agents),
-        Ok(s) => Err(Unreadable::Contents(format!(
-            "unsupported version {}",
-            s.version
-        ))),
-        Err(e) => Err(Unreadable::Contents(e.to_string())),
+/// trust.json as the engine starts from it.
+pub struct Loaded {
+    pub agents: BTreeMap<String, AgentTrust>,
+    pub integrity: Integrity,
+    pub error: Option<String>,
+    pub notice: Option<String>,
+    /// Why the file must not be written over (None: the persister may write).
+    pub blocked: Option<String>,
+    /// The key new files are sealed with.
+    pub key: Option<Arc<TrustKey>>,
+}
+
+impl Loaded {
+    fn empty(integrity: Integrity, error: Option<String>) -> Loaded {
+        Loaded {
+            agents: BTreeMap::new(),
+            integrity,
+            error,
+            notice: None,
+            blocked: None,
+            key: None,
+        }
     }
 }
 
-/// The agents in the file; a file that cannot be read is renamed aside and reported.
-pub fn load(path: &Path, now: i64) -> (BTreeMap<String, AgentTrust>, Option<String>) {
-    let why = match read_store(path) {
-        Ok(agents) => return (agents, None),
-        Err(Unreadable::Io(e)) => return (BTreeMap::new(), Some(e)),
-        Err(Unreadable::Contents(why)) => why,
+/// Authenticates `bytes` (when a key exists) and parses them. Without a key only a file that
+/// never carried a MAC passes: one with a MAC lost its key, which is not how files get old.
+fn judge(
+    bytes: &[u8],
+    key: Option<&TrustKey>,
+    key_file: &Path,
+) -> Result<(BTreeMap<String, AgentTrust>, Integrity), String> {
+    if let Some(k) = key {
+        k.open(bytes).map_err(|f| f.to_string())?;
+    }
+    let store = match serde_json::from_slice::<TrustStore>(bytes) {
+        Ok(s) if s.version == 1 => s,
+        Ok(s) => return Err(format!("unsupported version {}", s.version)),
+        Err(e) => return Err(format!("not a trust store: {e}")),
     };
-    let aside = path.with_file_name(format!("trust.json.corrupt-{now}"));
-    let report = match std::fs::rename(path, &aside) {
-        Ok(()) => format!("{} is unreadable ({why}); kept as {} and started from the configured defaults", path.display(), aside.display()),
-        Err(e) => format!("{} is unreadable ({why}) and could not be moved aside ({e}); trust will not be saved over it", path.display()),
-    };
-    (BTreeMap::new(), Some(report))
+    match (key, store.mac.is_some()) {
+        (Some(_), _) => Ok((store.agents, Integrity::Authenticated)),
+        (None, false) => Ok((store.agents, Integrity::Legacy)),
+        (None, true) => Err(format!(
+            "it carries a MAC but its key {} is missing",
+            key_file.display()
+        )),
+    }
 }
 
-/// The agents in the file, read without touching it (an unreadable file is reported, not moved).
-pub fn peek(path: &Path) -> (BTreeMap<String, AgentTrust>, Option<String>) {
-    match read_store(path) {
-        Ok(agents) => (agents, None),
-        Err(Unreadable::Io(e)) => (BTreeMap::new(), Some(e)),
-        Err(Unreadable::Contents(why)) => {
-            (BTreeMap::new(), Some(format!("{}: {why}", path.display())))
+/// The file's bytes; None when there is no file.
+fn read(path: &Path) -> Result<Option<Vec<u8>>, String> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(format!("{}: {e}", path.display())),
+    }
+}
+
+/// The store the persisting process starts from. A file that does not authenticate is renamed
+/// aside and reported, and the configured defaults apply; the key is made on first start.
+pub fn load(path: &Path, now: i64) -> Loaded {
+    let key_file = seal::key_path(path);
+    let key = match TrustKey::load(&key_file) {
+        Ok(k) => k,
+        Err(e) => return unkeyed(path, e),
+    };
+    let bytes = match read(path) {
+        Ok(b) => b,
+        Err(e) => return Loaded::empty(Integrity::Unverified, Some(e)),
+    };
+    let judged = bytes.map(|b| judge(&b, key.as_ref(), &key_file));
+    let mut loaded = match judged {
+        None => Loaded::empty(Integrity::New, None),
+        Some(Ok((agents, integrity))) => Loaded {
+            agents,
+            integrity,
+            ..Loaded::empty(integrity, None)
+        },
+        Some(Err(why)) => reject(path, &why, now),
+    };
+    match key.map_or_else(|| TrustKey::create(&key_file), Ok) {
+        Ok(k) => loaded.key = Some(Arc::new(k)),
+        Err(e) => {
+            let why = format!("no trust key ({e}): trust is kept in memory and not saved");
+            loaded.error = Some(loaded.error.map_or(why.clone(), |x| format!("{x}; {why}")));
+            loaded.blocked = Some(why);
         }
+    }
+    loaded
+}
+
+/// A key file that is not a key: nothing can be verified or sealed, so nothing is trusted and
+/// the file stays as it is for the operator to judge.
+fn unkeyed(path: &Path, e: String) -> Loaded {
+    let why = format!("{e}; {} is left as it is, trust starts from the configured defaults and is not saved until the key is restored (or both are removed)", path.display());
+    Loaded {
+        blocked: Some(why.clone()),
+        ..Loaded::empty(Integrity::Unverified, Some(why))
+    }
+}
+
+fn reject(path: &Path, why: &str, now: i64) -> Loaded {
+    let aside = path.with_file_name(format!("trust.json.rejected-{now}"));
+    match std::fs::rename(path, &aside) {
+        Ok(()) => Loaded::empty(
+            Integrity::Rejected,
+            Some(format!(
+                "{} was rejected ({why}); kept as {} and started from the configured defaults",
+                path.display(),
+                aside.display()
+            )),
+        ),
+        Err(e) => {
+            let report = format!("{} was rejected ({why}) and could not be moved aside ({e}); trust will not be saved over it", path.display());
+            Loaded {
+                blocked: Some(format!(
+                    "{} was rejected and could not be moved aside; not overwriting it",
+                    path.display()
+                )),
+                ..Loaded::empty(Integrity::Rejected, Some(report))
+            }
+        }
+    }
+}
+
+/// The store as a process that does not persist it reads it: checked the same way, never
+/// moved or re-signed (the process holding trust.lock does that), never a key made.
+pub fn peek(path: &Path) -> Loaded {
+    let key_file = seal::key_path(path);
+    let key = match TrustKey::load(&key_file) {
+        Ok(k) => k,
+        Err(e) => return Loaded::empty(Integrity::Unverified, Some(e)),
+    };
+    let judged = match read(path) {
+        Ok(None) => return Loaded::empty(Integrity::New, None),
+        Ok(Some(b)) => judge(&b, key.as_ref(), &key_file),
+        Err(e) => return Loaded::empty(Integrity::Unverified, Some(e)),
+    };
+    match judged {
+        Ok((agents, integrity)) => Loaded {
+            agents,
+            notice: (integrity == Integrity::Legacy).then(|| format!("{} has no MAC (an older version wrote it); accepted: the process persisting it re-signs it", path.display())),
+            ..Loaded::empty(integrity, None)
+        },
+        Err(why) => Loaded::empty(
+            Integrity::Rejected,
+            Some(format!("{} was rejected ({why}); this process starts from the configured defaults", path.display())),
+        ),
     }
 }
 
@@ -92,7 +220,8 @@ pub struct Persister {
     thread: Option<JoinHandle<()>>,
     pub path: PathBuf,
     interval: Duration,
-    blocked: bool,
+    /// Why nothing may be written (None: writes go ahead).
+    blocked: Option<String>,
 }
 
 impl Persister {
@@ -101,13 +230,13 @@ impl Persister {
         path: PathBuf,
         interval: Duration,
         snapshot: Snapshot,
-        blocked: bool,
+        blocked: Option<String>,
     ) -> Persister {
         let signal = Arc::new(Signal::default());
-        let (s, p) = (signal.clone(), path.clone());
+        let (s, p, b) = (signal.clone(), path.clone(), blocked.clone());
         let thread = std::thread::Builder::new()
             .name("governance-trust".into())
-            .spawn(move || run(&s, &p, interval, snapshot, blocked))
+            .spawn(move || run(&s, &p, interval, snapshot, b))
             .ok();
         Persister {
             signal,
@@ -125,7 +254,7 @@ impl Persister {
     /// Writes what is pending, then runs a new thread on the same file at `interval`.
     pub fn restart(&mut self, interval: Duration, snapshot: Snapshot) -> Result<(), String> {
         let result = self.close();
-        *self = Persister::start(self.path.clone(), interval, snapshot, self.blocked);
+        *self = Persister::start(self.path.clone(), interval, snapshot, self.blocked.take());
         result
     }
 
@@ -181,7 +310,13 @@ impl Drop for Persister {
     }
 }
 
-fn run(signal: &Signal, path: &Path, interval: Duration, snapshot: Snapshot, blocked: bool) {
+fn run(
+    signal: &Signal,
+    path: &Path,
+    interval: Duration,
+    snapshot: Snapshot,
+    blocked: Option<String>,
+) {
     loop {
         let Ok(guard) = signal.state.lock() else {
             return;
@@ -198,12 +333,10 @@ fn run(signal: &Signal, path: &Path, interval: Duration, snapshot: Snapshot, blo
         let (dirty, closed, waiting) = (g.0, g.1, std::mem::take(&mut g.2));
         g.0 = false;
         drop(g);
-        let result = if dirty && !blocked {
-            snapshot().map_or(Ok(()), |bytes| write_atomic(path, &bytes))
-        } else if dirty {
-            Err("trust.json was unreadable and could not be moved aside; not overwriting it".into())
-        } else {
-            Ok(())
+        let result = match (&blocked, dirty) {
+            (None, true) => snapshot().map_or(Ok(()), |bytes| write_atomic(path, &bytes)),
+            (Some(why), true) => Err(why.clone()),
+            (_, false) => Ok(()),
         };
         for w in waiting {
             let _ = w.send(result.clone());

@@ -184,8 +184,8 @@ fn persistence_round_trips_and_a_corrupt_file_is_kept_aside() {
     drop(m);
     std::fs::write(&path, &text[..text.len() / 2]).unwrap();
     let m = TrustManager::persistent(config(), path.clone(), T0 + 1);
-    assert!(m.load_error.as_deref().unwrap().contains("unreadable"));
-    let aside = dir.path().join(format!("trust.json.corrupt-{}", T0 + 1));
+    assert!(m.load_error.as_deref().unwrap().contains("rejected"));
+    let aside = dir.path().join(format!("trust.json.rejected-{}", T0 + 1));
     assert_eq!(
         std::fs::read_to_string(&aside).unwrap(),
         &text[..text.len() / 2],

@@ -233,6 +233,11 @@ fn the_corpus_is_well_formed_unique_and_large_enough() {
 
 /// The builtins issue 12 asks for; the engine rejects unknown keys, so until the new guards
 /// exist the config falls back to the ones it knows and says so.
+///
+/// The ordinary deletions (`rm -rf {{WS}}/coverage`, `find . -delete`) are allowed only because
+/// they stay inside the agent's workspace, and `~` cases need the agent's home: the engine has no
+/// way to be told either yet (the host has them in `agents.list[].workspace`). Whoever adds that
+/// must pass `WORKSPACE` and `HOME` here, or those cases judge a different machine.
 fn engine(state_dir: &Path, say: bool) -> GovernanceEngine {
     let opts = EngineOptions {
         state_dir: Some(state_dir.to_path_buf()),

@@ -264,6 +264,30 @@ proptest! {
         prop_assert_eq!(glob_matches(&g, &s), glob_regex(&g).is_match(&s));
     }
 
+    // A pattern's last segment against a basename entry, through the whole `hit` (literal
+    // start/end filters included), against every name up to 6 characters. Our leading-dot
+    // rule: a name's leading `.` must be taken by a literal `.`, which leading stars matching
+    // nothing may precede (bash demands the pattern's first character be `.`; we over-
+    // approximate `*.env` as naming `.env`, the fail-closed side).
+    #[test]
+    fn pattern_hit_agrees_with_brute_force(tail in "[ab.*?]{1,3}", name in "[ab.*?]{1,3}") {
+        let set = PathSet::new(&[(&name, "N")], &[], None).expect("basename glob");
+        let r = resolve(&format!("/d/{tail}"), &CTX);
+        prop_assume!(r.pattern && !tail.contains("**") && !name.contains("**"));
+        let (rt, rn) = (glob_regex(&tail), glob_regex(&name));
+        let brute = strings(6).iter().filter(|s| !s.is_empty() && !s.contains('/')).any(|s| {
+            // Stars before the leading `.` can only match nothing.
+            let bare = tail.trim_start_matches('*');
+            let shell = if s.starts_with('.') {
+                bare.starts_with('.') && glob_regex(bare).is_match(s)
+            } else {
+                rt.is_match(s)
+            };
+            shell && rn.is_match(s)
+        });
+        prop_assert_eq!(set.hit(&r).is_some(), brute, "{} vs {}", tail, name);
+    }
+
     #[test]
     fn literal_hit_is_matching_the_entry(
         entry in "/[ab*?]{1,3}(/[ab.*?]{1,3}){0,2}",
@@ -277,4 +301,53 @@ proptest! {
         let base = r.path.rsplit('/').next().unwrap_or("");
         prop_assert_eq!(by_name.hit(&r).is_some(), glob_matches(&name, base));
     }
+}
+
+#[test]
+fn ordinary_source_patterns_do_not_hit_the_default_set() {
+    let set = credential_files(Some(HOME));
+    for word in [
+        "src/*.ts",
+        "src/**/*.test.ts",
+        "*.md",
+        "lib/*.rs",
+        "test_*.py",
+    ] {
+        assert_eq!(set.hit(&resolve(word, &CTX)), None, "{word}");
+    }
+    // `*.json` could be credentials.json: lexically a hit, the disk decides (below).
+    assert_eq!(set.hit(&resolve("*.json", &CTX)), Some("credentials file"));
+}
+
+#[test]
+fn patterns_on_disk_are_judged_by_what_exists() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path().to_str().expect("utf-8 temp path").to_string();
+    for (sub, files) in [
+        (
+            "plain",
+            &["package.json", "tsconfig.json", ".env.example"][..],
+        ),
+        ("secret", &["package.json", "credentials.json", ".env"][..]),
+    ] {
+        std::fs::create_dir_all(format!("{root}/{sub}")).expect("mkdir");
+        for f in files {
+            std::fs::write(format!("{root}/{sub}/{f}"), "").expect("write");
+        }
+    }
+    let set = credential_files(Some(HOME));
+    let ctx = PathContext {
+        cwd: Some(&root),
+        home: Some(HOME),
+    };
+    let on_disk = |word: &str| set.hit_on_disk(&resolve(word, &ctx));
+    assert_eq!(on_disk("plain/*.json"), None);
+    assert_eq!(on_disk("plain/.e*"), None, "only the template exists");
+    assert_eq!(on_disk("secret/*.json"), Some("credentials file"));
+    assert_eq!(on_disk("secret/.e*"), Some("dotenv file"));
+    assert_eq!(on_disk("*/.en?"), Some("dotenv file"));
+    assert_eq!(on_disk("*/*"), Some("credentials file"));
+    assert_eq!(on_disk("nowhere/*.json"), None);
+    // Out of bounds for listing: the lexical answer.
+    assert_eq!(on_disk("plain/**/*.json"), Some("credentials file"));
 }

@@ -12,12 +12,15 @@ const NAMES: &[(&str, &str)] = &[
     (".env*", "dotenv file"),
     // docker compose `env_file:` and systemd `EnvironmentFile=` files (`prod.env`).
     ("*.env", "environment file"),
-    // OpenSSH private keys (default names, FIDO variants, and `id_rsa_work` style copies);
-    // the `.pub` halves are excepted below.
-    ("id_rsa*", "SSH private key"),
-    ("id_dsa*", "SSH private key"),
-    ("id_ecdsa*", "SSH private key"),
-    ("id_ed25519*", "SSH private key"),
+    // OpenSSH private keys under their default names (RSA, DSA, ECDSA, Ed25519, FIDO). Names
+    // are listed rather than globbed (`id_rsa*`): a trailing wildcard would make every
+    // `*.ts` pattern a possible `id_rsa.ts`. Other key names are covered under `~/.ssh`.
+    ("id_rsa", "SSH private key"),
+    ("id_dsa", "SSH private key"),
+    ("id_ecdsa", "SSH private key"),
+    ("id_ed25519", "SSH private key"),
+    ("id_ecdsa_sk", "SSH private key"),
+    ("id_ed25519_sk", "SSH private key"),
     ("*.ppk", "PuTTY private key"),
     // PEM bundles and bare keys (TLS keys, Rails `master.key`), PKCS#12 and Java keystores.
     ("*.pem", "private key or certificate bundle"),
@@ -43,14 +46,25 @@ const NAMES: &[(&str, &str)] = &[
     (".htpasswd", "HTTP password file"),
     (".s3cfg", "S3 credentials"),
     (".boto", "AWS/GCS boto credentials"),
-    // AWS (`~/.aws/credentials`), RubyGems, Cargo and many tools use these names.
+    // AWS (`~/.aws/credentials`), RubyGems, Cargo and many tools use these names; the AWS
+    // console downloads access keys as `credentials.csv`. Extensions are listed for the same
+    // reason as key names above.
     ("credentials", "credentials file"),
-    ("credentials.*", "credentials file"),
+    ("credentials.json", "credentials file"),
+    ("credentials.yml", "credentials file"),
+    ("credentials.yaml", "credentials file"),
+    ("credentials.toml", "credentials file"),
+    ("credentials.csv", "credentials file"),
+    ("*_accessKeys.csv", "AWS access keys"),
     // Google OAuth client secrets and service-account keys as downloaded from the console.
     ("client_secret*.json", "OAuth client secret"),
     ("service-account*.json", "service account key"),
     // Rails `secrets.yml`, generic `secrets.json`/`secrets.toml`, sops inputs.
-    ("secrets.*", "secrets file"),
+    ("secrets.yml", "secrets file"),
+    ("secrets.yaml", "secrets file"),
+    ("secrets.json", "secrets file"),
+    ("secrets.toml", "secrets file"),
+    ("secrets.ini", "secrets file"),
     // Terraform state and variables store provider credentials in clear text.
     ("*.tfstate", "Terraform state"),
     ("*.tfstate.backup", "Terraform state"),
@@ -116,7 +130,6 @@ const EXCEPTIONS: &[&str] = &[
     ".env.template",
     ".env.dist",
     // Public halves of SSH keys, and the non-secret files of ~/.ssh.
-    "id_*.pub",
     "~/.ssh/*.pub",
     "~/.ssh/known_hosts",
     "~/.ssh/known_hosts.old",

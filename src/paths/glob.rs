@@ -369,11 +369,15 @@ pub(crate) fn matches(tokens: &[Token], text: &str, syntax: Syntax) -> bool {
     states & (1u128 << tokens.len()) != 0
 }
 
-/// The states reachable by letting repeating tokens match nothing. Forward-only, so one
-/// ascending pass suffices.
+/// The states reachable by letting repeating tokens match nothing.
 fn closure(tokens: &[Token], mut states: u128) -> u128 {
-    for (i, t) in tokens.iter().enumerate() {
-        if states & (1 << i) != 0 && t.repeat {
+    let mut pending = states;
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        if i < tokens.len() && tokens[i].repeat {
+            // The next position may itself repeat: visit it too.
+            pending |= 1 << (i + 1);
             states |= 1 << (i + 1);
         }
     }
@@ -382,9 +386,14 @@ fn closure(tokens: &[Token], mut states: u128) -> u128 {
 
 fn step(tokens: &[Token], states: u128, c: char, segment_start: bool) -> u128 {
     let mut next = 0u128;
-    for (i, t) in tokens.iter().enumerate() {
-        if states & (1 << i) != 0 && t.takes(c, segment_start) {
-            next |= 1 << (i + usize::from(!t.repeat));
+    let mut pending = states;
+    // Only live positions are visited: usually one or two of a few dozen.
+    while pending != 0 {
+        let i = pending.trailing_zeros() as usize;
+        pending &= pending - 1;
+        match tokens.get(i) {
+            Some(t) if t.takes(c, segment_start) => next |= 1 << (i + usize::from(!t.repeat)),
+            _ => {}
         }
     }
     next

@@ -8,6 +8,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use super::glob::{has_pattern, matches, parse, unescape, Syntax};
 use super::set::PathSet;
 
 /// Entries read from the directory itself.
@@ -52,4 +53,62 @@ fn scan<'s>(
         }
     }
     None
+}
+
+/// Entries listed while expanding one pattern, over all its segments.
+const EXPAND_ENTRIES: usize = 4096;
+/// Paths a pattern may expand to before we stop and fall back to the lexical answer.
+const EXPAND_PATHS: usize = 256;
+
+/// The paths an absolute pattern names on disk now, as bash expands it (leading-dot rule, no
+/// `globstar`); `None` when that cannot be answered within bounds: a relative path, a `**`, too
+/// many entries or matches. A segment that matches nothing leaves no path: bash would pass the
+/// word unexpanded, naming a file that does not exist.
+pub(crate) fn expand(pattern: &str) -> Option<Vec<String>> {
+    let rest = pattern.strip_prefix('/')?;
+    if rest.contains("**") {
+        return None;
+    }
+    let mut paths = vec![String::new()];
+    let mut budget = EXPAND_ENTRIES;
+    for segment in rest.split('/') {
+        paths = if has_pattern(segment) {
+            expand_segment(&paths, segment, &mut budget)?
+        } else {
+            let name = unescape(segment);
+            paths.iter().map(|p| format!("{p}/{name}")).collect()
+        };
+    }
+    Some(paths)
+}
+
+/// Each directory's entries that match one pattern segment.
+fn expand_segment(dirs: &[String], segment: &str, budget: &mut usize) -> Option<Vec<String>> {
+    let shell = Syntax {
+        fold: false,
+        hide_dots: true,
+    };
+    let glob = parse(segment, shell);
+    if glob.len() >= 128 {
+        return None;
+    }
+    let mut out = Vec::new();
+    for dir in dirs {
+        let listing = if dir.is_empty() { "/" } else { dir.as_str() };
+        let Ok(entries) = fs::read_dir(listing) else {
+            continue; // Not a directory or unreadable: the shell matches nothing there either.
+        };
+        for entry in entries.flatten() {
+            *budget = budget.checked_sub(1)?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if matches(&glob, &name, shell) {
+                out.push(format!("{dir}/{name}"));
+                if out.len() > EXPAND_PATHS {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(out)
 }

@@ -53,7 +53,11 @@ fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
         Some(dir) => join(dir, text),
         None => text.to_string(),
     };
-    normalise(&joined).nfc().collect()
+    let normal = normalise(&joined);
+    match unicode_normalization::is_nfc_quick(normal.chars()) {
+        unicode_normalization::IsNormalized::Yes => normal,
+        _ => normal.nfc().collect(),
+    }
 }
 
 /// `normalizeFileToolPathParam`: the host strips a stray `</arg_value>>` some models append and
@@ -65,6 +69,10 @@ fn repair_model_suffixes(raw: &str) -> String {
     static OFFICE: Lazy<Regex> = Lazy::new(|| {
         Regex::new(r"(?i)\.(doc|ppt|xls)(?:odex|codex|xodex|xcodex)$").expect("static regex")
     });
+    // Both rewrites touch a suffix; most paths have neither and skip the regexes.
+    if !raw.ends_with('>') && !raw.to_ascii_lowercase().ends_with("odex") {
+        return raw.to_string();
+    }
     let stripped = XML_SUFFIX.replace(raw, "");
     OFFICE
         .replace(&stripped, |c: &regex::Captures| {

@@ -3,6 +3,8 @@
 //! case-insensitive filesystem reads `.ENV` as `.env`; on Linux this only widens the net); a glob
 //! starting with `/` or `~/` is a location, compared case-sensitively.
 
+use std::borrow::Cow;
+
 use rustc_hash::FxHashMap;
 use thiserror::Error;
 
@@ -54,8 +56,8 @@ pub struct PathSet {
     exact_names: FxHashMap<String, String>,
     names: Vec<Entry>,
     locations: Vec<Entry>,
-    except_names: Vec<Vec<Token>>,
-    except_locations: Vec<Vec<Token>>,
+    except_names: Vec<Entry>,
+    except_locations: Vec<Entry>,
 }
 
 impl PathSet {
@@ -72,8 +74,14 @@ impl PathSet {
         }
         for &glob in exceptions {
             match location_text(glob, home)? {
-                Some(text) => set.except_locations.push(checked(&text, EXACT)?),
-                None => set.except_names.push(checked(glob, FOLD)?),
+                Some(text) => {
+                    let tokens = checked(&text, EXACT)?;
+                    set.except_locations.push(entry(tokens, Vec::new(), glob));
+                }
+                None => {
+                    let tokens = checked(glob, FOLD)?;
+                    set.except_names.push(entry(tokens, Vec::new(), glob));
+                }
             }
         }
         Ok(set)
@@ -116,6 +124,25 @@ impl PathSet {
         self.hit_with(r, false)
     }
 
+    /// `hit`, with a pattern expanded against the disk as the shell would expand it now, each
+    /// resulting path judged as a literal (so exceptions apply and `*.json` is judged by the
+    /// JSON files that exist). Falls back to `hit` where expansion is out of bounds (relative,
+    /// `**`, thousands of entries). The answer is only as good as the moment: a file created
+    /// earlier in the same command line (`cp .env x.json; cat *.json`) is not seen, so callers
+    /// must use `hit` for patterns that follow a command which creates files.
+    pub fn hit_on_disk(&self, r: &Resolved) -> Option<&str> {
+        if !r.pattern {
+            return self.hit(r);
+        }
+        let Some(paths) = super::probe::expand(&r.path) else {
+            return self.hit(r);
+        };
+        paths.iter().find_map(|p| {
+            let label = self.literal_hit(p)?;
+            (!self.excepted(p)).then_some(label)
+        })
+    }
+
     fn hit_with(&self, r: &Resolved, hide_dots: bool) -> Option<&str> {
         if r.pattern {
             return self.pattern_hit(&r.path, hide_dots);
@@ -125,8 +152,8 @@ impl PathSet {
     }
 
     fn literal_hit(&self, path: &str) -> Option<&str> {
-        let name: String = basename(path).chars().map(fold_char).collect();
-        if let Some(label) = self.exact_names.get(&name) {
+        let name = folded(basename(path));
+        if let Some(label) = self.exact_names.get(name.as_ref()) {
             return Some(label);
         }
         let by_name = self.names.iter().find(|e| e.admits(&name, FOLD));
@@ -135,31 +162,62 @@ impl PathSet {
     }
 
     fn excepted(&self, path: &str) -> bool {
-        let name = basename(path);
-        self.except_names.iter().any(|g| glob_admits(g, name, FOLD))
-            || self
-                .except_locations
-                .iter()
-                .any(|g| glob_admits(g, path, EXACT))
+        let name = folded(basename(path));
+        self.except_names.iter().any(|e| e.admits(&name, FOLD))
+            || self.except_locations.iter().any(|e| e.admits(path, EXACT))
     }
 
     /// Overlap of the pattern with every entry; an undecidably large pair counts as a hit.
     fn pattern_hit(&self, path: &str, hide_dots: bool) -> Option<&str> {
-        let exact = parse(path, Syntax { hide_dots, ..EXACT });
-        let fold = Syntax { hide_dots, ..FOLD };
-        let rooted = if path.starts_with('/') {
-            parse(path, fold)
-        } else {
-            parse(&format!("/{path}"), fold)
-        };
         // Locations first: their labels are the more specific (`~/.ssh/id_*` is in the SSH
         // directory before it is a possible `id_x.env`).
-        let names = self.names.iter().map(|e| (e, &rooted));
-        let places = self.locations.iter().map(|e| (e, &exact));
-        places
-            .chain(names)
-            .find(|(e, p)| overlap(p, &e.deep) != Overlap::No)
-            .map(|(e, _)| e.label.as_str())
+        self.pattern_place_hit(path, hide_dots)
+            .or_else(|| self.pattern_name_hit(path, hide_dots))
+    }
+
+    /// Location entries, skipping those whose literal start already parts from the pattern's
+    /// (most entries live under `~/.` or `/etc`, most patterns under a project).
+    fn pattern_place_hit(&self, path: &str, hide_dots: bool) -> Option<&str> {
+        let exact = parse(path, Syntax { hide_dots, ..EXACT });
+        let start: String = exact.iter().map_while(Token::as_lit).collect();
+        self.locations
+            .iter()
+            .filter(|e| start.starts_with(&e.prefix) || e.prefix.starts_with(&start))
+            .find(|e| overlap(&exact, &e.deep) != Overlap::No)
+            .map(|e| e.label.as_str())
+    }
+
+    /// Basename entries against the pattern's last segment: the directories before it do not
+    /// matter to a name that is protected anywhere. A last segment holding `**` may span
+    /// several segments, so it takes the whole-path product instead.
+    fn pattern_name_hit(&self, path: &str, hide_dots: bool) -> Option<&str> {
+        let fold = Syntax { hide_dots, ..FOLD };
+        let tail = &path[path.rfind('/').map_or(0, |i| i + 1)..];
+        let whole = tail.contains("**");
+        let pattern = if whole {
+            parse(&format!("/{}", path.trim_start_matches('/')), fold)
+        } else {
+            parse(tail, fold)
+        };
+        // Two globs that both begin (end) with literal text can only share a string if one
+        // literal begins (ends) the other: `*.json` is never `*.pem`, at the cost of a compare.
+        let start: String = pattern.iter().map_while(Token::as_lit).collect();
+        let mut end: Vec<char> = pattern.iter().rev().map_while(Token::as_lit).collect();
+        end.reverse();
+        let end: String = end.into_iter().collect();
+        let agree = |e: &Entry| {
+            whole
+                || ((start.starts_with(&e.prefix) || e.prefix.starts_with(&start))
+                    && (end.ends_with(&e.suffix) || e.suffix.ends_with(&end)))
+        };
+        self.names
+            .iter()
+            .filter(|e| agree(e))
+            .find(|e| {
+                let entry = if whole { &e.deep } else { &e.glob };
+                overlap(&pattern, entry) != Overlap::No
+            })
+            .map(|e| e.label.as_str())
     }
 
     /// Whether a recursive reader of `dir` (`cp -r`, `tar`, `grep -r`, `rsync`) could reach a
@@ -203,12 +261,12 @@ impl PathSet {
     /// The label for a directory entry named `name` found by the probe: basename entries only
     /// (locations were decided lexically), exceptions honoured (it is a real file name).
     pub(crate) fn name_hit(&self, name: &str) -> Option<&str> {
-        let folded: String = name.chars().map(fold_char).collect();
-        let label = match self.exact_names.get(&folded) {
+        let folded = folded(name);
+        let label = match self.exact_names.get(folded.as_ref()) {
             Some(label) => label.as_str(),
             None => &self.names.iter().find(|e| e.admits(&folded, FOLD))?.label,
         };
-        let excepted = self.except_names.iter().any(|g| glob_admits(g, name, FOLD));
+        let excepted = self.except_names.iter().any(|e| e.admits(&folded, FOLD));
         (!excepted).then_some(label)
     }
 }
@@ -270,6 +328,17 @@ fn glob_admits(glob: &[Token], text: &str, syntax: Syntax) -> bool {
 /// The name a glob made only of literal characters stands for.
 fn literal_text(tokens: &[Token]) -> Option<String> {
     tokens.iter().map(Token::as_lit).collect()
+}
+
+/// The case-folded name; most names are lowercase ASCII already and are borrowed as they are.
+fn folded(name: &str) -> Cow<'_, str> {
+    if name
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        return Cow::Borrowed(name);
+    }
+    Cow::Owned(name.chars().map(fold_char).collect())
 }
 
 fn basename(path: &str) -> &str {

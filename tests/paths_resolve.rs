@@ -101,6 +101,18 @@ fn dot_dot_stops_at_root() {
 }
 
 #[test]
+fn proc_links_to_roots_and_cwds_are_followed() {
+    let r = |raw| resolve_literal(raw, &CTX);
+    assert_eq!(r("/proc/self/root/etc/shadow"), lit("/etc/shadow"));
+    assert_eq!(r("/proc/1/task/1/root/etc/shadow"), lit("/etc/shadow"));
+    assert_eq!(r("/proc/self/cwd/.env"), lit("/srv/app/.env"));
+    assert_eq!(r("/proc/self/root/proc/self/root/x"), lit("/x"));
+    assert_eq!(r("/proc/7/cwd/.env"), lit("/proc/7/cwd/.env"));
+    assert_eq!(r("/proc/self/environ"), lit("/proc/self/environ"));
+    assert_eq!(resolve("/proc/*/root/etc/sh*", &CTX), pat("/etc/sh*"));
+}
+
+#[test]
 fn unicode_is_composed() {
     // `e` + combining acute is `é` once composed, as the host's NFC variant opens it.
     assert_eq!(

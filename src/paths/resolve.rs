@@ -53,11 +53,35 @@ fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
         Some(dir) => join(dir, text),
         None => text.to_string(),
     };
-    let normal = normalise(&joined);
+    let normal = proc_alias(&normalise(&joined), cwd);
     match unicode_normalization::is_nfc_quick(normal.chars()) {
         unicode_normalization::IsNormalized::Yes => normal,
         _ => normal.nfc().collect(),
     }
+}
+
+/// `/proc/<pid>/root` is a link to that process's root and `/proc/self/cwd` to the caller's
+/// working directory, so `/proc/self/root/etc/shadow` is `/etc/shadow`. Rewritten lexically
+/// (also under `task/<tid>/`, and for a pattern pid); another process's cwd is unknown and is
+/// left as written.
+fn proc_alias(path: &str, cwd: Option<&str>) -> String {
+    let segments: Vec<&str> = path.split('/').collect();
+    let (pid, link, rest) = match segments.as_slice() {
+        ["", "proc", pid, "task", _, link, rest @ ..] => (*pid, *link, rest),
+        ["", "proc", pid, link, rest @ ..] => (*pid, *link, rest),
+        _ => return path.to_string(),
+    };
+    let base = match (link, pid) {
+        ("root", _) => "",
+        ("cwd", "self" | "thread-self") => match cwd {
+            Some(dir) => dir.trim_end_matches('/'),
+            None => return path.to_string(),
+        },
+        _ => return path.to_string(),
+    };
+    // The target may itself be a /proc alias (`/proc/self/root/proc/1/root/…`).
+    let rewritten = normalise(&format!("{base}/{}", rest.join("/")));
+    proc_alias(&rewritten, cwd)
 }
 
 /// `normalizeFileToolPathParam`: the host strips a stray `</arg_value>>` some models append and

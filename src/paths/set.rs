@@ -75,11 +75,11 @@ impl PathSet {
         for &glob in exceptions {
             match location_text(glob, home)? {
                 Some(text) => {
-                    let tokens = checked(&text, EXACT)?;
+                    let tokens = parse(&text, EXACT);
                     set.except_locations.push(entry(tokens, Vec::new(), glob));
                 }
                 None => {
-                    let tokens = checked(glob, FOLD)?;
+                    let tokens = parse(glob, FOLD);
                     set.except_names.push(entry(tokens, Vec::new(), glob));
                 }
             }
@@ -89,12 +89,12 @@ impl PathSet {
 
     fn add(&mut self, glob: &str, label: &str, home: Option<&str>) -> Result<(), PathSetError> {
         if let Some(text) = location_text(glob, home)? {
-            let tokens = checked(&text, EXACT)?;
+            let tokens = parse(&text, EXACT);
             let entry = entry(tokens.clone(), tokens, label);
             self.locations.push(entry);
             return Ok(());
         }
-        let tokens = checked(glob, FOLD)?;
+        let tokens = parse(glob, FOLD);
         if let Some(name) = literal_text(&tokens) {
             // First entry wins, as the scan over `names` would.
             self.exact_names
@@ -309,10 +309,6 @@ fn location_text(glob: &str, home: Option<&str>) -> Result<Option<String>, PathS
         (false, true) => Err(PathSetError::Relative(glob.to_string())),
         (false, false) => Ok(None),
     }
-}
-
-fn checked(text: &str, syntax: Syntax) -> Result<Vec<Token>, PathSetError> {
-    Ok(parse(text, syntax))
 }
 
 /// Whether `text` matches: the mask walk when the glob fits it, else the product walk against

@@ -3,10 +3,63 @@
 //! accepts, percent-decoding, `~`, `.`/`..`, the call's working directory, Unicode NFC. A glob
 //! stays a pattern and is compared as one: `.e*` names every protected file it could match.
 
+mod defaults;
+mod glob;
+mod lexical;
+mod overlap;
+mod probe;
+mod resolve;
+mod set;
+mod url;
+
+pub use defaults::credential_files;
+pub use resolve::{resolve, resolve_literal};
+pub use set::{PathSet, PathSetError};
+
 /// Where relative paths start and what `~` is.
 #[derive(Debug, Clone, Default)]
 pub struct PathContext<'a> {
     /// The call's working directory (`workdir`/`cwd` param, else the agent's workspace).
     pub cwd: Option<&'a str>,
     pub home: Option<&'a str>,
+}
+
+/// A path as a tool would open it: absolute when a working directory was known, lexically
+/// normalised, NFC. When `pattern` is set the path still holds its glob characters (quoted
+/// ones escaped with `\`) and stands for every path it matches; otherwise it is the real name,
+/// without escapes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolved {
+    pub path: String,
+    pub pattern: bool,
+}
+
+/// Whether two globs (in the syntax of protected entries: `*`, `**`, `?`, classes, `\`
+/// escapes) can match a common string, compared case-sensitively. `None` when the pair is too
+/// large to decide (callers must then assume they do). Exposed for tests and policy tooling.
+pub fn globs_overlap(a: &str, b: &str) -> Option<bool> {
+    let syntax = glob::Syntax {
+        fold: false,
+        hide_dots: false,
+    };
+    match overlap::overlap(&glob::parse(a, syntax), &glob::parse(b, syntax)) {
+        overlap::Overlap::Yes => Some(true),
+        overlap::Overlap::No => Some(false),
+        overlap::Overlap::TooLarge => None,
+    }
+}
+
+/// Whether `text` is in the glob's language (same syntax as `globs_overlap`).
+pub fn glob_matches(glob: &str, text: &str) -> bool {
+    let syntax = glob::Syntax {
+        fold: false,
+        hide_dots: false,
+    };
+    let tokens = glob::parse(glob, syntax);
+    if tokens.len() < 128 {
+        return glob::matches(&tokens, text, syntax);
+    }
+    // Past the bitmask walk's width: the product walk with the text as a literal glob.
+    let literal = glob::parse(&glob::escape(text), syntax);
+    overlap::overlap(&tokens, &literal) == overlap::Overlap::Yes
 }

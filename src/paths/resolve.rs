@@ -1,0 +1,182 @@
+//! From the text of a path argument to the absolute path a tool would open. Two readers: the
+//! shell (a quote-removed word, where unescaped `*?[` are a pattern) and the host's file tools
+//! (`read`/`write`/`edit` `path`, a literal with the host's own prefixes).
+
+use once_cell::sync::Lazy;
+use regex::Regex;
+use unicode_normalization::UnicodeNormalization;
+
+use super::glob::{escape, has_pattern, unescape};
+use super::lexical::{canonical_escapes, join, normalise};
+use super::url::file_url_path;
+use super::{PathContext, Resolved};
+
+/// A word as a shell command receives it, after quote removal. The shell model hands quoted
+/// glob characters (and backslashes) escaped with `\`, so `'.e*'` arrives as `.e\*` and names
+/// one file, while `.e*` is a pattern. `~`, `~/…`, `~+` and `~user` are expanded as bash does
+/// (for `~user` we can only guess the home: `/root` or `/home/user`).
+pub fn resolve(raw: &str, ctx: &PathContext) -> Resolved {
+    let expanded = shell_tilde(raw, ctx);
+    let text = canonical_escapes(&expanded);
+    let cwd = ctx.cwd.map(escape);
+    let path = absolute_nfc(&text, cwd.as_deref());
+    if has_pattern(&path) {
+        Resolved {
+            path,
+            pattern: true,
+        }
+    } else {
+        Resolved {
+            path: unescape(&path),
+            pattern: false,
+        }
+    }
+}
+
+/// A `path` parameter of the host's `read`/`write`/`edit` tools, resolved as OpenClaw 2026.9.6
+/// does: `normalizeFileToolPathParam` (before-tool-call), then `resolveLocalPathToCwd` →
+/// `expandPath` → `resolveToCwd` (`src/agents/sessions/tools/path-utils.ts`). The read tool does
+/// not glob: `*` here is a character of the name.
+pub fn resolve_literal(raw: &str, ctx: &PathContext) -> Resolved {
+    let repaired = repair_model_suffixes(raw);
+    let text = expand_host_path(&file_reference(&repaired), ctx);
+    Resolved {
+        path: absolute_nfc(&text, ctx.cwd),
+        pattern: false,
+    }
+}
+
+/// Joins to the working directory when there is one, normalises lexically, composes to NFC
+/// (the form the host tries when the exact spelling is missing; macOS filesystems compose too).
+fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
+    let joined = match cwd {
+        Some(dir) => join(dir, text),
+        None => text.to_string(),
+    };
+    let normal = proc_alias(&normalise(&joined), cwd);
+    match unicode_normalization::is_nfc_quick(normal.chars()) {
+        unicode_normalization::IsNormalized::Yes => normal,
+        _ => normal.nfc().collect(),
+    }
+}
+
+/// `/proc/<pid>/root` is a link to that process's root and `/proc/self/cwd` to the caller's
+/// working directory, so `/proc/self/root/etc/shadow` is `/etc/shadow`. Rewritten lexically
+/// (also under `task/<tid>/`, and for a pattern pid); another process's cwd is unknown and is
+/// left as written.
+fn proc_alias(path: &str, cwd: Option<&str>) -> String {
+    let segments: Vec<&str> = path.split('/').collect();
+    let (pid, link, rest) = match segments.as_slice() {
+        ["", "proc", pid, "task", _, link, rest @ ..] => (*pid, *link, rest),
+        ["", "proc", pid, link, rest @ ..] => (*pid, *link, rest),
+        _ => return path.to_string(),
+    };
+    let base = match (link, pid) {
+        ("root", _) => "",
+        ("cwd", "self" | "thread-self") => match cwd {
+            Some(dir) => dir.trim_end_matches('/'),
+            None => return path.to_string(),
+        },
+        _ => return path.to_string(),
+    };
+    // The target may itself be a /proc alias (`/proc/self/root/proc/1/root/…`).
+    let rewritten = normalise(&format!("{base}/{}", rest.join("/")));
+    proc_alias(&rewritten, cwd)
+}
+
+/// `normalizeFileToolPathParam`: the host strips a stray `</arg_value>>` some models append and
+/// fixes hallucinated Office extensions (`.docxodex` → `.docx`) before anything else, so
+/// `.env</arg_value>>` opens `.env`.
+fn repair_model_suffixes(raw: &str) -> String {
+    static XML_SUFFIX: Lazy<Regex> =
+        Lazy::new(|| Regex::new(r"</arg_value>>+$").expect("static regex"));
+    static OFFICE: Lazy<Regex> = Lazy::new(|| {
+        Regex::new(r"(?i)\.(doc|ppt|xls)(?:odex|codex|xodex|xcodex)$").expect("static regex")
+    });
+    // Both rewrites touch a suffix; most paths have neither and skip the regexes.
+    if !raw.ends_with('>') && !raw.to_ascii_lowercase().ends_with("odex") {
+        return raw.to_string();
+    }
+    let stripped = XML_SUFFIX.replace(raw, "");
+    OFFICE
+        .replace(&stripped, |c: &regex::Captures| {
+            format!(".{}x", c[1].to_ascii_lowercase())
+        })
+        .into_owned()
+}
+
+/// `normalizeFileReferencePrefix`: one leading `@` is a file reference and is dropped; a second
+/// one is kept as part of a relative name. The host also keeps the first `@` when a file named
+/// `@…` exists (`preserveAtPrefixedRelativePath`, an I/O check): we always judge the stripped
+/// name, the one that can reach a protected file.
+fn file_reference(text: &str) -> String {
+    match text.strip_prefix('@') {
+        Some(rest) if rest.starts_with('@') => format!("./{rest}"),
+        Some(rest) => rest.to_string(),
+        None => text.to_string(),
+    }
+}
+
+/// `expandPath`: a `file://` URL through `fileURLToPath` (kept as text if that throws), else
+/// `~` / `~/…` with the OS home (`expandOsHomePrefix`; `~user` is not expanded by the host).
+fn expand_host_path(text: &str, ctx: &PathContext) -> String {
+    if text.starts_with("file://") {
+        return file_url_path(text).unwrap_or_else(|| text.to_string());
+    }
+    match (ctx.home, text.strip_prefix('~')) {
+        (Some(home), Some(rest)) if rest.is_empty() || rest.starts_with('/') => {
+            format!("{home}{rest}")
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// Bash tilde expansion of an unquoted word: the prefix up to the first `/` must be unescaped.
+fn shell_tilde(raw: &str, ctx: &PathContext) -> String {
+    let Some(rest) = raw.strip_prefix('~') else {
+        return raw.to_string();
+    };
+    let (name, tail) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let dir = match name {
+        "" => ctx.home.map(str::to_string),
+        "+" => ctx.cwd.map(str::to_string),
+        "root" => Some("/root".to_string()),
+        n if is_user_name(n) => Some(format!("/home/{n}")),
+        _ => None, // `~-` (OLDPWD, unknown) or a quoted prefix: left as written.
+    };
+    match dir {
+        Some(dir) => format!("{}{tail}", escape(&dir)),
+        None => raw.to_string(),
+    }
+}
+
+/// POSIX portable user names: what bash would look up for `~name`.
+fn is_user_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('-')
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_suffixes_repaired_like_the_host() {
+        assert_eq!(repair_model_suffixes(".env</arg_value>>"), ".env");
+        assert_eq!(
+            repair_model_suffixes(".env</arg_value>"),
+            ".env</arg_value>"
+        );
+        assert_eq!(repair_model_suffixes("a.DOCxodex"), "a.docx");
+    }
+
+    #[test]
+    fn at_prefix_like_the_host() {
+        assert_eq!(file_reference("@.env"), ".env");
+        assert_eq!(file_reference("@@.env"), "./@.env");
+        assert_eq!(file_reference("a@b"), "a@b");
+    }
+}

@@ -1,0 +1,365 @@
+//! A protected set: globs compiled once, each with the label a verdict reports. A glob without
+//! `/` names a file anywhere by its basename, compared case-insensitively (a hostile agent on a
+//! case-insensitive filesystem reads `.ENV` as `.env`; on Linux this only widens the net); a glob
+//! starting with `/` or `~/` is a location, compared case-sensitively.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+use thiserror::Error;
+
+use super::glob::{escape, fold_char, matches, parse, Syntax, Token};
+use super::lexical::normalise;
+use super::overlap::{overlap, Overlap};
+use super::Resolved;
+
+/// Our globs (entries, exceptions): `*` takes dotfiles, as `.gitignore`-style lists do.
+const FOLD: Syntax = Syntax {
+    fold: true,
+    hide_dots: false,
+};
+const EXACT: Syntax = Syntax {
+    fold: false,
+    hide_dots: false,
+};
+/// Globs up to this many tokens are walked with a 128-bit state mask (one bit per token plus
+/// the accepting one); longer ones (a long home directory) take the product walk.
+const MASK_TOKENS: usize = 127;
+
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum PathSetError {
+    #[error("protected path glob is empty")]
+    Empty,
+    #[error("protected path glob `{0}` is relative: a location starts with `/` or `~/`, a basename has no `/`")]
+    Relative(String),
+}
+
+#[derive(Debug)]
+struct Entry {
+    /// Basename entries: the folded basename glob; locations: the whole-path glob.
+    glob: Vec<Token>,
+    /// The entry as a whole-path glob (`/**/` + basename for basename entries), for overlap
+    /// with pattern paths.
+    deep: Vec<Token>,
+    /// Cheap necessary conditions checked before the NFA walk: the literal text before the
+    /// first and after the last wildcard (folded for basenames).
+    prefix: String,
+    suffix: String,
+    label: String,
+}
+
+/// Protected globs and their exceptions, compiled once (see module doc for the two kinds).
+#[derive(Debug, Default)]
+pub struct PathSet {
+    /// Basename entries without wildcards, by folded name: one hash lookup for most entries
+    /// (they are in `names` too, for patterns).
+    exact_names: FxHashMap<String, String>,
+    names: Vec<Entry>,
+    locations: Vec<Entry>,
+    except_names: Vec<Entry>,
+    except_locations: Vec<Entry>,
+}
+
+impl PathSet {
+    /// Compiles `(glob, label)` entries and exception globs. `home` expands `~/`; without it a
+    /// `~/x` location stands for `x` under any directory (`/**/x`), which fails closed.
+    pub fn new(
+        entries: &[(&str, &str)],
+        exceptions: &[&str],
+        home: Option<&str>,
+    ) -> Result<PathSet, PathSetError> {
+        let mut set = PathSet::default();
+        for &(glob, label) in entries {
+            set.add(glob, label, home)?;
+        }
+        for &glob in exceptions {
+            match location_text(glob, home)? {
+                Some(text) => {
+                    let tokens = parse(&text, EXACT);
+                    set.except_locations.push(entry(tokens, Vec::new(), glob));
+                }
+                None => {
+                    let tokens = parse(glob, FOLD);
+                    set.except_names.push(entry(tokens, Vec::new(), glob));
+                }
+            }
+        }
+        Ok(set)
+    }
+
+    fn add(&mut self, glob: &str, label: &str, home: Option<&str>) -> Result<(), PathSetError> {
+        if let Some(text) = location_text(glob, home)? {
+            let tokens = parse(&text, EXACT);
+            let entry = entry(tokens.clone(), tokens, label);
+            self.locations.push(entry);
+            return Ok(());
+        }
+        let tokens = parse(glob, FOLD);
+        if let Some(name) = literal_text(&tokens) {
+            // First entry wins, as the scan over `names` would.
+            self.exact_names
+                .entry(name)
+                .or_insert_with(|| label.to_string());
+        }
+        let mut deep = vec![Token::deep(), Token::lit('/')];
+        deep.extend(tokens.iter().cloned());
+        self.names.push(entry(tokens, deep, label));
+        Ok(())
+    }
+
+    /// The label of the protected entry this path names or, for a pattern, could name.
+    /// A pattern's wildcards follow the shell's default leading-dot rule: `*` does not name
+    /// `.env`, `.*` and `.e*` do (see `hit_dotglob` for shells that match dotfiles).
+    /// Exceptions win for literal paths only: a pattern such as `.env.ex*` also names
+    /// `.env.exports`, and subtracting exceptions from a pattern would need a complement
+    /// automaton, so patterns are judged against entries alone (fail closed).
+    pub fn hit(&self, r: &Resolved) -> Option<&str> {
+        self.hit_with(r, true)
+    }
+
+    /// `hit` for a pattern whose wildcards also take a leading dot: bash after
+    /// `shopt -s dotglob` or with a non-empty `GLOBIGNORE`, zsh with `GLOB_DOTS`, or a caller
+    /// that does not know the shell's options and must fail closed.
+    pub fn hit_dotglob(&self, r: &Resolved) -> Option<&str> {
+        self.hit_with(r, false)
+    }
+
+    /// `hit`, with a pattern expanded against the disk as the shell would expand it now, each
+    /// resulting path judged as a literal (so exceptions apply and `*.json` is judged by the
+    /// JSON files that exist). Falls back to `hit` where expansion is out of bounds (relative,
+    /// `**`, thousands of entries). The answer is only as good as the moment: a file created
+    /// earlier in the same command line (`cp .env x.json; cat *.json`) is not seen, so callers
+    /// must use `hit` for patterns that follow a command which creates files.
+    pub fn hit_on_disk(&self, r: &Resolved) -> Option<&str> {
+        if !r.pattern {
+            return self.hit(r);
+        }
+        let Some(paths) = super::probe::expand(&r.path) else {
+            return self.hit(r);
+        };
+        paths.iter().find_map(|p| {
+            let label = self.literal_hit(p)?;
+            (!self.excepted(p)).then_some(label)
+        })
+    }
+
+    fn hit_with(&self, r: &Resolved, hide_dots: bool) -> Option<&str> {
+        if r.pattern {
+            return self.pattern_hit(&r.path, hide_dots);
+        }
+        let label = self.literal_hit(&r.path)?;
+        (!self.excepted(&r.path)).then_some(label)
+    }
+
+    fn literal_hit(&self, path: &str) -> Option<&str> {
+        let name = folded(basename(path));
+        if let Some(label) = self.exact_names.get(name.as_ref()) {
+            return Some(label);
+        }
+        let by_name = self.names.iter().find(|e| e.admits(&name, FOLD));
+        let by_place = || self.locations.iter().find(|e| e.admits(path, EXACT));
+        by_name.or_else(by_place).map(|e| e.label.as_str())
+    }
+
+    fn excepted(&self, path: &str) -> bool {
+        let name = folded(basename(path));
+        self.except_names.iter().any(|e| e.admits(&name, FOLD))
+            || self.except_locations.iter().any(|e| e.admits(path, EXACT))
+    }
+
+    /// Overlap of the pattern with every entry; an undecidably large pair counts as a hit.
+    fn pattern_hit(&self, path: &str, hide_dots: bool) -> Option<&str> {
+        // Locations first: their labels are the more specific (`~/.ssh/id_*` is in the SSH
+        // directory before it is a possible `id_x.env`).
+        self.pattern_place_hit(path, hide_dots)
+            .or_else(|| self.pattern_name_hit(path, hide_dots))
+    }
+
+    /// Location entries, skipping those whose literal start already parts from the pattern's
+    /// (most entries live under `~/.` or `/etc`, most patterns under a project).
+    fn pattern_place_hit(&self, path: &str, hide_dots: bool) -> Option<&str> {
+        let exact = parse(path, Syntax { hide_dots, ..EXACT });
+        let start: String = exact.iter().map_while(Token::as_lit).collect();
+        self.locations
+            .iter()
+            .filter(|e| start.starts_with(&e.prefix) || e.prefix.starts_with(&start))
+            .find(|e| overlap(&exact, &e.deep) != Overlap::No)
+            .map(|e| e.label.as_str())
+    }
+
+    /// Basename entries against the pattern's last segment: the directories before it do not
+    /// matter to a name that is protected anywhere. A last segment holding `**` may span
+    /// several segments, so it takes the whole-path product instead.
+    fn pattern_name_hit(&self, path: &str, hide_dots: bool) -> Option<&str> {
+        let fold = Syntax { hide_dots, ..FOLD };
+        let tail = &path[path.rfind('/').map_or(0, |i| i + 1)..];
+        let whole = tail.contains("**");
+        let pattern = if whole {
+            parse(&format!("/{}", path.trim_start_matches('/')), fold)
+        } else {
+            parse(tail, fold)
+        };
+        // Two globs that both begin (end) with literal text can only share a string if one
+        // literal begins (ends) the other: `*.json` is never `*.pem`, at the cost of a compare.
+        let start: String = pattern.iter().map_while(Token::as_lit).collect();
+        let mut end: Vec<char> = pattern.iter().rev().map_while(Token::as_lit).collect();
+        end.reverse();
+        let end: String = end.into_iter().collect();
+        let agree = |e: &Entry| {
+            whole
+                || ((start.starts_with(&e.prefix) || e.prefix.starts_with(&start))
+                    && (end.ends_with(&e.suffix) || e.suffix.ends_with(&end)))
+        };
+        self.names
+            .iter()
+            .filter(|e| agree(e))
+            .find(|e| {
+                let entry = if whole { &e.deep } else { &e.glob };
+                overlap(&pattern, entry) != Overlap::No
+            })
+            .map(|e| e.label.as_str())
+    }
+
+    /// Whether a recursive reader of `dir` (`cp -r`, `tar`, `grep -r`, `rsync`) could reach a
+    /// protected file: `dir` itself, a location under it (lexically), or a protected basename
+    /// among its children and grandchildren (a bounded directory listing, see `probe`). Only
+    /// recursive readers should call this: it is the one place that touches the disk.
+    pub fn contains_protected(&self, dir: &Resolved) -> Option<&str> {
+        if let Some(label) = self.hit(dir) {
+            return Some(label);
+        }
+        if let Some(label) = self.location_below(dir) {
+            return Some(label);
+        }
+        let root = literal_root(dir)?;
+        super::probe::first_protected(self, &root)
+    }
+
+    /// A location entry that some path strictly under `dir` matches.
+    fn location_below(&self, dir: &Resolved) -> Option<&str> {
+        // The directory as the shell expands it (leading-dot rule), then everything the
+        // recursive reader walks under it, dotfiles included.
+        let shell = Syntax {
+            hide_dots: true,
+            ..EXACT
+        };
+        let mut below = if dir.pattern {
+            parse(&dir.path, shell)
+        } else {
+            parse(&escape(&dir.path), shell)
+        };
+        if dir.path != "/" {
+            below.push(Token::lit('/'));
+        }
+        below.push(Token::deep());
+        self.locations
+            .iter()
+            .find(|e| overlap(&below, &e.deep) != Overlap::No)
+            .map(|e| e.label.as_str())
+    }
+
+    /// The label for a directory entry named `name` found by the probe: basename entries only
+    /// (locations were decided lexically), exceptions honoured (it is a real file name).
+    pub(crate) fn name_hit(&self, name: &str) -> Option<&str> {
+        let folded = folded(name);
+        let label = match self.exact_names.get(folded.as_ref()) {
+            Some(label) => label.as_str(),
+            None => &self.names.iter().find(|e| e.admits(&folded, FOLD))?.label,
+        };
+        let excepted = self.except_names.iter().any(|e| e.admits(&folded, FOLD));
+        (!excepted).then_some(label)
+    }
+}
+
+impl Entry {
+    fn admits(&self, text: &str, syntax: Syntax) -> bool {
+        text.starts_with(self.prefix.as_str())
+            && text.ends_with(self.suffix.as_str())
+            && glob_admits(&self.glob, text, syntax)
+    }
+}
+
+fn entry(glob: Vec<Token>, deep: Vec<Token>, label: &str) -> Entry {
+    let prefix = glob.iter().map_while(Token::as_lit).collect();
+    let mut suffix: Vec<char> = glob.iter().rev().map_while(Token::as_lit).collect();
+    suffix.reverse();
+    Entry {
+        glob,
+        deep,
+        prefix,
+        suffix: suffix.into_iter().collect(),
+        label: label.to_string(),
+    }
+}
+
+/// A location glob's text with `~/` expanded, or `None` for a basename glob.
+fn location_text(glob: &str, home: Option<&str>) -> Result<Option<String>, PathSetError> {
+    if glob.is_empty() {
+        return Err(PathSetError::Empty);
+    }
+    if let Some(rest) = glob.strip_prefix("~/") {
+        // A relative or empty home names no place: treat it as unknown.
+        return Ok(Some(match home.filter(|h| h.starts_with('/')) {
+            Some(home) => format!("{}/{rest}", escape(&normalise(home)).trim_end_matches('/')),
+            None => format!("/**/{rest}"),
+        }));
+    }
+    match (glob.starts_with('/'), glob.contains('/')) {
+        (true, _) => Ok(Some(glob.to_string())),
+        (false, true) => Err(PathSetError::Relative(glob.to_string())),
+        (false, false) => Ok(None),
+    }
+}
+
+/// Whether `text` matches: the mask walk when the glob fits it, else the product walk against
+/// the text as a literal, where an undecidably large pair counts as a match (fail closed).
+fn glob_admits(glob: &[Token], text: &str, syntax: Syntax) -> bool {
+    if glob.len() <= MASK_TOKENS {
+        return matches(glob, text, syntax);
+    }
+    let literal = parse(&escape(text), syntax);
+    overlap(glob, &literal) != Overlap::No
+}
+
+/// The name a glob made only of literal characters stands for.
+fn literal_text(tokens: &[Token]) -> Option<String> {
+    tokens.iter().map(Token::as_lit).collect()
+}
+
+/// The case-folded name; most names are lowercase ASCII already and are borrowed as they are.
+fn folded(name: &str) -> Cow<'_, str> {
+    if name
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
+        return Cow::Borrowed(name);
+    }
+    Cow::Owned(name.chars().map(fold_char).collect())
+}
+
+fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The directory to list for a (possibly pattern) absolute path: the segments before the
+/// first one holding a pattern. Relative paths (no working directory known) are not probed:
+/// listing the governance process's own directory would answer for the wrong place.
+fn literal_root(dir: &Resolved) -> Option<String> {
+    if !dir.path.starts_with('/') {
+        return None;
+    }
+    if !dir.pattern {
+        return Some(dir.path.clone());
+    }
+    let fixed: Vec<&str> = dir
+        .path
+        .split('/')
+        .take_while(|s| !super::glob::has_pattern(s))
+        .collect();
+    let joined = fixed.join("/");
+    Some(super::glob::unescape(if joined.is_empty() {
+        "/"
+    } else {
+        &joined
+    }))
+}

@@ -103,3 +103,47 @@ pub enum OpaqueKind {
     /// what it runs).
     Unparseable,
 }
+
+mod ansi;
+mod expand;
+mod fast;
+mod nest;
+mod parse;
+#[cfg(test)]
+mod tests;
+mod vars;
+mod walk;
+mod wrappers;
+
+/// The simple commands `input.script` would run, as bash would run them. Never fails: a script
+/// the parser rejects yields `OpaqueKind::Unparseable` plus the commands of the lines that do
+/// parse.
+pub fn analyze(input: &ShellInput) -> Script {
+    let mut walker = walk::Walker::new(input.env);
+    walker.script(input.script, input.depth, &[]);
+    walker.finish()
+}
+
+/// The same for a command given as an argv array (exec's array form): the words are taken
+/// literally (no quote removal or expansion), but wrappers and the scripts of `bash -c` / `eval`
+/// inside it are followed as in `analyze`.
+pub fn analyze_argv(argv: &[String], env: &[(String, String)], depth: u32) -> Script {
+    let mut walker = walk::Walker::new(env);
+    if depth > MAX_DEPTH {
+        walker.too_deep(&argv.join(" "));
+    } else {
+        let args = argv.iter().map(|t| Arg::literal(t)).collect();
+        walker.exec(args, walk::Exec::new(depth, argv.join(" ")));
+    }
+    walker.finish()
+}
+
+impl Arg {
+    /// A word that is exactly `text`, with nothing to expand.
+    pub fn literal(text: &str) -> Arg {
+        Arg {
+            text: text.to_owned(),
+            ..Arg::default()
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! From argv to commands: wrappers peeled off, and the scripts inside a command followed —
+//! `bash -c STRING`, `eval WORDS`, a here-doc fed to a shell, `find -exec CMD ;` — one depth
+//! further. What cannot be followed (a script that is not literal) is named as opaque.
+
+use super::vars::{Val, Vars};
+use super::walk::{Exec, Walker};
+use super::wrappers::{self, basename, Peel};
+use super::{Arg, OpaqueKind, MAX_DEPTH};
+
+const SHELLS: &[&str] = &[
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "mksh",
+    "yash",
+    "busybox-sh",
+];
+
+/// How a shell was asked to get its script.
+enum ShellCall {
+    /// `-c STRING [NAME ARGS…]`: the index of STRING.
+    String(usize),
+    /// A script file (index): run, not known.
+    File(usize),
+    /// No script argument, or `-s`: the script is stdin.
+    Stdin,
+}
+
+fn shell_call(args: &[Arg]) -> ShellCall {
+    let mut dash_c = false;
+    let mut stdin = false;
+    let mut i = 1;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "--" || t == "-" {
+            i += 1;
+            break;
+        }
+        if let Some(long) = t.strip_prefix("--") {
+            i += if matches!(long, "rcfile" | "init-file") {
+                2
+            } else {
+                1
+            };
+            continue;
+        }
+        let Some(flags) = t.strip_prefix(['-', '+']).filter(|f| !f.is_empty()) else {
+            break;
+        };
+        dash_c |= t.starts_with('-') && flags.contains('c');
+        stdin |= t.starts_with('-') && flags.contains('s');
+        // `-o NAME`, `-O NAME`: the option name is the next word.
+        i += if flags.ends_with(['o', 'O']) { 2 } else { 1 };
+    }
+    match (dash_c, i < args.len()) {
+        (true, true) => ShellCall::String(i),
+        (false, true) if !stdin => ShellCall::File(i),
+        _ => ShellCall::Stdin,
+    }
+}
+
+impl Walker {
+    /// Peels wrappers off `args` and pushes what runs; returns the commands whose output
+    /// leaves (for the next pipeline stage).
+    pub(super) fn exec(&mut self, mut args: Vec<Arg>, mut cx: Exec) -> Vec<usize> {
+        loop {
+            if !self.charge(1) {
+                return Vec::new();
+            }
+            match args.first() {
+                None => return vec![self.emit(args, cx)],
+                Some(a) if a.unresolved => return vec![self.emit(args, cx)],
+                Some(_) => {}
+            }
+            match wrappers::peel(&args) {
+                Peel::Program => return self.run_program(args, cx),
+                Peel::Wrap {
+                    label,
+                    skip,
+                    env,
+                    clear_env,
+                } => {
+                    cx.wrappers.push(label);
+                    cx.clear_env |= clear_env;
+                    cx.env
+                        .extend(env.into_iter().map(|(n, v)| (n, Val::Set(v))));
+                    args.drain(..skip);
+                }
+                Peel::Split { label, index } => {
+                    cx.wrappers.push(label);
+                    let words: Vec<Arg> = split_words(&args[index]);
+                    args.splice(..=index, words);
+                }
+                Peel::Package { label, index } => {
+                    cx.wrappers.push(label);
+                    args.drain(..index);
+                    let bin = wrappers::package_binary(&args[0].text).to_owned();
+                    args[0].text = bin;
+                }
+                Peel::Script {
+                    label,
+                    from,
+                    single,
+                } => {
+                    let words = if single {
+                        &args[from..=from]
+                    } else {
+                        &args[from..]
+                    };
+                    let script = join(words);
+                    return self.nested_shell(&label, &args, script, Vec::new(), cx);
+                }
+            }
+        }
+    }
+
+    /// `args[0]` is the program: shells, `eval` and `find` contain more commands.
+    fn run_program(&mut self, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        let name = basename(&args[0].text).to_owned();
+        if SHELLS.contains(&name.as_str()) {
+            return self.shell(&name, args, cx);
+        }
+        match name.as_str() {
+            "eval" => self.eval(args, cx),
+            "find" => self.find(args, cx),
+            _ => {
+                self.declare(&name, &args);
+                vec![self.emit(args, cx)]
+            }
+        }
+    }
+
+    fn shell(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        match shell_call(&args) {
+            ShellCall::String(i) => {
+                let script = args[i].clone();
+                let positional = args[i + 1..]
+                    .iter()
+                    .map(|a| (a.text.clone(), a.unresolved))
+                    .collect();
+                self.nested_shell(&format!("{name} -c"), &args, script, positional, cx)
+            }
+            ShellCall::File(i) => {
+                if args[i].unresolved {
+                    self.opaque(OpaqueKind::DynamicScript, &cx.src);
+                }
+                vec![self.emit(args, cx)]
+            }
+            ShellCall::Stdin => {
+                let text = cx.stdin_text.clone();
+                if cx.stdin_dynamic {
+                    self.opaque(OpaqueKind::DynamicScript, &cx.src);
+                }
+                let mut out = vec![self.emit(args.clone(), cx.clone())];
+                if let Some(text) = text {
+                    let script = Arg::literal(&text);
+                    let label = format!("{name} -s");
+                    out.extend(self.nested_shell(&label, &args, script, Vec::new(), cx));
+                }
+                out
+            }
+        }
+    }
+
+    /// Runs `script` as a child shell's script at the next depth, with the child's
+    /// environment; a script that is not literal is opaque and the command itself is kept
+    /// (its inputs say where the script came from).
+    fn nested_shell(
+        &mut self,
+        label: &str,
+        args: &[Arg],
+        script: Arg,
+        positional: Vec<(String, bool)>,
+        mut cx: Exec,
+    ) -> Vec<usize> {
+        if script.unresolved {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            return vec![self.emit(args.to_vec(), cx)];
+        }
+        if cx.depth + 1 > MAX_DEPTH {
+            self.too_deep(&script.text);
+            return Vec::new();
+        }
+        let mut child = if cx.clear_env {
+            Vars::from_env(&[])
+        } else {
+            self.vars.for_child()
+        };
+        for (name, val) in std::mem::take(&mut cx.env) {
+            child.set(&name, val, true);
+        }
+        child.set_positional(&positional);
+        let saved_vars = std::mem::replace(&mut self.vars, child);
+        cx.wrappers.push(label.to_owned());
+        let out = self.in_prefix(&cx, |w| w.script(&script.text, cx.depth + 1, &cx.inputs));
+        self.vars = saved_vars;
+        out
+    }
+
+    /// Walks with `cx`'s wrappers prepended to every command, and its redirects added.
+    fn in_prefix(&mut self, cx: &Exec, f: impl FnOnce(&mut Walker) -> Vec<usize>) -> Vec<usize> {
+        let from = self.len();
+        let saved = self.prefix.len();
+        self.prefix.extend(cx.wrappers.iter().cloned());
+        let out = f(self);
+        self.prefix.truncate(saved);
+        self.redirect_range(from, &cx.redirects);
+        out
+    }
+
+    /// `eval WORDS`: the words joined by spaces are a script run in this shell.
+    fn eval(&mut self, args: Vec<Arg>, mut cx: Exec) -> Vec<usize> {
+        let words = &args[1..];
+        if words.iter().any(|a| a.unresolved) {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            return vec![self.emit(args, cx)];
+        }
+        if cx.depth + 1 > MAX_DEPTH {
+            self.too_deep(&cx.src);
+            return Vec::new();
+        }
+        let script = join(words).text;
+        cx.wrappers.push("eval".to_owned());
+        self.in_prefix(&cx, |w| w.script(&script, cx.depth + 1, &cx.inputs))
+    }
+
+    /// `find … -exec CMD {} ;`: find itself, then each CMD as a command of its own.
+    fn find(&mut self, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        let mut execs = Vec::new();
+        let mut i = 1;
+        while i < args.len() {
+            let t = args[i].text.as_str();
+            if matches!(t, "-exec" | "-execdir" | "-ok" | "-okdir") {
+                let end = args[i + 1..]
+                    .iter()
+                    .position(|a| a.text == ";" || a.text == "+")
+                    .map_or(args.len(), |p| i + 1 + p);
+                execs.push((format!("find {t}"), args[i + 1..end].to_vec()));
+                i = end;
+            }
+            i += 1;
+        }
+        let mut sub_cx = Exec::new(cx.depth, cx.src.clone());
+        sub_cx.wrappers = cx.wrappers.clone();
+        let found = self.emit(args, cx);
+        let mut out = vec![found];
+        for (label, sub) in execs {
+            if sub.is_empty() {
+                continue;
+            }
+            let mut c = sub_cx.clone();
+            c.wrappers.push(label);
+            out.extend(self.exec(sub, c));
+        }
+        out
+    }
+
+    /// Builtins that change variables later words see.
+    fn declare(&mut self, name: &str, args: &[Arg]) {
+        let operands = args[1..].iter().filter(|a| !a.text.starts_with(['-', '+']));
+        match name {
+            "export" | "declare" | "typeset" | "readonly" | "local" => {
+                let export = name == "export" || args[1..].iter().any(|a| a.text == "-x");
+                for a in operands {
+                    match wrappers::split_assignment(&a.text) {
+                        Some((n, _)) if a.unresolved => self.vars.set(n, Val::Unknown, export),
+                        Some((n, v)) => self.vars.set(n, Val::Set(v.to_owned()), export),
+                        None if export => self.vars.export(&a.text),
+                        None => {}
+                    }
+                }
+            }
+            "unset" => operands.for_each(|a| self.vars.set(&a.text, Val::Unset, false)),
+            "read" | "mapfile" | "readarray" => {
+                operands.for_each(|a| self.vars.set(&a.text, Val::Unknown, false));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Words joined by spaces, as `eval` and `sh -c "$*"` see them.
+fn join(words: &[Arg]) -> Arg {
+    let mut out = Arg::default();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.text.push(' ');
+        }
+        out.text.push_str(&w.text);
+        out.unresolved |= w.unresolved;
+    }
+    out
+}
+
+/// `env -S`'s splitting: on blanks (its own escapes are rare enough to leave out).
+fn split_words(arg: &Arg) -> Vec<Arg> {
+    arg.text
+        .split_whitespace()
+        .map(|w| Arg {
+            text: w.to_owned(),
+            pattern: false,
+            unresolved: arg.unresolved,
+        })
+        .collect()
+}

@@ -1,0 +1,68 @@
+//! Properties of the whole model that need its insides: the fast path agrees with the parser,
+//! and no input makes the walk panic or work without bound.
+
+use proptest::prelude::*;
+
+use super::walk::Walker;
+use super::{Script, MAX_DEPTH};
+
+fn walk(script: &str, fast: bool) -> (Script, u64) {
+    let env = vec![("V".to_owned(), "a b*".to_owned())];
+    let mut w = Walker::new(&env);
+    w.fast = fast;
+    w.script(script, 0, &[]);
+    let spent = w.spent();
+    (w.finish(), spent)
+}
+
+/// Work allowed per input byte: each byte is parsed at most once per depth level, words and
+/// commands cost one unit each, brace expansion at most `MAX_BRACE_WORDS` per word.
+fn bound(len: usize) -> u64 {
+    (len as u64 + 16) * u64::from(MAX_DEPTH + 2) * 4 * super::expand::MAX_BRACE_WORDS as u64
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn shell_fast_path_equals_parser(
+        words in prop::collection::vec(
+            prop_oneof![
+                "[A-Za-z0-9_./:,+@%=-]{1,8}",
+                Just("|".to_owned()), Just("||".to_owned()), Just("&&".to_owned()),
+                Just(";".to_owned()), Just("&".to_owned()), Just("\n".to_owned()),
+                Just(">".to_owned()), Just(">>".to_owned()), Just("<".to_owned()),
+                Just("2>".to_owned()), Just("if".to_owned()), Just("X=1".to_owned()),
+            ],
+            0..12,
+        ),
+        glue in prop::collection::vec(prop_oneof![Just(" "), Just(""), Just("\t")], 12),
+    ) {
+        let mut script = String::new();
+        for (w, g) in words.iter().zip(&glue) {
+            script.push_str(w);
+            script.push_str(g);
+        }
+        if super::fast::parse(&script).is_some() {
+            let (fast, _) = walk(&script, true);
+            let (full, _) = walk(&script, false);
+            prop_assert!(full.opaque.is_empty(), "{:?} full path: {:?}", script, full.opaque);
+            prop_assert_eq!(fast, full, "{:?}", script);
+        }
+    }
+
+    #[test]
+    fn shell_arbitrary_text_never_panics_and_work_is_bounded(script in "\\PC{0,300}") {
+        let (_, spent) = walk(&script, true);
+        prop_assert!(spent <= bound(script.len()), "{spent} for {} bytes", script.len());
+    }
+
+    #[test]
+    fn shell_metacharacter_soup_never_panics_and_work_is_bounded(
+        script in "[a-z0-9 $'\"\\\\`(){}\\[\\]|&;<>\n*?~=#!.,-]{0,300}"
+    ) {
+        let (s, spent) = walk(&script, true);
+        prop_assert!(spent <= bound(script.len()), "{spent} for {} bytes", script.len());
+        prop_assert!(s.commands.iter().all(|c| c.depth <= MAX_DEPTH));
+    }
+}

@@ -1,0 +1,96 @@
+//! The variables a script can see: the exec `env` param, its own assignments, and the unknown
+//! rest of the host environment (anything not named here may be set there, so it is unknown,
+//! never empty).
+
+use rustc_hash::FxHashMap;
+
+/// What a variable holds as far as the script text tells.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Val {
+    Set(String),
+    /// `unset X`: known to be absent.
+    Unset,
+    /// Assigned something we cannot know (`read X`, `X=$(…)`, a `for` variable), or never
+    /// mentioned (the host environment may define it).
+    Unknown,
+}
+
+#[derive(Debug, Clone)]
+struct Var {
+    val: Val,
+    /// Passed to child processes (`bash -c`, `env`): set by `export`, or inherited.
+    exported: bool,
+}
+
+/// bash resets IFS at startup (it is never imported), so its default is known.
+pub(super) const DEFAULT_IFS: &str = " \t\n";
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct Vars {
+    map: FxHashMap<String, Var>,
+}
+
+impl Vars {
+    pub(super) fn from_env(env: &[(String, String)]) -> Vars {
+        let mut vars = Vars::default();
+        for (name, value) in env {
+            vars.set(name, Val::Set(value.clone()), true);
+        }
+        vars.set("IFS", Val::Set(DEFAULT_IFS.to_owned()), false);
+        vars
+    }
+
+    pub(super) fn get(&self, name: &str) -> Val {
+        self.map.get(name).map_or(Val::Unknown, |v| v.val.clone())
+    }
+
+    /// Assigns; a variable that was exported stays exported (bash keeps the attribute).
+    pub(super) fn set(&mut self, name: &str, val: Val, export: bool) {
+        let exported = export || self.map.get(name).is_some_and(|v| v.exported);
+        self.map.insert(name.to_owned(), Var { val, exported });
+    }
+
+    pub(super) fn export(&mut self, name: &str) {
+        match self.map.get_mut(name) {
+            Some(v) => v.exported = true,
+            None => self.set(name, Val::Unknown, true),
+        }
+    }
+
+    pub(super) fn ifs(&self) -> String {
+        match self.get("IFS") {
+            Val::Set(v) => v,
+            Val::Unset | Val::Unknown => DEFAULT_IFS.to_owned(),
+        }
+    }
+
+    /// What a child process (`bash -c`, a script run by `env`) sees: the exported variables.
+    /// A variable assigned but not exported may still reach the child when the host
+    /// environment had it (assignment then updates the exported copy), so it becomes unknown
+    /// rather than disappearing.
+    pub(super) fn for_child(&self) -> Vars {
+        let mut child = Vars::default();
+        for (name, var) in &self.map {
+            let val = if var.exported {
+                var.val.clone()
+            } else {
+                Val::Unknown
+            };
+            child.set(name, val, true);
+        }
+        child.set("IFS", Val::Set(DEFAULT_IFS.to_owned()), false);
+        child
+    }
+
+    /// Positional parameters of a `bash -c STRING NAME ARGS…`: `$0` is NAME.
+    pub(super) fn set_positional(&mut self, args: &[(String, bool)]) {
+        for (i, (text, unresolved)) in args.iter().enumerate() {
+            let val = if *unresolved {
+                Val::Unknown
+            } else {
+                Val::Set(text.clone())
+            };
+            self.set(&i.to_string(), val, false);
+        }
+    }
+}

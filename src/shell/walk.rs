@@ -1,0 +1,581 @@
+//! The walk over a parsed script: every simple command, wherever it sits (pipelines, lists,
+//! subshells, groups, loop and branch bodies, function bodies, substitutions), in the order a
+//! shell would reach it. Each walk function returns the commands whose output leaves the
+//! construct, so a pipeline can say who feeds whom.
+
+use brush_parser::ast;
+
+use super::vars::{Val, Vars};
+use super::MAX_DEPTH;
+use super::{fast, parse, Arg, Command, Opaque, OpaqueKind, Redirect, RedirectKind, Script};
+
+/// Work allowed for one `analyze` call, in bytes parsed plus words expanded: far above any real
+/// command line (an 80 KB script spends ~100 000), it bounds hostile input whatever its shape.
+const BUDGET: u64 = 4_000_000;
+
+pub(super) struct Walker {
+    out: Script,
+    pub(super) vars: Vars,
+    budget: u64,
+    /// Wrappers of the nested script being walked (`sudo`, `bash -c`, …), given to each of its
+    /// commands before their own.
+    pub(super) prefix: Vec<String>,
+    /// Whether plain scripts take the fast path (tests turn it off to compare both).
+    pub(super) fast: bool,
+}
+
+/// A simple command on its way to becoming a `Command`: what the words around argv said.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Exec {
+    pub depth: u32,
+    /// The command as written, for opaque reasons.
+    pub src: String,
+    pub wrappers: Vec<String>,
+    pub redirects: Vec<Redirect>,
+    pub inputs: Vec<usize>,
+    pub stdin_text: Option<String>,
+    /// stdin is a here-doc whose text could not be known.
+    pub stdin_dynamic: bool,
+    /// `FOO=1 cmd`, `env FOO=1 cmd`: the command's own environment.
+    pub env: Vec<(String, Val)>,
+    /// `env -i`: the command sees only `env`.
+    pub clear_env: bool,
+}
+
+impl Exec {
+    pub(super) fn new(depth: u32, src: String) -> Exec {
+        Exec {
+            depth,
+            src,
+            ..Exec::default()
+        }
+    }
+}
+
+impl Walker {
+    pub(super) fn new(env: &[(String, String)]) -> Walker {
+        Walker {
+            out: Script::default(),
+            vars: Vars::from_env(env),
+            budget: BUDGET,
+            prefix: Vec::new(),
+            fast: true,
+        }
+    }
+
+    pub(super) fn finish(self) -> Script {
+        self.out
+    }
+
+    /// Work spent so far, in budget units.
+    #[cfg(test)]
+    pub(super) fn spent(&self) -> u64 {
+        BUDGET - self.budget
+    }
+
+    /// Spends `n` units of the budget; false (and a `TooDeep` once) when it is exhausted.
+    pub(super) fn charge(&mut self, n: u64) -> bool {
+        if self.budget >= n {
+            self.budget -= n;
+            return true;
+        }
+        if self.budget > 0 {
+            self.budget = 0;
+            self.opaque(OpaqueKind::TooDeep, "work budget exhausted");
+        }
+        false
+    }
+
+    pub(super) fn opaque(&mut self, kind: OpaqueKind, text: &str) {
+        let text = shorten(text);
+        if !self
+            .out
+            .opaque
+            .iter()
+            .any(|o| o.kind == kind && o.text == text)
+        {
+            self.out.opaque.push(Opaque { kind, text });
+        }
+    }
+
+    pub(super) fn too_deep(&mut self, text: &str) {
+        self.opaque(OpaqueKind::TooDeep, text);
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.out.commands.len()
+    }
+
+    pub(super) fn push(&mut self, mut cmd: Command) -> usize {
+        if !self.prefix.is_empty() {
+            let mut wrappers = self.prefix.clone();
+            wrappers.append(&mut cmd.wrappers);
+            cmd.wrappers = wrappers;
+        }
+        self.out.commands.push(cmd);
+        self.out.commands.len() - 1
+    }
+
+    /// Adds redirects written around a construct (`{ …; } > f`, `bash -c '…' > f`) to every
+    /// command it emitted.
+    pub(super) fn redirect_range(&mut self, from: usize, redirects: &[Redirect]) {
+        for cmd in &mut self.out.commands[from..] {
+            cmd.redirects.extend_from_slice(redirects);
+        }
+    }
+
+    /// A script at `depth`, its first commands reading `stdin`.
+    pub(super) fn script(&mut self, text: &str, depth: u32, stdin: &[usize]) -> Vec<usize> {
+        if depth > MAX_DEPTH {
+            self.too_deep(text);
+            return Vec::new();
+        }
+        if !self.charge(text.len() as u64 + 1) {
+            return Vec::new();
+        }
+        if let Some(list) = fast::parse(text).filter(|_| self.fast) {
+            return self.fast_list(&list, depth, stdin);
+        }
+        if let Some(program) = parse::program(text) {
+            return self.program(&program, depth, stdin);
+        }
+        self.opaque(OpaqueKind::Unparseable, text);
+        let mut producers = Vec::new();
+        for line in parse::fallback_lines(text) {
+            match parse::program(line) {
+                Some(p) => producers.extend(self.program(&p, depth, stdin)),
+                None => {
+                    let args: Vec<Arg> = parse::naive_words(line)
+                        .iter()
+                        .map(|w| Arg::literal(w))
+                        .collect();
+                    if !args.is_empty() {
+                        producers.extend(self.exec(args, Exec::new(depth, line.to_owned())));
+                    }
+                }
+            }
+        }
+        producers
+    }
+
+    fn fast_list(&mut self, list: &[Vec<fast::Simple>], depth: u32, stdin: &[usize]) -> Vec<usize> {
+        let mut producers = Vec::new();
+        for pipeline in list {
+            let mut prev = stdin.to_vec();
+            for simple in pipeline {
+                let mut cx = Exec::new(depth, simple.words.join(" "));
+                cx.inputs = prev;
+                cx.redirects = simple
+                    .redirects
+                    .iter()
+                    .map(|&(fd, kind, target)| Redirect {
+                        fd,
+                        kind,
+                        target: Arg::literal(target),
+                    })
+                    .collect();
+                let args = simple.words.iter().map(|w| Arg::literal(w)).collect();
+                prev = self.simple_done(args, Vec::new(), cx);
+            }
+            producers.extend(prev);
+        }
+        producers
+    }
+
+    fn program(&mut self, p: &ast::Program, depth: u32, stdin: &[usize]) -> Vec<usize> {
+        let mut producers = Vec::new();
+        for list in &p.complete_commands {
+            producers.extend(self.list(list, depth, stdin));
+        }
+        producers
+    }
+
+    pub(super) fn list(
+        &mut self,
+        l: &ast::CompoundList,
+        depth: u32,
+        stdin: &[usize],
+    ) -> Vec<usize> {
+        let mut producers = Vec::new();
+        for item in &l.0 {
+            let and_or = &item.0;
+            producers.extend(self.pipeline(&and_or.first, depth, stdin));
+            for next in &and_or.additional {
+                let (ast::AndOr::And(p) | ast::AndOr::Or(p)) = next;
+                producers.extend(self.pipeline(p, depth, stdin));
+            }
+        }
+        producers
+    }
+
+    fn pipeline(&mut self, p: &ast::Pipeline, depth: u32, stdin: &[usize]) -> Vec<usize> {
+        let mut prev = stdin.to_vec();
+        for cmd in &p.seq {
+            prev = self.command(cmd, depth, &prev);
+        }
+        prev
+    }
+
+    fn command(&mut self, c: &ast::Command, depth: u32, stdin: &[usize]) -> Vec<usize> {
+        if !self.charge(1) {
+            return Vec::new();
+        }
+        match c {
+            ast::Command::Simple(s) => self.simple(s, depth, stdin),
+            ast::Command::Compound(cc, redirects) => {
+                let from = self.len();
+                let mut inputs = Vec::new();
+                let mut cx = Exec::new(depth, String::new());
+                if let Some(list) = redirects {
+                    for r in &list.0 {
+                        self.redirect(r, &mut cx, &mut inputs);
+                    }
+                }
+                let mut stdin = stdin.to_vec();
+                stdin.extend(inputs);
+                let producers = self.compound(cc, depth, &stdin);
+                self.redirect_range(from, &cx.redirects);
+                producers
+            }
+            // A function body is judged where it is defined, as if called: what it would run
+            // does not depend on the call.
+            ast::Command::Function(f) => {
+                self.compound(&f.body.0, depth, &[]);
+                Vec::new()
+            }
+            ast::Command::ExtendedTest(t, _) => {
+                let mut inputs = Vec::new();
+                self.extended_test(&t.expr, depth, &mut inputs);
+                Vec::new()
+            }
+        }
+    }
+
+    fn compound(&mut self, c: &ast::CompoundCommand, depth: u32, stdin: &[usize]) -> Vec<usize> {
+        use ast::CompoundCommand as C;
+        let mut scratch = Vec::new();
+        match c {
+            C::Arithmetic(a) => {
+                self.arith(&a.expr.value, depth, &mut scratch);
+                Vec::new()
+            }
+            C::ArithmeticForClause(f) => {
+                for e in [&f.initializer, &f.condition, &f.updater]
+                    .into_iter()
+                    .flatten()
+                {
+                    self.arith(&e.value, depth, &mut scratch);
+                }
+                self.list(&f.body.list, depth, stdin)
+            }
+            C::BraceGroup(g) => self.list(&g.list, depth, stdin),
+            C::Subshell(s) => {
+                let saved = self.vars.clone();
+                let out = self.list(&s.list, depth, stdin);
+                self.vars = saved;
+                out
+            }
+            C::ForClause(f) => {
+                for w in f.values.iter().flatten() {
+                    self.words(&w.value, depth, &mut scratch);
+                }
+                self.vars.set(&f.variable_name, Val::Unknown, false);
+                self.list(&f.body.list, depth, stdin)
+            }
+            C::CaseClause(c) => {
+                self.words(&c.value.value, depth, &mut scratch);
+                let mut out = Vec::new();
+                for item in &c.cases {
+                    for p in &item.patterns {
+                        self.words(&p.value, depth, &mut scratch);
+                    }
+                    if let Some(body) = &item.cmd {
+                        out.extend(self.list(body, depth, stdin));
+                    }
+                }
+                out
+            }
+            C::IfClause(i) => {
+                let mut out = self.list(&i.condition, depth, stdin);
+                out.extend(self.list(&i.then, depth, stdin));
+                for e in i.elses.iter().flatten() {
+                    if let Some(cond) = &e.condition {
+                        out.extend(self.list(cond, depth, stdin));
+                    }
+                    out.extend(self.list(&e.body, depth, stdin));
+                }
+                out
+            }
+            C::WhileClause(w) | C::UntilClause(w) => {
+                let mut out = self.list(&w.0, depth, stdin);
+                out.extend(self.list(&w.1.list, depth, stdin));
+                out
+            }
+            C::Coprocess(c) => self.command(&c.body, depth, &[]),
+        }
+    }
+
+    fn extended_test(&mut self, e: &ast::ExtendedTestExpr, depth: u32, inputs: &mut Vec<usize>) {
+        use ast::ExtendedTestExpr as E;
+        match e {
+            E::And(a, b) | E::Or(a, b) => {
+                self.extended_test(a, depth, inputs);
+                self.extended_test(b, depth, inputs);
+            }
+            E::Not(a) | E::Parenthesized(a) => self.extended_test(a, depth, inputs),
+            E::UnaryTest(_, w) => {
+                self.single(&w.value, depth, inputs);
+            }
+            E::BinaryTest(_, a, b) => {
+                self.single(&a.value, depth, inputs);
+                self.single(&b.value, depth, inputs);
+            }
+        }
+    }
+
+    fn simple(&mut self, s: &ast::SimpleCommand, depth: u32, stdin: &[usize]) -> Vec<usize> {
+        use ast::CommandPrefixOrSuffixItem as Item;
+        let mut cx = Exec::new(depth, String::new());
+        let mut inputs = stdin.to_vec();
+        let mut args: Vec<Arg> = Vec::new();
+        let mut assigns = Vec::new();
+        let mut src: Vec<&str> = Vec::new();
+        let prefix = s.prefix.iter().flat_map(|p| p.0.iter());
+        let suffix = s.suffix.iter().flat_map(|p| p.0.iter());
+        let name = s.word_or_name.iter();
+        for item in prefix {
+            match item {
+                Item::AssignmentWord(a, w) => {
+                    src.push(&w.value);
+                    let val = self.assignment(a, depth, &mut inputs);
+                    assigns.push((name_of(a), val));
+                }
+                other => self.item(other, &mut cx, &mut inputs, &mut args, &mut src),
+            }
+        }
+        for w in name {
+            src.push(&w.value);
+            args.extend(self.words(&w.value, depth, &mut inputs));
+        }
+        for item in suffix {
+            self.item(item, &mut cx, &mut inputs, &mut args, &mut src);
+        }
+        cx.src = src.join(" ");
+        cx.inputs = inputs;
+        self.simple_done(args, assigns, cx)
+    }
+
+    /// Shared by the parsed and the fast path: assignments alone persist; otherwise the
+    /// command runs with them in its environment.
+    fn simple_done(
+        &mut self,
+        args: Vec<Arg>,
+        assigns: Vec<(String, Val)>,
+        mut cx: Exec,
+    ) -> Vec<usize> {
+        if args.is_empty() {
+            for (name, val) in assigns {
+                self.vars.set(&name, val, false);
+            }
+            if cx.redirects.is_empty() {
+                return Vec::new();
+            }
+            // `> file` alone still creates or truncates the file.
+            return vec![self.emit(args, cx)];
+        }
+        cx.env = assigns;
+        self.exec(args, cx)
+    }
+
+    fn item<'a>(
+        &mut self,
+        item: &'a ast::CommandPrefixOrSuffixItem,
+        cx: &mut Exec,
+        inputs: &mut Vec<usize>,
+        args: &mut Vec<Arg>,
+        src: &mut Vec<&'a str>,
+    ) {
+        use ast::CommandPrefixOrSuffixItem as Item;
+        let depth = cx.depth;
+        match item {
+            Item::Word(w) => {
+                src.push(&w.value);
+                args.extend(self.words(&w.value, depth, inputs));
+            }
+            // `export X=$Y`: an argument, expanded without splitting.
+            Item::AssignmentWord(_, w) => {
+                src.push(&w.value);
+                args.push(self.single(&w.value, depth, inputs));
+            }
+            Item::IoRedirect(r) => self.redirect(r, cx, inputs),
+            Item::ProcessSubstitution(kind, sub) => {
+                src.push(match kind {
+                    ast::ProcessSubstitutionKind::Read => "<(…)",
+                    ast::ProcessSubstitutionKind::Write => ">(…)",
+                });
+                args.push(self.process_substitution(kind, sub, depth, inputs));
+            }
+        }
+    }
+
+    /// `<(…)` / `>(…)`: the inner list runs at the next depth; the word is a `/dev/fd` path
+    /// the script cannot name in advance.
+    pub(super) fn process_substitution(
+        &mut self,
+        kind: &ast::ProcessSubstitutionKind,
+        sub: &ast::SubshellCommand,
+        depth: u32,
+        inputs: &mut Vec<usize>,
+    ) -> Arg {
+        if depth + 1 > MAX_DEPTH {
+            self.too_deep("process substitution");
+        } else {
+            let saved = self.vars.clone();
+            let producers = self.list(&sub.list, depth + 1, &[]);
+            self.vars = saved;
+            if matches!(kind, ast::ProcessSubstitutionKind::Read) {
+                inputs.extend(producers);
+            }
+        }
+        Arg {
+            text: "/dev/fd/63".to_owned(),
+            pattern: false,
+            unresolved: true,
+        }
+    }
+
+    fn assignment(&mut self, a: &ast::Assignment, depth: u32, inputs: &mut Vec<usize>) -> Val {
+        let ast::AssignmentValue::Scalar(w) = &a.value else {
+            if let ast::AssignmentValue::Array(items) = &a.value {
+                for (_, w) in items {
+                    self.single(&w.value, depth, inputs);
+                }
+            }
+            return Val::Unknown;
+        };
+        let value = self.single(&w.value, depth, inputs);
+        if value.unresolved || !matches!(a.name, ast::AssignmentName::VariableName(_)) {
+            return Val::Unknown;
+        }
+        if !a.append {
+            return Val::Set(value.text);
+        }
+        match self.vars.get(&name_of(a)) {
+            Val::Set(old) => Val::Set(old + &value.text),
+            Val::Unset => Val::Set(value.text),
+            Val::Unknown => Val::Unknown,
+        }
+    }
+
+    fn redirect(&mut self, r: &ast::IoRedirect, cx: &mut Exec, inputs: &mut Vec<usize>) {
+        use ast::IoFileRedirectKind as K;
+        use ast::IoFileRedirectTarget as T;
+        let depth = cx.depth;
+        let fd_of = |fd: &Option<i32>| fd.and_then(|n| u32::try_from(n).ok());
+        match r {
+            ast::IoRedirect::File(fd, kind, target) => {
+                let (target, is_fd) = match target {
+                    T::Filename(w) => (self.single(&w.value, depth, inputs), false),
+                    T::Fd(n) => (Arg::literal(&n.to_string()), true),
+                    T::Duplicate(w) => (self.single(&w.value, depth, inputs), true),
+                    T::ProcessSubstitution(k, sub) => {
+                        (self.process_substitution(k, sub, depth, inputs), false)
+                    }
+                };
+                let numeric = !target.text.is_empty()
+                    && target.text.bytes().all(|b| b.is_ascii_digit() || b == b'-');
+                let kind = match kind {
+                    K::Read => RedirectKind::Read,
+                    K::Write | K::Clobber => RedirectKind::Write,
+                    K::Append => RedirectKind::Append,
+                    K::ReadAndWrite => RedirectKind::ReadWrite,
+                    K::DuplicateInput | K::DuplicateOutput if is_fd && numeric => {
+                        RedirectKind::Duplicate
+                    }
+                    K::DuplicateInput => RedirectKind::Read,
+                    // `>&file` is `&>file`.
+                    K::DuplicateOutput => RedirectKind::Write,
+                };
+                cx.redirects.push(Redirect {
+                    fd: fd_of(fd),
+                    kind,
+                    target,
+                });
+            }
+            ast::IoRedirect::HereDocument(_, h) => {
+                let body = if h.requires_expansion {
+                    self.heredoc(&h.doc.value, depth, inputs)
+                } else {
+                    Arg::literal(&h.doc.value)
+                };
+                self.stdin(cx, body);
+            }
+            ast::IoRedirect::HereString(_, w) => {
+                let mut body = self.single(&w.value, depth, inputs);
+                body.text.push('\n');
+                self.stdin(cx, body);
+            }
+            ast::IoRedirect::OutputAndError(w, append) => {
+                let target = self.single(&w.value, depth, inputs);
+                let kind = if *append {
+                    RedirectKind::Append
+                } else {
+                    RedirectKind::Write
+                };
+                cx.redirects.push(Redirect {
+                    fd: None,
+                    kind,
+                    target,
+                });
+            }
+        }
+    }
+
+    fn stdin(&mut self, cx: &mut Exec, body: Arg) {
+        if body.unresolved {
+            cx.stdin_dynamic = true;
+            cx.stdin_text = None;
+        } else {
+            cx.stdin_dynamic = false;
+            cx.stdin_text = Some(body.text);
+        }
+    }
+
+    /// Pushes the command itself; a program that cannot be known is named.
+    pub(super) fn emit(&mut self, args: Vec<Arg>, cx: Exec) -> usize {
+        if args.first().is_some_and(|a| a.unresolved) {
+            self.opaque(OpaqueKind::DynamicCommand, &cx.src);
+        }
+        let mut inputs = cx.inputs;
+        inputs.sort_unstable();
+        inputs.dedup();
+        self.push(Command {
+            argv: args,
+            wrappers: cx.wrappers,
+            redirects: cx.redirects,
+            inputs,
+            stdin_text: cx.stdin_text,
+            depth: cx.depth,
+        })
+    }
+}
+
+fn name_of(a: &ast::Assignment) -> String {
+    match &a.name {
+        ast::AssignmentName::VariableName(n) => n.clone(),
+        ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
+    }
+}
+
+/// Opaque texts are for a verdict's reason: a line's worth is enough.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 120;
+    if text.len() <= MAX {
+        return text.to_owned();
+    }
+    let mut end = MAX;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &text[..end])
+}

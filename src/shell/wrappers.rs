@@ -1,0 +1,324 @@
+//! Programs that run another program: `sudo rm` runs `rm`. Each one's options are skipped by
+//! its own grammar (which options take a value), so `sudo -u root rm` is `rm` and `sudo -l` is
+//! `sudo`. A wrapper with nothing after its options is the program itself (`env` prints the
+//! environment).
+
+use super::Arg;
+
+/// What to do with argv whose `argv[0]` is a known wrapper.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Peel {
+    /// Not a wrapper, or one with no command: `argv[0]` is the program.
+    Program,
+    /// Drop the first `skip` words; `env` holds `NAME=value` the wrapper sets, `clear_env` an
+    /// `env -i`.
+    Wrap {
+        label: String,
+        skip: usize,
+        env: Vec<(String, String)>,
+        clear_env: bool,
+    },
+    /// The wrapper hands the words `from..` to `sh -c` joined by spaces (`watch`, `su -c`,
+    /// `flock -c`, `npx -c`).
+    Script {
+        label: String,
+        from: usize,
+        single: bool,
+    },
+    /// `env -S STRING …`: STRING is split on blanks into words that replace it.
+    Split { label: String, index: usize },
+    /// `npx PKG …`: the program is the package's binary, `PKG` minus scope and version.
+    Package { label: String, index: usize },
+}
+
+/// Index of the first word at or after `start` that is not an option. `short` lists the short
+/// options that take a value (in the same word or the next), `long` the long ones.
+fn after_options(args: &[Arg], start: usize, short: &str, long: &[&str]) -> usize {
+    let mut i = start;
+    while let Some(a) = args.get(i) {
+        let t = a.text.as_str();
+        if t == "--" {
+            return i + 1;
+        }
+        if let Some(name) = t.strip_prefix("--") {
+            let takes = long.contains(&name);
+            i += if takes { 2 } else { 1 };
+            continue;
+        }
+        let Some(flags) = t.strip_prefix('-').filter(|f| !f.is_empty()) else {
+            return i;
+        };
+        i += 1;
+        for (pos, c) in flags.char_indices() {
+            if short.contains(c) {
+                if pos + c.len_utf8() == flags.len() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    i
+}
+
+/// True when one of the options before `end` is `-X` (alone or combined) for X in `letters`,
+/// or one of the long names.
+fn has_flag(args: &[Arg], end: usize, letters: &str, long: &[&str]) -> bool {
+    args[1..end.min(args.len())].iter().any(|a| {
+        let t = a.text.as_str();
+        match t.strip_prefix("--") {
+            Some(name) => long
+                .iter()
+                .any(|l| name == *l || name.starts_with(&format!("{l}="))),
+            None => t.starts_with('-') && t[1..].chars().any(|c| letters.contains(c)),
+        }
+    })
+}
+
+fn wrap(label: &str, skip: usize, args: &[Arg]) -> Peel {
+    if skip >= args.len() {
+        return Peel::Program;
+    }
+    Peel::Wrap {
+        label: label.to_owned(),
+        skip,
+        env: Vec::new(),
+        clear_env: false,
+    }
+}
+
+/// The base name of a program word: `/usr/bin/sudo` is `sudo`.
+pub(super) fn basename(text: &str) -> &str {
+    text.rsplit('/').next().unwrap_or(text)
+}
+
+/// `NAME=value` words from `start`: their end, and the pairs.
+fn assignments(args: &[Arg], start: usize) -> (usize, Vec<(String, String)>) {
+    let mut env = Vec::new();
+    let mut i = start;
+    while let Some((name, value)) = args.get(i).and_then(|a| split_assignment(&a.text)) {
+        env.push((name.to_owned(), value.to_owned()));
+        i += 1;
+    }
+    (i, env)
+}
+
+pub(super) fn split_assignment(text: &str) -> Option<(&str, &str)> {
+    let (name, value) = text.split_once('=')?;
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    let ok = (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    ok.then_some((name, value))
+}
+
+pub(super) fn peel(args: &[Arg]) -> Peel {
+    let Some(first) = args.first() else {
+        return Peel::Program;
+    };
+    let name = basename(&first.text);
+    match name {
+        "sudo" => {
+            let long = &[
+                "user",
+                "group",
+                "chdir",
+                "chroot",
+                "prompt",
+                "role",
+                "type",
+                "other-user",
+                "close-from",
+                "command-timeout",
+                "host",
+            ];
+            let start = after_options(args, 1, "ugCDpRrtTU", long);
+            let (end, env) = assignments(args, start);
+            with_env("sudo", end, env, false, args)
+        }
+        "doas" => wrap("doas", after_options(args, 1, "uC", &[]), args),
+        "env" => env(args),
+        "nice" => wrap("nice", after_options(args, 1, "n", &["adjustment"]), args),
+        "nohup" | "builtin" | "setsid" | "unbuffer" => {
+            wrap(name, after_options(args, 1, "", &[]), args)
+        }
+        "timeout" => {
+            let start = after_options(args, 1, "sk", &["signal", "kill-after"]);
+            wrap("timeout", start + 1, args)
+        }
+        "stdbuf" => wrap(
+            "stdbuf",
+            after_options(args, 1, "ioe", &["input", "output", "error"]),
+            args,
+        ),
+        "ionice" => wrap(
+            "ionice",
+            after_options(args, 1, "cnpPu", &["class", "classdata"]),
+            args,
+        ),
+        "time" => wrap(
+            "time",
+            after_options(args, 1, "fo", &["format", "output"]),
+            args,
+        ),
+        "command" => {
+            let start = after_options(args, 1, "", &[]);
+            if has_flag(args, start, "vV", &[]) {
+                return Peel::Program;
+            }
+            wrap("command", start, args)
+        }
+        "exec" => wrap("exec", after_options(args, 1, "a", &[]), args),
+        "busybox" => match args.get(1) {
+            Some(a) if !a.text.starts_with('-') => wrap("busybox", 1, args),
+            _ => Peel::Program,
+        },
+        "xargs" => {
+            let long = &[
+                "arg-file",
+                "delimiter",
+                "max-lines",
+                "max-args",
+                "max-procs",
+                "max-chars",
+                "process-slot-var",
+            ];
+            wrap("xargs", after_options(args, 1, "aEdILnPs", long), args)
+        }
+        "chroot" => {
+            let start = after_options(args, 1, "", &["userspec", "groups"]);
+            wrap("chroot", start + 1, args)
+        }
+        "watch" => {
+            let start = after_options(args, 1, "n", &["interval"]);
+            if has_flag(args, start, "x", &["exec"]) {
+                return wrap("watch", start, args);
+            }
+            script("watch", start, false, args)
+        }
+        "flock" => flock(args),
+        // `su -c STRING`: STRING goes to the target user's shell; without -c, su is a login.
+        "su" | "runuser" => match option_value(args, 'c', "command") {
+            Some(i) => script(name, i, true, args),
+            None => Peel::Program,
+        },
+        "script" => match option_value(args, 'c', "command") {
+            Some(i) => script("script", i, true, args),
+            None => Peel::Program,
+        },
+        "npx" | "bunx" => package(name, args, 1),
+        "pnpm" | "yarn" | "bun" | "npm" => {
+            let sub = args.get(1).map(|a| a.text.as_str());
+            match (name, sub) {
+                ("pnpm" | "yarn", Some("dlx"))
+                | ("bun", Some("x"))
+                | ("npm", Some("exec" | "x")) => {
+                    package(&format!("{name} {}", sub.unwrap_or("")), args, 2)
+                }
+                ("pnpm" | "yarn", Some("exec")) => wrap(
+                    &format!("{name} exec"),
+                    after_options(args, 2, "", &[]),
+                    args,
+                ),
+                _ => Peel::Program,
+            }
+        }
+        _ => Peel::Program,
+    }
+}
+
+fn with_env(
+    label: &str,
+    skip: usize,
+    env: Vec<(String, String)>,
+    clear: bool,
+    args: &[Arg],
+) -> Peel {
+    if skip >= args.len() {
+        return Peel::Program;
+    }
+    Peel::Wrap {
+        label: label.to_owned(),
+        skip,
+        env,
+        clear_env: clear,
+    }
+}
+
+fn script(label: &str, from: usize, single: bool, args: &[Arg]) -> Peel {
+    if from >= args.len() {
+        return Peel::Program;
+    }
+    Peel::Script {
+        label: label.to_owned(),
+        from,
+        single,
+    }
+}
+
+/// Where the value of `-c VALUE` / `-cVALUE`… / `--command VALUE` sits: the index of the word
+/// holding it (a combined `-cVALUE` is not followed; rare and then the program stays).
+fn option_value(args: &[Arg], short: char, long: &str) -> Option<usize> {
+    let flag = format!("-{short}");
+    let long_flag = format!("--{long}");
+    args.iter()
+        .position(|a| a.text == flag || a.text == long_flag)
+        .map(|i| i + 1)
+        .filter(|&i| i < args.len())
+}
+
+/// `env [-i] [-u NAME] [-C DIR] [-S STRING] [NAME=value…] [COMMAND…]`.
+fn env(args: &[Arg]) -> Peel {
+    let long = &["unset", "chdir", "split-string"];
+    let start = after_options(args, 1, "uCSP", long);
+    if let Some(i) = args[1..start.min(args.len())]
+        .iter()
+        .position(|a| a.text == "-S" || a.text == "--split-string")
+    {
+        let index = i + 2;
+        if index < args.len() {
+            return Peel::Split {
+                label: "env".to_owned(),
+                index,
+            };
+        }
+    }
+    let clear = has_flag(args, start, "i", &["ignore-environment"])
+        || args[1..start.min(args.len())].iter().any(|a| a.text == "-");
+    let (end, env) = assignments(args, start);
+    with_env("env", end, env, clear, args)
+}
+
+/// `flock [opts] FILE COMMAND…` or `flock [opts] FILE -c STRING`; `flock FD` is no wrapper.
+fn flock(args: &[Arg]) -> Peel {
+    let file = after_options(args, 1, "wE", &["timeout", "conflict-exit-code"]);
+    let next = file + 1;
+    match args.get(next).map(|a| a.text.as_str()) {
+        Some("-c" | "--command") => script("flock", next + 1, true, args),
+        _ => wrap("flock", next, args),
+    }
+}
+
+/// `npx [opts] PKG ARGS…`, `pnpm dlx …`: `-c STRING` runs a script instead.
+fn package(label: &str, args: &[Arg], start: usize) -> Peel {
+    if let Some(i) = option_value(args, 'c', "call") {
+        return script(label, i, true, args);
+    }
+    let index = after_options(args, start, "p", &["package"]);
+    if index >= args.len() {
+        return Peel::Program;
+    }
+    Peel::Package {
+        label: label.to_owned(),
+        index,
+    }
+}
+
+/// The binary a package runs by default: `@scope/tool@1.2` runs `tool`.
+pub(super) fn package_binary(spec: &str) -> &str {
+    let unscoped = match spec.strip_prefix('@') {
+        Some(rest) => rest.split_once('/').map_or(rest, |(_, name)| name),
+        None => spec,
+    };
+    unscoped.split('@').next().unwrap_or(unscoped)
+}

@@ -73,3 +73,17 @@ proptest! {
         prop_assert!(s.commands.iter().all(|c| c.depth <= MAX_DEPTH));
     }
 }
+
+/// Cases the equality property once found: a redirect target glued to a quote, and an
+/// assignment-looking argument of an ordinary command (bash splits it; brush calls it an
+/// assignment).
+#[test]
+fn shell_fast_path_regressions() {
+    for script in [
+        "\\é | '' A a > if'' ",
+        "'' a A $V if if X=1$V ",
+        "echo a>b'c'",
+    ] {
+        assert_eq!(walk(script, true).0, walk(script, false).0, "{script:?}");
+    }
+}

@@ -102,6 +102,10 @@ impl Walker {
         self.opaque(OpaqueKind::TooDeep, text);
     }
 
+    pub(super) fn get(&self, i: usize) -> Option<&Command> {
+        self.out.commands.get(i)
+    }
+
     pub(super) fn len(&self) -> usize {
         self.out.commands.len()
     }

@@ -20,7 +20,17 @@ fn p50(script: &str, runs: usize) -> Duration {
     times[runs / 2]
 }
 
-fn nested(levels: usize) -> String {
+/// `bash -c` nesting by quoting triples in size per level (100 levels cannot be written); a
+/// here-doc nesting grows by a line per level, so it is the 100-deep case.
+fn nested_heredocs(levels: usize) -> String {
+    let mut s = "rm -rf /x".to_string();
+    for i in 0..levels {
+        s = format!("bash <<'E{i}'\n{s}\nE{i}");
+    }
+    s
+}
+
+fn nested_dash_c(levels: usize) -> String {
     let mut s = "rm -rf /x".to_string();
     for _ in 0..levels {
         s = format!("bash -c '{}'", s.replace('\'', "'\\''"));
@@ -54,11 +64,23 @@ fn main() {
         big.len(),
         p50(&big, 20)
     );
-    let deep = nested(100);
+    let deep = nested_heredocs(100);
     println!(
-        "100-deep bash -c ({} bytes): p50 {:?}",
+        "100-deep bash here-docs ({} bytes): p50 {:?}",
         deep.len(),
         p50(&deep, 20)
+    );
+    let deep = nested_dash_c(10);
+    println!(
+        "10-deep bash -c quoting ({} bytes): p50 {:?}",
+        deep.len(),
+        p50(&deep, 20)
+    );
+    let evals = format!("{}rm -rf /x", "eval ".repeat(100));
+    println!(
+        "100 evals ({} bytes): p50 {:?}",
+        evals.len(),
+        p50(&evals, 20)
     );
     let mut subst = "id".to_string();
     for _ in 0..100 {

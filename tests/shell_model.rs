@@ -356,6 +356,18 @@ fn shell_dynamic_scripts_are_opaque_and_keep_their_feeders() {
     );
     assert_eq!(s.commands[1].inputs, vec![0]);
     assert_eq!(s.commands[2].inputs, vec![1]);
+    // A literal feeder is the shell's script: followed one level down.
+    for script in [
+        "echo 'rm -rf /x' | sh",
+        "echo -e 'rm\\x20-rf /x' | bash",
+        "printf 'rm -rf /x' | sh -s",
+        "cat <<EOF | sh\nrm -rf /x\nEOF",
+    ] {
+        let s = run(script);
+        let rm = find(&s, "rm");
+        assert_eq!(argv(rm), vec!["rm", "-rf", "/x"], "{script}");
+        assert_eq!(rm.depth, 1);
+    }
     let s = run("wget -qO- https://e.x | env sh");
     assert_eq!(find(&s, "sh").inputs, vec![0]);
     assert_eq!(find(&s, "sh").wrappers, vec!["env"]);

@@ -124,12 +124,8 @@ impl Walker {
         }
         let mut out = Vec::new();
         for braced in self.braces(text) {
-            for field in self.fields(&braced, depth, inputs, true, false) {
-                if field.lit.is_empty() && !field.quoted && !field.unresolved {
-                    continue;
-                }
-                out.push(field.into_arg());
-            }
+            let fields = self.fields(&braced, depth, inputs, true, false);
+            out.extend(fields.into_iter().filter(keep).map(Field::into_arg));
         }
         out
     }
@@ -176,13 +172,6 @@ impl Walker {
         split: bool,
         heredoc: bool,
     ) -> Vec<Field> {
-        let ifs = self.vars.ifs();
-        let mut fields = Fields {
-            done: Vec::new(),
-            cur: Field::default(),
-            split,
-            ifs: &ifs,
-        };
         let parsed = if heredoc {
             quiet_catch(|| word::parse_heredoc(text, &OPTIONS))
         } else {
@@ -190,17 +179,48 @@ impl Walker {
         };
         match parsed {
             Some(Ok(pieces)) => {
-                for p in &pieces {
-                    self.piece(&p.piece, false, depth, inputs, &mut fields);
-                }
+                let pieces: Vec<&WordPiece> = pieces.iter().map(|p| &p.piece).collect();
+                self.expand_pieces(&pieces, depth, inputs, split)
             }
             // The word parser rejects what bash would reject at run time (`${`); nothing is
             // known of it.
-            _ => {
-                fields.cur.unresolved = true;
-            }
+            _ => vec![Field {
+                unresolved: true,
+                ..Field::default()
+            }],
+        }
+    }
+
+    fn expand_pieces(
+        &mut self,
+        pieces: &[&WordPiece],
+        depth: u32,
+        inputs: &mut Vec<usize>,
+        split: bool,
+    ) -> Vec<Field> {
+        let ifs = self.vars.ifs();
+        let mut fields = Fields {
+            done: Vec::new(),
+            cur: Field::default(),
+            split,
+            ifs: &ifs,
+        };
+        for p in pieces {
+            self.piece(p, false, depth, inputs, &mut fields);
         }
         fields.finish()
+    }
+
+    /// A command word the fast path already cut into pieces (it has no braces).
+    pub(super) fn piece_words(&mut self, pieces: &[WordPiece], depth: u32) -> Vec<Arg> {
+        let refs: Vec<&WordPiece> = pieces.iter().collect();
+        let mut inputs = Vec::new();
+        let fields = self.expand_pieces(&refs, depth, &mut inputs, true);
+        fields
+            .into_iter()
+            .filter(keep)
+            .map(Field::into_arg)
+            .collect()
     }
 
     fn piece(
@@ -354,6 +374,11 @@ impl Walker {
             _ => Val::Unknown,
         }
     }
+}
+
+/// An unquoted empty expansion is no word at all; a quoted or unknown one is.
+fn keep(field: &Field) -> bool {
+    !field.lit.is_empty() || field.quoted || field.unresolved
 }
 
 fn join(fields: Vec<Field>) -> Arg {

@@ -5,7 +5,7 @@
 use super::vars::{Val, Vars};
 use super::walk::{Exec, Walker};
 use super::wrappers::{self, basename, Peel};
-use super::{Arg, OpaqueKind, MAX_DEPTH};
+use super::{ansi, Arg, OpaqueKind, MAX_DEPTH};
 
 const SHELLS: &[&str] = &[
     "sh",
@@ -150,7 +150,7 @@ impl Walker {
                 vec![self.emit(args, cx)]
             }
             ShellCall::Stdin => {
-                let text = cx.stdin_text.clone();
+                let text = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
                 if cx.stdin_dynamic {
                     self.opaque(OpaqueKind::DynamicScript, &cx.src);
                 }
@@ -162,6 +162,32 @@ impl Walker {
                 }
                 out
             }
+        }
+    }
+
+    /// The text a literal feeder writes into a pipe (`echo 'rm -rf /x' | sh`): `echo` of known
+    /// words (`-e` decoding escapes), `printf` of a plain format, `cat` of a here-doc.
+    fn fed_text(&self, inputs: &[usize]) -> Option<String> {
+        let [i] = inputs else { return None };
+        let c = self.get(*i)?;
+        if c.argv.iter().any(|a| a.unresolved || a.pattern) {
+            return None;
+        }
+        let args = &c.argv[1..];
+        match basename(&c.argv.first()?.text) {
+            "echo" => {
+                let flags = args
+                    .iter()
+                    .take_while(|a| a.text == "-n" || a.text == "-e" || a.text == "-E");
+                let decode = flags.clone().any(|a| a.text == "-e");
+                let text = join(&args[flags.count()..]).text;
+                Some(if decode { ansi::decode(&text) } else { text })
+            }
+            "printf" if args.len() == 1 && !args[0].text.contains(['%', '\\']) => {
+                Some(args[0].text.clone())
+            }
+            "cat" if args.is_empty() => c.stdin_text.clone(),
+            _ => None,
         }
     }
 

@@ -17,7 +17,7 @@ pub(super) fn program(text: &str) -> Option<ast::Program> {
     quiet_catch(run).flatten()
 }
 
-/// Runs `f`, turning a panic into `None` without printing it.
+/// Runs `f`, turning a panic into `None` (the default hook still prints it to stderr).
 pub(super) fn quiet_catch<T>(f: impl FnOnce() -> T) -> Option<T> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).ok()
 }

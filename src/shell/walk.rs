@@ -102,6 +102,10 @@ impl Walker {
         self.opaque(OpaqueKind::TooDeep, text);
     }
 
+    pub(super) fn get(&self, i: usize) -> Option<&Command> {
+        self.out.commands.get(i)
+    }
+
     pub(super) fn len(&self) -> usize {
         self.out.commands.len()
     }
@@ -174,7 +178,13 @@ impl Walker {
                         target: Arg::literal(target),
                     })
                     .collect();
-                let args = simple.words.iter().map(|w| Arg::literal(w)).collect();
+                let mut args = Vec::with_capacity(simple.words.len());
+                for (w, pieces) in simple.words.iter().zip(&simple.pieces) {
+                    match pieces {
+                        None => args.push(Arg::literal(w)),
+                        Some(p) => args.extend(self.piece_words(p, depth)),
+                    }
+                }
                 prev = self.simple_done(args, Vec::new(), cx);
             }
             producers.extend(prev);
@@ -402,10 +412,21 @@ impl Walker {
                 src.push(&w.value);
                 args.extend(self.words(&w.value, depth, inputs));
             }
-            // `export X=$Y`: an argument, expanded without splitting.
+            // `export X=$Y` is expanded without splitting; for any other command (`echo X=$Y`)
+            // it is an ordinary word, whatever the parser calls it.
             Item::AssignmentWord(_, w) => {
                 src.push(&w.value);
-                args.push(self.single(&w.value, depth, inputs));
+                let declares = args.first().is_some_and(|a| {
+                    matches!(
+                        a.text.as_str(),
+                        "export" | "declare" | "typeset" | "readonly" | "local"
+                    )
+                });
+                if declares {
+                    args.push(self.single(&w.value, depth, inputs));
+                } else {
+                    args.extend(self.words(&w.value, depth, inputs));
+                }
             }
             Item::IoRedirect(r) => self.redirect(r, cx, inputs),
             Item::ProcessSubstitution(kind, sub) => {

@@ -56,7 +56,6 @@ const STEPS: [(&str, Step); 4] = [
 
 const KNOWN: &str = "before_tool_call evaluate, known agent";
 
-
 /// p50 in µs of each step for new agents, then of a tool call by a known agent; `None` for a
 /// step left out.
 fn run(
@@ -65,7 +64,13 @@ fn run(
     seen: usize,
     steps: &[bool],
 ) -> Result<Vec<Option<f64>>, Box<dyn std::error::Error>> {
-    let engine = GovernanceEngine::try_new(config, &EngineOptions { state_dir: dir })?;
+    let engine = GovernanceEngine::try_new(
+        config,
+        &EngineOptions {
+            state_dir: dir,
+            ..Default::default()
+        },
+    )?;
     let active = || {
         STEPS
             .iter()

@@ -27,7 +27,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok_or("usage: bench_engine <config.json> [state-dir]")?;
     let config: Value = serde_json::from_slice(&std::fs::read(path)?)?;
     let state_dir = std::env::args().nth(2).map(Into::into);
-    let engine = GovernanceEngine::try_new(&config, &EngineOptions { state_dir })?;
+    let engine = GovernanceEngine::try_new(
+        &config,
+        &EngineOptions {
+            state_dir,
+            ..Default::default()
+        },
+    )?;
     let ordinary: Request = serde_json::from_value(json!({
         "hook": "before_tool_call", "agentId": "forge", "sessionKey": "agent:forge:main",
         "toolName": "exec", "params": { "command": "ls -la src && git status --short" }

@@ -183,7 +183,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = json!({ "builtinPolicies": { "credentialGuard": true }, "policies": policies });
     let (before, _) = memory();
     let (t, cpu0) = (Instant::now(), cpu_ms());
-    let engine = GovernanceEngine::try_new(&config, &EngineOptions { state_dir: None });
+    let engine = GovernanceEngine::try_new(
+        &config,
+        &EngineOptions {
+            state_dir: None,
+            ..Default::default()
+        },
+    );
     let ms = t.elapsed().as_secs_f64() * 1e3;
     let cpu = cpu_ms() - cpu0;
     let (peak, _) = memory();

@@ -66,6 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &config,
         &EngineOptions {
             state_dir: Some(dir.clone()),
+            ..Default::default()
         },
     )?;
     let text = text();

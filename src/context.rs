@@ -79,6 +79,10 @@ pub struct Request {
     pub metadata: Option<Map<String, Value>>,
     /// Milliseconds since the epoch; the engine's clock when absent (replays pass recorded times).
     pub timestamp: Option<f64>,
+    /// The host's discriminator for tools sharing a name (`code_mode_exec`).
+    pub tool_kind: Option<String>,
+    /// Paths the host derived from the params (`apply_patch`): a hint, judged with the params.
+    pub derived_paths: Option<Vec<String>>,
 }
 
 /// `agent:<id>:…` → `<id>`; the host's `message_sending` carries no agentId (HOST.md).
@@ -91,6 +95,8 @@ pub fn agent_from_session_key(key: &str) -> Option<&str> {
 /// Everything a condition may read during one evaluation.
 pub struct Facts<'a> {
     pub req: &'a Request,
+    /// What the call would do and the guards' findings on it, worked out on first use.
+    pub call: &'a crate::guards::CallFacts<'a>,
     pub hook: Hook,
     pub agent_id: &'a str,
     pub session_key: &'a str,

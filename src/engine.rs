@@ -44,6 +44,8 @@ pub use status::Status;
 pub struct EngineOptions {
     /// Where `governance/` lives unless the config names a `workspace`.
     pub state_dir: Option<PathBuf>,
+    /// Where the host's agents work and keep their config: what guards resolve paths against.
+    pub host: crate::call::HostPaths,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +59,8 @@ pub enum EngineError {
 /// The compiled config (built once per config) around the live state (kept across configs).
 struct Core {
     config: GovernanceConfig,
+    /// Paths the guards resolve against and protect, and the guards the config turns on.
+    guards: crate::guards::GuardEnv,
     index: PolicyIndex,
     risk: RiskAssessor,
     inherited: lineage::InheritedCache,
@@ -192,8 +196,10 @@ impl GovernanceEngine {
                 now,
             ),
         });
+        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
         let decision = core.live.conversations.with(session_key, |conversation| {
             let facts = Facts {
+                call: &call,
                 req,
                 hook,
                 agent_id,
@@ -210,7 +216,11 @@ impl GovernanceEngine {
                 None => evaluator::evaluate(&core.index, hook, &facts),
             }
         });
+        let guard = decision.decisive.and_then(|m| m.rule.guard());
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
+        if let Some(finding) = guard.and_then(|g| call.finding(g)) {
+            verdict.reason = format!("{}: {}", verdict.reason, finding.reason);
+        }
         verdict.cross_agent = lineage.cross;
         if matches!(hook, Hook::BeforeToolCall | Hook::MessageSending) {
             self.check_receiver(core, req, &mut verdict, now);

@@ -29,12 +29,14 @@
 
 pub mod approvals;
 pub mod audit;
+pub mod call;
 pub mod config;
 pub mod context;
 pub mod conversation;
 pub mod cross_agent;
 pub mod engine;
 pub mod frequency;
+pub mod guards;
 pub mod lockfile;
 pub mod output;
 pub mod paths;

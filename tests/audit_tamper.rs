@@ -30,6 +30,7 @@ fn write_log(dir: &Path, n: usize) -> (PathBuf, String) {
     });
     let opts = EngineOptions {
         state_dir: Some(dir.to_path_buf()),
+        ..Default::default()
     };
     {
         let e = GovernanceEngine::try_new(&config, &opts).unwrap();
@@ -290,6 +291,7 @@ fn engine_on(dir: &Path, extra: Value) -> GovernanceEngine {
         &config,
         &EngineOptions {
             state_dir: Some(dir.to_path_buf()),
+            ..Default::default()
         },
     )
     .unwrap()
@@ -348,6 +350,7 @@ fn engines_sharing_a_directory_write_one_chain_that_verifies() {
     });
     let opts = EngineOptions {
         state_dir: Some(tmp.path().to_path_buf()),
+        ..Default::default()
     };
     let first = GovernanceEngine::try_new(&config, &opts).unwrap();
     let second = GovernanceEngine::try_new(&config, &opts).expect("a second writer is welcome");

@@ -17,6 +17,7 @@ fn an_evaluation_over_max_eval_us_is_flagged_counted_and_recorded_but_not_cut_sh
         &config,
         &EngineOptions {
             state_dir: Some(dir.path().to_path_buf()),
+            ..Default::default()
         },
     )
     .unwrap();

@@ -177,6 +177,7 @@ fn a_child_spawned_by_an_untrusted_agent_to_run_as_main_keeps_the_requesters_cei
     let dir = tempfile::tempdir().unwrap();
     let opts = EngineOptions {
         state_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
     };
     let cfg = json!({ "trust": { "defaults": { "main": 60, "intern": 15 } },
         "policies": [{ "id": "gw", "rules": [{ "id": "needs-trusted", "maxTrust": "restricted",
@@ -271,6 +272,7 @@ fn sub_agent_actions_carry_the_cross_agent_context_into_the_audit_trail() {
         &config(),
         &EngineOptions {
             state_dir: Some(dir.path().to_path_buf()),
+            ..Default::default()
         },
     )
     .unwrap();
@@ -326,6 +328,7 @@ fn trust_changes_are_audited() {
         &config(),
         &EngineOptions {
             state_dir: Some(dir.path().to_path_buf()),
+            ..Default::default()
         },
     )
     .unwrap();

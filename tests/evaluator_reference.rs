@@ -131,8 +131,10 @@ proptest! {
         let hook = Hook::parse(hook).unwrap();
         let frequency = FrequencyTracker::new(10, 10);
         let risk = RiskAssessment { level: risk, score: 0.0, factors: vec![] };
+        let guards = openclaw_governance::guards::GuardEnv::new(Default::default(), None, vec![]);
+        let call = openclaw_governance::guards::CallFacts::new(&req, agent, &guards);
         let facts = Facts {
-            req: &req, hook, agent_id: agent, session_key: "agent:x:y", now_ms: 0,
+            req: &req, call: &call, hook, agent_id: agent, session_key: "agent:x:y", now_ms: 0,
             local: LocalTime { minute_of_day: 600, weekday: 3 },
             trust: TrustSnapshot::of(score as f64), risk: &risk, frequency: &frequency,
             conversation: &[],

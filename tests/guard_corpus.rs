@@ -231,36 +231,24 @@ fn the_corpus_is_well_formed_unique_and_large_enough() {
     );
 }
 
-/// The builtins issue 12 asks for; the engine rejects unknown keys, so until the new guards
-/// exist the config falls back to the ones it knows and says so.
-///
-/// The ordinary deletions (`rm -rf {{WS}}/coverage`, `find . -delete`) are allowed only because
-/// they stay inside the agent's workspace, and `~` cases need the agent's home: the engine has no
-/// way to be told either yet (the host has them in `agents.list[].workspace`). Whoever adds that
-/// must pass `WORKSPACE` and `HOME` here, or those cases judge a different machine.
-fn engine(state_dir: &Path, say: bool) -> GovernanceEngine {
+/// Every command guard on (self-protection is on by default), the agent's workspace and home
+/// as the shim reports them from the host config.
+fn engine(state_dir: &Path) -> GovernanceEngine {
     let opts = EngineOptions {
         state_dir: Some(state_dir.to_path_buf()),
+        host: openclaw_governance::call::HostPaths {
+            home: Some(HOME.into()),
+            openclaw_dir: Some(format!("{HOME}/.openclaw")),
+            workspaces: vec![],
+            default_workspace: Some(WORKSPACE.into()),
+        },
     };
-    let full = json!({ "builtinPolicies": { "credentialGuard": true, "productionSafeguard": true,
+    // Escalations wait as pending approvals; past `maxPendingPerAgent` the engine would deny
+    // without asking, and one case would change the next one's verdict.
+    let config = json!({ "approval": { "maxPendingPerAgent": 1000 },
+        "builtinPolicies": { "credentialGuard": true, "productionSafeguard": true,
         "destructiveGuard": true, "remoteCodeGuard": true } });
-    match GovernanceEngine::try_new(&full, &opts) {
-        Ok(e) => {
-            if say {
-                println!(
-                    "config: all four guards (credential, production, destructive, remoteCode)"
-                );
-            }
-            e
-        }
-        Err(err) => {
-            if say {
-                println!("config: the full config was rejected ({err}); using credentialGuard + productionSafeguard");
-            }
-            let known = json!({ "builtinPolicies": { "credentialGuard": true, "productionSafeguard": true } });
-            GovernanceEngine::try_new(&known, &opts).expect("the known builtins load")
-        }
-    }
+    GovernanceEngine::try_new(&config, &opts).expect("the guards' config resolves")
 }
 
 fn request(c: &Case, state: &str) -> Request {
@@ -276,11 +264,8 @@ fn request(c: &Case, state: &str) -> Request {
 fn every_evasion_is_stopped_and_every_ordinary_call_allowed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let state = dir.path().join("governance").display().to_string();
-    // A fresh engine per case: escalations pile up as pending approvals, and past
-    // `approval.maxPendingPerAgent` the engine denies without asking, so one case would change
-    // the next one's verdict.
-    let judge = |c: &Case| engine(dir.path(), false).evaluate(&request(c, &state));
-    drop(engine(dir.path(), true));
+    let e = engine(dir.path());
+    let judge = |c: &Case| e.evaluate(&request(c, &state));
     let mut failures = Vec::new();
     let mut stopped: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     for c in evasions() {

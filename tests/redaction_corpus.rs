@@ -149,6 +149,7 @@ fn write_trail(c: &Value) -> Trail {
     });
     let opts = EngineOptions {
         state_dir: Some(tmp.path().to_path_buf()),
+        ..Default::default()
     };
     {
         let e = GovernanceEngine::try_new(&config, &opts).expect("engine");

@@ -16,6 +16,7 @@ use common::records;
 fn opts(dir: &Path) -> EngineOptions {
     EngineOptions {
         state_dir: Some(dir.to_path_buf()),
+        ..Default::default()
     }
 }
 
@@ -83,7 +84,8 @@ fn an_edit_applies_at_once_and_the_chain_and_trust_lock_carry_on() {
         .find(|r| r["verdict"] == "governance.config.change")
         .expect("the edit itself is recorded");
     assert_eq!(change["controls"], json!(["A.8.9"]));
-    assert_eq!(change["details"]["policies"], 2);
+    // The two of the edit and builtin self-protection, on by default.
+    assert_eq!(change["details"]["policies"], 3);
     let seqs: Vec<u64> = recs.iter().map(|r| r["seq"].as_u64().unwrap()).collect();
     let expected: Vec<u64> = (0..recs.len() as u64).collect();
     assert_eq!(seqs, expected, "one sequence, nothing written twice");

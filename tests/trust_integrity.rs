@@ -13,6 +13,7 @@ use common::records;
 fn opts(dir: &Path) -> EngineOptions {
     EngineOptions {
         state_dir: Some(dir.to_path_buf()),
+        ..Default::default()
     }
 }
 

@@ -62,11 +62,12 @@ pub struct GovernanceConfig {
     pub output: crate::output::config::OutputConfig,
 }
 
-pub const TOP_LEVEL_KEYS: [&str; 16] = [
+pub const TOP_LEVEL_KEYS: [&str; 17] = [
     "enabled",
     "timezone",
     "failMode",
     "unknownToolAction",
+    "opaqueCommandAction",
     "workspace",
     "policies",
     "timeWindows",
@@ -100,7 +101,9 @@ impl GovernanceConfig {
         });
         let time_windows =
             sections::time_windows(&root.child("timeWindows", &mut issues), &mut issues);
-        let builtins = sections::builtins(&root.child("builtinPolicies", &mut issues), &mut issues);
+        let mut builtins =
+            sections::builtins(&root.child("builtinPolicies", &mut issues), &mut issues);
+        builtins.opaque_command_action = sections::opaque_action(&root, &mut issues);
         let approval = sections::approval(&root.child("approval", &mut issues), &mut issues);
         let env = ParseEnv::new(&time_windows, approval.enabled);
         let mut policies = load_policies(root.get("policies"), "policies", &env, &mut issues);

@@ -2,7 +2,7 @@
 
 use super::error::Issues;
 use super::reader::{number_in, string_list, Obj};
-use crate::policy::builtins::{BuiltinsConfig, NightMode};
+use crate::policy::builtins::{BuiltinsConfig, NightMode, OpaqueAction};
 use crate::policy::conditions::parse_zone;
 use crate::policy::conditions::time::{hhmm, parse_days, TimeWindow};
 use crate::policy::model::Fallback;
@@ -128,6 +128,9 @@ pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
             "nightMode",
             "credentialGuard",
             "productionSafeguard",
+            "destructiveGuard",
+            "remoteCodeGuard",
+            "selfProtection",
             "rateLimiter",
         ],
         issues,
@@ -152,7 +155,29 @@ pub fn builtins(o: &Obj, issues: &mut Issues) -> BuiltinsConfig {
         }),
         credential_guard: switch(o, "credentialGuard", &["enabled"], issues).0,
         production_safeguard: switch(o, "productionSafeguard", &["enabled"], issues).0,
+        destructive_guard: switch(o, "destructiveGuard", &["enabled"], issues).0,
+        remote_code_guard: switch(o, "remoteCodeGuard", &["enabled"], issues).0,
+        self_protection: o.get("selfProtection").is_none()
+            || switch(o, "selfProtection", &["enabled"], issues).0,
         rate_limiter: rate_on.then_some(max_per_minute),
+        ..BuiltinsConfig::default()
+    }
+}
+
+/// `opaqueCommandAction`: escalate by default. A computed command is common in honest scripts
+/// (`$EDITOR`, `$(npm bin)/jest`), so deny would break work a human would allow; allow would
+/// let every evasion through a variable. Escalation asks the operator, and where no approver
+/// exists (CLI runs) the host blocks it.
+pub fn opaque_action(root: &Obj, issues: &mut Issues) -> OpaqueAction {
+    match root.choice(
+        "opaqueCommandAction",
+        "escalate",
+        &["allow", "escalate", "deny"],
+        issues,
+    ) {
+        "allow" => OpaqueAction::Allow,
+        "deny" => OpaqueAction::Deny,
+        _ => OpaqueAction::Escalate,
     }
 }
 

@@ -18,7 +18,9 @@ fn empty_config_gets_the_seed_defaults() {
     assert_eq!(c.timezone_name, "UTC");
     assert_eq!(c.fail_mode, FailMode::Open);
     assert_eq!(c.unknown_tool_action, UnknownToolAction::Allow);
-    assert!(c.policies.is_empty());
+    // Self-protection is the one builtin on by default (issue 12).
+    let ids: Vec<&str> = c.policies.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["builtin-self-protection"]);
     assert_eq!(c.trust.defaults.get("main"), Some(&60.0));
     assert_eq!(c.trust.defaults.get("*"), Some(&10.0));
     assert_eq!(c.trust.persist_interval_seconds, 60);
@@ -163,7 +165,16 @@ fn builtins_follow_their_switches() {
         "productionSafeguard": false, "rateLimiter": { "maxPerMinute": 5 } } }))
     .unwrap();
     let ids: Vec<&str> = c.policies.iter().map(|p| p.id.as_str()).collect();
-    assert_eq!(ids, ["builtin-credential-guard", "builtin-rate-limiter"]);
+    // A guard that reads commands brings the opaque-command rule (opaqueCommandAction).
+    assert_eq!(
+        ids,
+        [
+            "builtin-self-protection",
+            "builtin-credential-guard",
+            "builtin-opaque-command",
+            "builtin-rate-limiter"
+        ]
+    );
     assert_eq!(c.builtins.rate_limiter, Some(5));
     let c = GovernanceConfig::resolve(
         &json!({ "builtinPolicies": { "nightMode": true, "rateLimiter": true } }),

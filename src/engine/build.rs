@@ -20,7 +20,7 @@ impl GovernanceEngine {
         let audit = start_audit(&config, opts, &logs).map_err(EngineError::Audit)?;
         let live = Live::start(&config, trust_file(&config, opts), &logs);
         let engine = GovernanceEngine::assemble(
-            Mode::Ready(Box::new(Core::build(config, live, &logs))),
+            Mode::Ready(Box::new(Core::build(config, live, opts, &logs))),
             audit,
             None,
             logs,
@@ -40,7 +40,7 @@ impl GovernanceEngine {
                     Err(e) => (None, Some(e)),
                 };
                 let live = Live::start(&config, trust_file(&config, opts), &logs);
-                let core = Core::build(config, live, &logs);
+                let core = Core::build(config, live, opts, &logs);
                 let engine =
                     GovernanceEngine::assemble(Mode::Ready(Box::new(core)), audit, problem, logs);
                 engine.audit_trust_load();
@@ -159,8 +159,14 @@ fn fallback_config(raw: &Value) -> Option<GovernanceConfig> {
 
 impl Core {
     /// The compiled config around the live state; starts the fact sources the config names.
-    pub(super) fn build(config: GovernanceConfig, live: Live, logs: &Logs) -> Core {
+    pub(super) fn build(
+        config: GovernanceConfig,
+        live: Live,
+        opts: &EngineOptions,
+        logs: &Logs,
+    ) -> Core {
         let core = Core {
+            guards: guard_env(&config, opts),
             validator: crate::output::Validator::new(config.output.clone())
                 .fail_closed(config.fail_mode == crate::config::FailMode::Closed),
             index: PolicyIndex::build(config.policies.clone()),
@@ -180,6 +186,18 @@ impl Core {
         start_fact_sources(&core, logs);
         core
     }
+}
+
+/// What the guards protect: governance's directory (audit, keys, trust, agents) wherever the
+/// config puts it, and the host's paths the shim reported.
+fn guard_env(config: &GovernanceConfig, opts: &EngineOptions) -> crate::guards::GuardEnv {
+    let state = super::evidence::base_dir(config, opts)
+        .map(|b| b.join("governance").to_string_lossy().into_owned());
+    let mut host = opts.host.clone();
+    if host.home.is_none() {
+        host.home = std::env::var("HOME").ok();
+    }
+    crate::guards::GuardEnv::new(host, state, config.builtins.guards())
 }
 
 /// The bridge, registry files and their watcher; problems go to the log.

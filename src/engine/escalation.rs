@@ -156,6 +156,7 @@ mod tests {
             &config,
             &EngineOptions {
                 state_dir: Some(dir.to_path_buf()),
+                ..Default::default()
             },
         )
         .unwrap()

@@ -26,7 +26,7 @@ impl GovernanceEngine {
                     Some(live) => live.adopt(&config, file, &self.logs),
                     None => Live::start(&config, file, &self.logs),
                 };
-                self.mode = Mode::Ready(Box::new(Core::build(config, live, &self.logs)));
+                self.mode = Mode::Ready(Box::new(Core::build(config, live, opts, &self.logs)));
             }
             Err(error) => {
                 // Its fail-mode verdicts are recorded in its state directory with the default

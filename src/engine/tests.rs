@@ -444,6 +444,7 @@ fn bad_config_fails_open_and_audits_error_fallback() {
     let dir = tempfile::tempdir().unwrap();
     let opts = EngineOptions {
         state_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
     };
     let e = GovernanceEngine::new(&json!({ "failMode": "open", "policies": "oops" }), &opts);
     let v = e.evaluate(&tool("main", "exec", json!({ "command": "rm -rf /" })));
@@ -486,6 +487,7 @@ fn a_block_is_on_disk_before_evaluate_returns() {
     let dir = tempfile::tempdir().unwrap();
     let opts = EngineOptions {
         state_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
     };
     let e = GovernanceEngine::try_new(&json!({ "audit": { "flushIntervalMs": 60000 }, "builtinPolicies": { "credentialGuard": true } }), &opts).unwrap();
     let v = e.evaluate(&tool(
@@ -499,7 +501,7 @@ fn a_block_is_on_disk_before_evaluate_returns() {
     let r = records.last().expect("record written before return");
     assert_eq!(r["executionPrevented"], true);
     assert_eq!(r["verdict"], "deny");
-    assert_eq!(r["ruleId"], "credential-file-shell");
+    assert_eq!(r["ruleId"], "credential");
     assert!(r["blockReason"]
         .as_str()
         .unwrap()
@@ -517,6 +519,7 @@ fn every_evaluation_is_audited_in_a_linked_sequence() {
     let dir = tempfile::tempdir().unwrap();
     let opts = EngineOptions {
         state_dir: Some(dir.path().to_path_buf()),
+        ..Default::default()
     };
     {
         let e = GovernanceEngine::try_new(&json!({}), &opts).unwrap();

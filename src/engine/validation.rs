@@ -170,6 +170,7 @@ mod tests {
                     "subject": "nginx", "value": { "type": "state", "state": "installed" } }] }] } }),
             &EngineOptions {
                 state_dir: Some(dir.path().into()),
+                ..Default::default()
             },
         )
         .unwrap();
@@ -242,6 +243,7 @@ mod tests {
                 "traceBridge": { "findingsDir": findings.display().to_string(), "intervalSeconds": 3600 } } }),
             &EngineOptions {
                 state_dir: Some(dir.path().into()),
+                ..Default::default()
             },
         )
         .unwrap();

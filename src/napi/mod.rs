@@ -118,6 +118,35 @@ pub struct EngineOptionsJs {
     pub state_dir: Option<String>,
     /// Throw on a bad config (default). With `false`, the engine follows `failMode` instead.
     pub strict: Option<bool>,
+    /// Where the host's agents work and keep their config (the shim reads the host config).
+    pub host: Option<HostPathsJs>,
+}
+
+/// The host paths guards resolve against: `~`, OpenClaw's state dir, agents' workspaces.
+#[napi(object)]
+pub struct HostPathsJs {
+    pub home: Option<String>,
+    pub openclaw_dir: Option<String>,
+    /// Agent id → workspace (`agents.list[].workspace`).
+    pub workspaces: Option<std::collections::HashMap<String, String>>,
+    /// `agents.defaults.workspace`.
+    pub default_workspace: Option<String>,
+}
+
+fn engine_options(options: Option<EngineOptionsJs>) -> EngineOptions {
+    let Some(o) = options else {
+        return EngineOptions::default();
+    };
+    let host = o.host.map(|h| crate::call::HostPaths {
+        home: h.home,
+        openclaw_dir: h.openclaw_dir,
+        workspaces: h.workspaces.unwrap_or_default().into_iter().collect(),
+        default_workspace: h.default_workspace,
+    });
+    EngineOptions {
+        state_dir: o.state_dir.map(PathBuf::from),
+        host: host.unwrap_or_default(),
+    }
 }
 
 #[napi]
@@ -141,9 +170,7 @@ impl GovernanceEngine {
     pub fn new(config: Option<Value>, options: Option<EngineOptionsJs>) -> Result<Self, ErrorCode> {
         let config = config.unwrap_or_else(|| json!({}));
         let strict = options.as_ref().and_then(|o| o.strict).unwrap_or(true);
-        let opts = EngineOptions {
-            state_dir: options.and_then(|o| o.state_dir).map(PathBuf::from),
-        };
+        let opts = engine_options(options);
         let built = catch_unwind(|| {
             if strict {
                 Core::try_new(&config, &opts)
@@ -472,9 +499,7 @@ impl GovernanceEngine {
     #[napi]
     pub fn reconfigure(&mut self, config: Option<Value>, options: Option<EngineOptionsJs>) {
         let config = config.unwrap_or_else(|| json!({}));
-        let opts = EngineOptions {
-            state_dir: options.and_then(|o| o.state_dir).map(PathBuf::from),
-        };
+        let opts = engine_options(options);
         let core = &mut self.core;
         if catch_unwind(AssertUnwindSafe(|| core.reconfigure(&config, &opts))).is_err() {
             self.core.log(

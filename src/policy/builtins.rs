@@ -8,6 +8,7 @@ use super::conditions::ParseEnv;
 use super::loader::load_policies;
 use super::model::Policy;
 use crate::config::error::Issues;
+use crate::guards::Guard;
 use crate::time::format_hhmm;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -19,23 +20,67 @@ pub struct NightMode {
     pub timezone: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct BuiltinsConfig {
     pub night_mode: Option<NightMode>,
     pub credential_guard: bool,
     pub production_safeguard: bool,
+    pub destructive_guard: bool,
+    pub remote_code_guard: bool,
+    /// On unless turned off: governance's state and OpenClaw's config are not the agents' to
+    /// change.
+    pub self_protection: bool,
+    /// What a command whose effect cannot be known gets while a command guard is on.
+    pub opaque_command_action: OpaqueAction,
     pub rate_limiter: Option<u64>,
+}
+
+impl Default for BuiltinsConfig {
+    fn default() -> Self {
+        BuiltinsConfig {
+            night_mode: None,
+            credential_guard: false,
+            production_safeguard: false,
+            destructive_guard: false,
+            remote_code_guard: false,
+            self_protection: true,
+            opaque_command_action: OpaqueAction::Escalate,
+            rate_limiter: None,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpaqueAction {
+    Allow,
+    Escalate,
+    Deny,
+}
+
+impl BuiltinsConfig {
+    /// The guards these switches turn on, in the order they are judged. Opaque commands are
+    /// judged only while a guard that reads commands is on: alone, self-protection does not
+    /// make every `$CMD` wait for a human.
+    pub fn guards(&self) -> Vec<Guard> {
+        let on = [
+            (self.self_protection, Guard::SelfProtection),
+            (self.credential_guard, Guard::Credential),
+            (self.destructive_guard, Guard::Destructive),
+            (self.remote_code_guard, Guard::RemoteCode),
+            (self.production_safeguard, Guard::Production),
+        ];
+        let mut out: Vec<Guard> = on.iter().filter(|(b, _)| *b).map(|(_, g)| *g).collect();
+        let reads_commands = on[1..].iter().any(|(b, _)| *b);
+        if reads_commands && self.opaque_command_action != OpaqueAction::Allow {
+            out.push(Guard::Opaque);
+        }
+        out
+    }
 }
 
 /// Tools night mode still allows (NORMATIVE N2).
 pub const NIGHT_TOOLS: [&str; 3] = ["read", "memory_search", "memory_get"];
 
-/// Credential files: .env*, key material, credential and secret stores.
-const CREDENTIAL_FILE: &str = r#"(?i)(^|[\s/'"=:<>])(\.env(\.[\w.-]+)?|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.git-credentials|id_(rsa|dsa|ecdsa|ed25519)|credentials(\.json|\.ya?ml|\.toml)?|secrets?(\.(json|ya?ml|toml|env|txt))?|[\w.-]+\.(pem|key|p12|pfx|jks|keystore))($|[\s'"/;|&)<>])"#;
-/// Searching for secrets in files or the environment.
-const SECRET_SEARCH: &str = r"(?i)\b(grep|egrep|rg|ag|ack|findstr|git\s+grep)\b[^\n]*\b(passwords?|passwd|secrets?|tokens?|api[_-]?keys?|private[_-]?keys?|credentials?)\b|\bprintenv\b";
-/// Production-impacting shell commands.
-const PRODUCTION_COMMAND: &str = r"(?i)\bdocker\s+push\b|\bsystemctl\s+(restart|stop)\b|\bgit\s+push\b[^\n;&|]*\b(main|master|prod|production)\b|\bkubectl\s+(apply|delete|rollout)\b|\b(npm|pnpm|yarn)\s+publish\b|\bterraform\s+(apply|destroy)\b|\bhelm\s+(install|upgrade|uninstall)\b";
 /// Gateway actions that change the running system.
 const GATEWAY_CHANGE: &str = r"(?i)restart|config\.(apply|patch)|update";
 
@@ -44,17 +89,18 @@ pub fn builtin_policies(cfg: &BuiltinsConfig, issues: &mut Issues) -> Vec<Policy
     if let Some(n) = &cfg.night_mode {
         raw.push(night_mode(n));
     }
-    if cfg.credential_guard {
-        raw.push(credential_guard());
+    for guard in cfg.guards() {
+        raw.push(guard_policy(guard, cfg.opaque_command_action));
     }
     if cfg.production_safeguard {
-        raw.push(production_safeguard());
+        raw.push(gateway_changes());
     }
     if let Some(max) = cfg.rate_limiter {
         raw.push(rate_limiter(max));
     }
     let windows = HashMap::new();
-    let env = ParseEnv::new(&windows, true);
+    let mut env = ParseEnv::new(&windows, true);
+    env.builtin = true;
     let mut policies = load_policies(Some(&Value::Array(raw)), "builtinPolicies", &env, issues);
     for p in &mut policies {
         p.builtin = true;
@@ -87,37 +133,39 @@ fn night_mode(n: &NightMode) -> Value {
     )
 }
 
-fn credential_guard() -> Value {
-    let path_keys = ["path", "file_path", "filePath", "file"];
-    let file_tools = json!(["read", "write", "edit", "apply_patch"]);
-    let by_path: Vec<Value> = path_keys
-        .iter()
-        .map(|k| json!({ "type": "tool", "name": file_tools, "params": { *k: { "matches": CREDENTIAL_FILE } } }))
-        .collect();
+/// A guard as a policy of one rule, so its verdicts are ranked, audited and explained like any
+/// other; the verdict's reason is the guard's finding (engine::guard_reason).
+fn guard_policy(guard: Guard, opaque: OpaqueAction) -> Value {
+    let (id, name, reason) = match guard {
+        Guard::SelfProtection => ("builtin-self-protection", "Self-Protection", "Self-protection: governance's state and OpenClaw's config are not for agents to change"),
+        Guard::Credential => ("builtin-credential-guard", "Credential Guard", "Credential guard: access to credential files is not allowed"),
+        Guard::Destructive => ("builtin-destructive-guard", "Destructive Guard", "Destructive guard: deleting outside the workspace is not allowed"),
+        Guard::RemoteCode => ("builtin-remote-code-guard", "Remote Code Guard", "Remote code guard: running downloaded or decoded code is not allowed"),
+        Guard::Production => ("builtin-production-safeguard", "Production Safeguard", "Production safeguard: production-impacting command needs approval"),
+        Guard::Opaque => ("builtin-opaque-command", "Opaque Commands", "Opaque command: what it runs is only known when it runs"),
+    };
+    let escalates =
+        guard == Guard::Production || guard == Guard::Opaque && opaque == OpaqueAction::Escalate;
+    let effect = if escalates {
+        json!({ "action": "escalate", "to": "human", "reason": reason, "severity": "critical" })
+    } else {
+        json!({ "action": "deny", "reason": reason })
+    };
     tool_calls_only(
-        "builtin-credential-guard",
-        "Credential Guard",
-        json!([
-            { "id": "credential-file-access", "conditions": [{ "type": "any", "conditions": by_path }],
-              "effect": { "action": "deny", "reason": "Credential guard: access to credential files is not allowed" } },
-            { "id": "credential-file-shell", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": CREDENTIAL_FILE } } }],
-              "effect": { "action": "deny", "reason": "Credential guard: shell access to credential files is not allowed" } },
-            { "id": "secret-search", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": SECRET_SEARCH } } }],
-              "effect": { "action": "deny", "reason": "Credential guard: searching for passwords, tokens or keys is not allowed" } }
-        ]),
+        id,
+        name,
+        json!([{ "id": guard.name(), "conditions": [{ "type": "guard", "guard": guard.name() }], "effect": effect }]),
     )
 }
 
-fn production_safeguard() -> Value {
+fn gateway_changes() -> Value {
     let escalate = |reason: &str| json!({ "action": "escalate", "to": "human", "reason": reason, "severity": "critical" });
     tool_calls_only(
-        "builtin-production-safeguard",
-        "Production Safeguard",
+        "builtin-production-gateway",
+        "Production Safeguard: gateway",
         json!([
             { "id": "gateway-change", "conditions": [{ "type": "tool", "name": "gateway", "params": { "action": { "matches": GATEWAY_CHANGE } } }],
-              "effect": escalate("Production safeguard: changing the gateway needs approval") },
-            { "id": "production-command", "conditions": [{ "type": "tool", "name": ["exec", "process"], "params": { "command": { "matches": PRODUCTION_COMMAND } } }],
-              "effect": escalate("Production safeguard: production-impacting command needs approval") }
+              "effect": escalate("Production safeguard: changing the gateway needs approval") }
         ]),
     )
 }

@@ -78,6 +78,14 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// The builtin guard this rule asks, if any: its finding becomes the verdict's reason.
+    pub fn guard(&self) -> Option<crate::guards::Guard> {
+        self.conditions.iter().find_map(|c| match c {
+            crate::policy::conditions::Condition::Guard(g) => Some(*g),
+            _ => None,
+        })
+    }
+
     /// Trust gates first (cheap), then every condition (AND, short-circuit).
     pub fn matches(&self, f: &crate::context::Facts) -> bool {
         self.min_trust.is_none_or(|t| f.trust.tier >= t)

@@ -46,6 +46,9 @@ pub struct Command {
     pub stdin_text: Option<String>,
     /// 0 for the top level; +1 per nesting.
     pub depth: u32,
+    /// Where it runs when a `cd` earlier in the script moved it (set by `call::cwd`, resolved);
+    /// `None`: the call's working directory.
+    pub cwd: Option<String>,
 }
 
 /// One word after expansion.

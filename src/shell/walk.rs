@@ -577,6 +577,7 @@ impl Walker {
             inputs,
             stdin_text: cx.stdin_text,
             depth: cx.depth,
+            cwd: None,
         })
     }
 }

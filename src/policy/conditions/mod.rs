@@ -2,6 +2,7 @@
 //! evaluation only reads the prepared form.
 
 pub mod agent;
+pub mod command;
 pub mod context;
 pub mod frequency;
 pub mod risk;
@@ -25,6 +26,9 @@ pub enum Condition {
     Context(context::ContextCondition),
     Risk(risk::RiskCondition),
     Frequency(frequency::FrequencyCondition),
+    /// A builtin guard's finding on the call (builtin policies only).
+    Guard(crate::guards::Guard),
+    Command(command::CommandCondition),
     Any(Vec<Condition>),
     Not(Box<Condition>),
 }
@@ -37,6 +41,8 @@ pub struct ParseEnv<'a> {
     pub host_approvals: bool,
     /// Every policy pattern of the config, so identical ones compile once within one budget.
     pub patterns: RefCell<PatternCache>,
+    /// Builtin policies may name a guard; operators' policies use `command` conditions.
+    pub builtin: bool,
 }
 
 impl<'a> ParseEnv<'a> {
@@ -48,6 +54,7 @@ impl<'a> ParseEnv<'a> {
             windows,
             host_approvals,
             patterns: RefCell::default(),
+            builtin: false,
         }
     }
 
@@ -65,8 +72,9 @@ impl<'a> ParseEnv<'a> {
     }
 }
 
-pub const TYPES: [&str; 9] = [
+pub const TYPES: [&str; 10] = [
     "tool",
+    "command",
     "time",
     "agent",
     "context",
@@ -96,6 +104,19 @@ impl Condition {
                 Condition::Frequency(frequency::FrequencyCondition::parse(&o, issues)?)
             }
             Some("intent") => parse_intent(&o, issues)?,
+            Some("command") => {
+                Condition::Command(command::CommandCondition::parse(&o, env, issues)?)
+            }
+            Some("guard") if env.builtin => {
+                let name = o.string("guard", issues)?;
+                match crate::guards::Guard::parse(&name) {
+                    Some(g) => Condition::Guard(g),
+                    None => {
+                        issues.push(&o.path_of("guard"), format!("unknown guard \"{name}\""));
+                        return None;
+                    }
+                }
+            }
             Some("any") => {
                 o.check_keys(&["type", "conditions"], issues);
                 let list = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
@@ -152,6 +173,8 @@ impl Condition {
             Condition::Context(c) => c.eval(f),
             Condition::Risk(c) => c.eval(f),
             Condition::Frequency(c) => c.eval(f),
+            Condition::Guard(g) => f.call.finding(*g).is_some(),
+            Condition::Command(c) => c.eval(f),
             Condition::Any(list) => list.iter().any(|c| c.eval(f)),
             Condition::Not(c) => !c.eval(f),
         }

@@ -22,9 +22,10 @@ pub enum ParamMatcher {
     Matches(Pattern),
     StartsWith(String),
     In(Vec<Value>),
+    Glob(Glob),
 }
 
-const MATCHERS: [&str; 5] = ["equals", "contains", "matches", "startsWith", "in"];
+const MATCHERS: [&str; 6] = ["equals", "contains", "matches", "startsWith", "in", "glob"];
 
 impl ToolCondition {
     pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> Option<ToolCondition> {
@@ -58,7 +59,12 @@ impl ToolCondition {
 }
 
 impl ParamMatcher {
-    fn parse(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Option<ParamMatcher> {
+    pub fn parse(
+        v: &Value,
+        path: &str,
+        env: &ParseEnv,
+        issues: &mut Issues,
+    ) -> Option<ParamMatcher> {
         let o = Obj::new(Some(v), path.to_string(), issues);
         let keys: Vec<&String> = o.entries().map(|(k, _)| k).collect();
         if keys.len() != 1 || !MATCHERS.contains(&keys[0].as_str()) {
@@ -83,6 +89,7 @@ impl ParamMatcher {
             "equals" => ParamMatcher::Equals(o.get(key)?.clone()),
             "contains" => ParamMatcher::Contains(text(issues)?),
             "startsWith" => ParamMatcher::StartsWith(text(issues)?),
+            "glob" => ParamMatcher::Glob(Glob::new(&text(issues)?)),
             "matches" => {
                 ParamMatcher::Matches(env.pattern(&text(issues)?, &mpath, false, issues)?)
             }
@@ -97,6 +104,7 @@ impl ParamMatcher {
             ParamMatcher::StartsWith(s) => as_text(v).starts_with(s.as_str()),
             ParamMatcher::Matches(re) => re.is_match(&as_text(v)),
             ParamMatcher::In(list) => list.iter().any(|want| loosely_equal(want, v)),
+            ParamMatcher::Glob(g) => g.matches(&as_text(v)),
         }
     }
 }

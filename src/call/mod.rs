@@ -1,0 +1,291 @@
+//! A tool call as what it would do: the shell scripts it runs, the files it opens, the code it
+//! executes. Built once per call, only when a guard or a `command` condition asks, from the
+//! tool's params as the host's tools read them (the tool surface of OpenClaw 2026.9.6).
+
+mod cwd;
+mod patch;
+
+use crate::context::Request;
+use crate::paths::{self, PathContext, Resolved};
+use crate::shell::{self, Script, ShellInput};
+use serde_json::{Map, Value};
+
+/// Where an agent's relative paths start, `~`, and where governance and the host keep state.
+#[derive(Debug, Clone, Default)]
+pub struct HostPaths {
+    pub home: Option<String>,
+    /// OpenClaw's state dir (`~/.openclaw`): its config, extensions and plugin state.
+    pub openclaw_dir: Option<String>,
+    /// `agents.list[].workspace` by agent id, and `agents.defaults.workspace`.
+    pub workspaces: Vec<(String, String)>,
+    pub default_workspace: Option<String>,
+}
+
+impl HostPaths {
+    pub fn workspace(&self, agent_id: &str) -> Option<&str> {
+        self.workspaces
+            .iter()
+            .find(|(a, _)| a == agent_id)
+            .map(|(_, w)| w.as_str())
+            .or(self.default_workspace.as_deref())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+    Delete,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileUse {
+    pub path: Resolved,
+    pub access: Access,
+}
+
+/// What one tool call would do.
+#[derive(Debug, Clone, Default)]
+pub struct CallView {
+    pub scripts: Vec<Script>,
+    pub files: Vec<FileUse>,
+    /// Code the host runs as a program (`code_mode_exec`), judged as code.
+    pub code: Option<String>,
+    /// The working directory the call's relative paths start from.
+    pub cwd: Option<String>,
+    pub workspace: Option<String>,
+    /// A host tool changing OpenClaw's plugins or config (`plugins {action:"disable"}`,
+    /// `gateway {action:"config.apply"}`), described.
+    pub host_change: Option<String>,
+}
+
+impl CallView {
+    pub fn path_context<'a>(&'a self, home: Option<&'a str>) -> PathContext<'a> {
+        PathContext {
+            cwd: self.cwd.as_deref(),
+            home,
+        }
+    }
+}
+
+/// Param names the host's file tools accept for their path (`path`; the others are what
+/// other tools and older hosts use, judged too since judging more costs nothing).
+const PATH_KEYS: [&str; 4] = ["path", "file_path", "filePath", "file"];
+
+/// The host strips a model's stray `</arg_value>>` from the end of `path`, `command` and
+/// `workdir` inside the tool, after this hook: judge what the tool will use.
+fn host_trimmed(s: &str) -> &str {
+    s.strip_suffix("</arg_value>>").unwrap_or(s)
+}
+
+pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
+    let params = req.params.as_ref();
+    let workspace = host.workspace(agent_id).map(str::to_string);
+    let cwd = params
+        .and_then(|p| text(p, &["workdir", "cwd"]))
+        .map(|d| resolve_dir(d, workspace.as_deref(), host))
+        .or_else(|| workspace.clone());
+    let mut v = CallView {
+        cwd,
+        workspace,
+        ..CallView::default()
+    };
+    let tool = req.tool_name.as_deref().unwrap_or("");
+    let Some(p) = params else { return v };
+    if req.tool_kind.as_deref() == Some("code_mode_exec") {
+        // Code mode is also named `exec`, with `code` and `command` both the JavaScript
+        // (normalizeCodeModeExecParams): it is judged as code, never parsed as shell.
+        v.code = code_of(p);
+    } else {
+        v.host_change = host_change(tool, p);
+        match tool {
+            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p)),
+            "process" | "terminal" => v.scripts.extend(process_input(p)),
+            "apply_patch" => v.add_files(patch::paths(p), host),
+            _ => {}
+        }
+        v.add_files(file_params(tool, p), host);
+    }
+    for script in &mut v.scripts {
+        cwd::track(script, v.cwd.as_deref(), host.home.as_deref());
+    }
+    let derived = req.derived_paths.iter().flatten();
+    v.add_files(derived.map(|d| (d.clone(), Access::Write)).collect(), host);
+    v
+}
+
+impl CallView {
+    fn add_files(&mut self, raw: Vec<(String, Access)>, host: &HostPaths) {
+        for (path, access) in raw {
+            let ctx = self.path_context(host.home.as_deref());
+            let path = paths::resolve_literal(&path, &ctx);
+            self.files.push(FileUse { path, access });
+        }
+    }
+}
+
+fn resolve_dir(dir: &str, workspace: Option<&str>, host: &HostPaths) -> String {
+    let ctx = PathContext {
+        cwd: workspace,
+        home: host.home.as_deref(),
+    };
+    paths::resolve_literal(dir, &ctx).path
+}
+
+fn text<'a>(p: &'a Map<String, Value>, keys: &[&str]) -> Option<&'a str> {
+    keys.iter()
+        .find_map(|k| p.get(*k).and_then(Value::as_str))
+        .map(host_trimmed)
+}
+
+/// A file tool's path: read-only tools read it, the others write it. Any other tool that
+/// names a path is taken to read it, which is what every path-taking host tool does at least.
+fn file_params(tool: &str, p: &Map<String, Value>) -> Vec<(String, Access)> {
+    let access = match tool {
+        "write" | "edit" | "multiedit" | "apply_patch" => Access::Write,
+        _ => Access::Read,
+    };
+    PATH_KEYS
+        .iter()
+        .filter_map(|k| p.get(*k).and_then(Value::as_str))
+        .map(|s| (host_trimmed(s).to_string(), access))
+        .collect()
+}
+
+/// `exec {command, env}`: the command is a shell string, or an argv array run without a shell.
+fn exec_script(p: &Map<String, Value>) -> Option<Script> {
+    let env = env_param(p);
+    match p.get("command")? {
+        Value::String(s) => Some(shell::analyze(&ShellInput {
+            script: host_trimmed(s),
+            env: &env,
+            depth: 0,
+        })),
+        Value::Array(items) => {
+            let argv: Vec<String> = items.iter().map(value_text).collect();
+            Some(shell::analyze_argv(&argv, &env, 0))
+        }
+        _ => None,
+    }
+}
+
+fn env_param(p: &Map<String, Value>) -> Vec<(String, String)> {
+    p.get("env")
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), value_text(v))).collect())
+        .unwrap_or_default()
+}
+
+fn value_text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// `process` (and `terminal`) type into a background session's stdin, a shell started by an
+/// earlier `exec`: what they send is judged as input to that shell. The host builds it from
+/// `data` (write, terminal input), `text` (paste), and for send-keys `literal`, then `hex`
+/// bytes, then `keys` tokens, in that order (encodeKeySequence); `submit` sends a lone CR.
+/// Text typed over several calls and run by a later Enter is not joined here.
+fn process_input(p: &Map<String, Value>) -> Option<Script> {
+    let mut input = String::new();
+    for key in ["data", "text", "literal"] {
+        if let Some(s) = p.get(key).and_then(Value::as_str) {
+            input.push_str(s);
+        }
+    }
+    if let Some(Value::Array(bytes)) = p.get("hex") {
+        input.push_str(&hex_bytes(bytes));
+    }
+    match p.get("keys") {
+        Some(Value::Array(keys)) => keys.iter().for_each(|k| push_key(&mut input, k)),
+        Some(k) => push_key(&mut input, k),
+        None => {}
+    }
+    // Carriage returns end a line at a terminal as newlines do in a script.
+    let input = input.replace('\r', "\n");
+    (!input.trim().is_empty()).then(|| {
+        shell::analyze(&ShellInput {
+            script: &input,
+            env: &[],
+            depth: 0,
+        })
+    })
+}
+
+/// `["0x72", "6d"]` → the bytes as text (lossy: a shell reads bytes, we judge text).
+fn hex_bytes(items: &[Value]) -> String {
+    let bytes: Vec<u8> = items
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(|h| u8::from_str_radix(h.trim_start_matches("0x"), 16).ok())
+        .collect();
+    String::from_utf8_lossy(&bytes).into_owned()
+}
+
+/// A send-keys token as the host encodes it (encodeKeyToken): a named key, `^X`/`C-x`, a
+/// single character, or any other string sent literally.
+fn push_key(input: &mut String, key: &Value) {
+    let Some(k) = key.as_str() else { return };
+    let control = k
+        .strip_prefix('^')
+        .or_else(|| k.strip_prefix("C-"))
+        .filter(|c| c.chars().count() == 1);
+    match (k, control) {
+        ("Enter" | "Return" | "KP_Enter", _) => input.push('\n'),
+        ("Space", _) => input.push(' '),
+        ("Tab", _) => input.push('\t'),
+        (_, Some("m" | "M" | "j" | "J")) => input.push('\n'),
+        // Other control keys and named keys (`C-c`, `Escape`, `Up`) type no command text.
+        (_, Some(_)) => input.push(' '),
+        _ if NAMED_KEYS.contains(&k) => input.push(' '),
+        _ => input.push_str(k),
+    }
+}
+
+const NAMED_KEYS: [&str; 16] = [
+    "Escape",
+    "Esc",
+    "Up",
+    "Down",
+    "Left",
+    "Right",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Insert",
+    "Delete",
+    "Backspace",
+    "BSpace",
+    "BTab",
+    "F1",
+];
+
+/// The host's own tools that change what runs: `plugins` (disable, uninstall, install…) and
+/// the `gateway` tool's config and update actions, or a governance method called through it.
+fn host_change(tool: &str, p: &Map<String, Value>) -> Option<String> {
+    let action = text(p, &["action", "method"]).unwrap_or("");
+    let change = match tool {
+        "plugins" => !matches!(action, "" | "list" | "info" | "inspect" | "status" | "show"),
+        "gateway" => {
+            action.starts_with("config.apply")
+                || action.starts_with("config.patch")
+                || action.starts_with("config.set")
+                || action.starts_with("update")
+                || action.starts_with("plugins.")
+                || action.starts_with("governance.")
+        }
+        _ => false,
+    };
+    change.then(|| format!("{tool} {action}"))
+}
+
+/// The program text of a code-mode exec.
+fn code_of(p: &Map<String, Value>) -> Option<String> {
+    ["code", "source", "script", "input", "command"]
+        .iter()
+        .find_map(|k| p.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
+}

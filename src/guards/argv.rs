@@ -1,0 +1,79 @@
+//! Reading an argv the way its program does: the program's name, combined short flags, long
+//! flags, and the operands left once options and their values are skipped.
+
+use crate::shell::{Arg, Command};
+
+/// The program's name without its directory (`/usr/bin/rm` → `rm`, `\rm` is already `rm`).
+pub fn program(cmd: &Command) -> &str {
+    cmd.argv.first().map_or("", |a| basename(&a.text))
+}
+
+pub fn basename(path: &str) -> &str {
+    path.rsplit('/').next().unwrap_or(path)
+}
+
+/// The words after the program.
+pub fn args(cmd: &Command) -> &[Arg] {
+    cmd.argv.get(1..).unwrap_or(&[])
+}
+
+/// Whether a flag is given: `short` as `-r` or inside a cluster (`-rfv`), `long` as `--force`
+/// or `--force=…`. Options end at `--`.
+pub fn has_flag(args: &[Arg], short: &[char], long: &[&str]) -> bool {
+    for a in args {
+        let t = a.text.as_str();
+        if t == "--" {
+            break;
+        }
+        if let Some(name) = t.strip_prefix("--") {
+            let name = name.split('=').next().unwrap_or(name);
+            if long.contains(&name) {
+                return true;
+            }
+        } else if let Some(cluster) = t.strip_prefix('-') {
+            if cluster.chars().any(|c| short.contains(&c)) && !cluster.is_empty() {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Operands: words that are not options. `takes_value` lists short and long options whose
+/// value is the next word (`-n prod`, `--namespace prod`); everything after `--` is an operand.
+pub fn operands<'a>(args: &'a [Arg], takes_value: &[&str]) -> Vec<&'a Arg> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    let mut options_done = false;
+    while let Some(a) = it.next() {
+        let t = a.text.as_str();
+        if options_done || !t.starts_with('-') || t == "-" {
+            out.push(a);
+        } else if t == "--" {
+            options_done = true;
+        } else if takes_value.contains(&t) {
+            it.next();
+        }
+    }
+    out
+}
+
+/// Values of an option wherever it appears: `-o F`, `-oF`, `--output F`, `--output=F`.
+pub fn option_values<'a>(args: &'a [Arg], short: Option<&str>, long: &str) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (i, a) in args.iter().enumerate() {
+        let t = a.text.as_str();
+        let next = || args.get(i + 1).map(|n| n.text.as_str());
+        if t == long || short == Some(t) {
+            out.extend(next());
+        } else if let Some(v) = t.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
+            out.push(v);
+        } else if let Some(v) = short
+            .and_then(|s| t.strip_prefix(s))
+            .filter(|v| !v.is_empty())
+        {
+            out.push(v);
+        }
+    }
+    out
+}

@@ -1,0 +1,155 @@
+//! Destructive guard: recursive or forced deletion, wiping, formatting and recursive
+//! permission changes are allowed inside the agent's workspace (`rm -rf node_modules`) and
+//! denied anywhere else, including the workspace itself.
+
+use super::argv::{args, has_flag, operands, option_values, program};
+use super::{show, Subject};
+use crate::shell::{Arg, Command};
+
+/// System locations a recursive `chmod`/`chown` must not touch.
+const SYSTEM_DIRS: [&str; 12] = [
+    "/", "/etc", "/usr", "/bin", "/sbin", "/lib", "/var", "/boot", "/home", "/root", "/opt", "/srv",
+];
+
+pub fn check(s: &Subject) -> Option<String> {
+    for f in &s.view.files {
+        if f.access == crate::call::Access::Delete && !s.inside_workspace(&f.path) {
+            return Some(format!("deletes {} outside the workspace", f.path.path));
+        }
+    }
+    s.commands().find_map(|(_, _, c)| command(s, c))
+}
+
+fn command(s: &Subject, c: &Command) -> Option<String> {
+    let a = args(c);
+    let targets: Vec<&Arg> = match program(c) {
+        "rm" if has_flag(a, &['r', 'R', 'f'], &["recursive", "force"]) => operands(a, &[]),
+        "rmdir" | "unlink" => operands(a, &[]),
+        "shred" | "wipe" | "srm" => operands(a, &["-n", "-s", "--iterations", "--size"]),
+        "truncate" => operands(a, &["-s", "-r", "--size", "--reference"]),
+        "find" if finds_to_delete(a) => find_roots(a),
+        "git" if cleans(a) => return outside_cwd(s, c),
+        "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
+            return system_dir(s, c);
+        }
+        p if p.starts_with("mkfs") || matches!(p, "wipefs" | "fdisk" | "sfdisk" | "parted") => {
+            return Some(format!("`{}` formats or repartitions a device", show(c)));
+        }
+        "dd" => return dd_to_device(c),
+        "mv" => return mv_to_void(s, c),
+        _ => return device_write(c),
+    };
+    targets.into_iter().find_map(|t| outside(s, c, t))
+}
+
+fn outside(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
+    if t.unresolved {
+        return Some(format!(
+            "`{}` deletes a path only known when it runs",
+            show(c)
+        ));
+    }
+    let p = s.path_in(c, t);
+    (!s.inside_workspace(&p))
+        .then(|| format!("`{}` deletes {} outside the workspace", show(c), p.path))
+}
+
+fn finds_to_delete(a: &[Arg]) -> bool {
+    a.iter().any(|x| x.text == "-delete")
+}
+
+/// `find` starts at the words before its first expression.
+fn find_roots(a: &[Arg]) -> Vec<&Arg> {
+    a.iter()
+        .skip_while(|x| matches!(x.text.as_str(), "-H" | "-L" | "-P"))
+        .take_while(|x| !x.text.starts_with('-') && !matches!(x.text.as_str(), "(" | "!"))
+        .collect()
+}
+
+fn cleans(a: &[Arg]) -> bool {
+    let sub = operands(a, &["-C", "-c", "--git-dir", "--work-tree"]);
+    sub.first().is_some_and(|s| s.text == "clean") && has_flag(a, &['f'], &["force"])
+}
+
+/// `git clean -f` removes untracked files under the working directory.
+fn outside_cwd(s: &Subject, c: &Command) -> Option<String> {
+    let dirs = option_values(args(c), Some("-C"), "--work-tree");
+    let dir = dirs.last().map_or_else(
+        || {
+            c.cwd
+                .clone()
+                .or_else(|| s.view.cwd.clone())
+                .unwrap_or_default()
+        },
+        |d| {
+            s.path_in(
+                c,
+                &Arg {
+                    text: d.to_string(),
+                    ..Arg::default()
+                },
+            )
+            .path
+        },
+    );
+    let inside = s.inside_workspace(&crate::paths::Resolved {
+        path: format!("{dir}/x"),
+        pattern: false,
+    });
+    (!inside).then(|| {
+        format!(
+            "`{}` removes untracked files outside the workspace",
+            show(c)
+        )
+    })
+}
+
+fn system_dir(s: &Subject, c: &Command) -> Option<String> {
+    operands(args(c), &["--reference"])
+        .into_iter()
+        .skip(1)
+        .find_map(|t| {
+            let p = s.path_in(c, t);
+            let hit = t.unresolved
+                || SYSTEM_DIRS.contains(&p.path.as_str())
+                || s.env.host.home.as_deref() == Some(p.path.as_str());
+            hit.then(|| {
+                format!(
+                    "`{}` changes permissions of {} recursively",
+                    show(c),
+                    p.path
+                )
+            })
+        })
+}
+
+fn dd_to_device(c: &Command) -> Option<String> {
+    let out = args(c).iter().find_map(|a| a.text.strip_prefix("of="))?;
+    let device =
+        out.starts_with("/dev/") && !matches!(out, "/dev/null" | "/dev/stdout" | "/dev/stderr");
+    device.then(|| format!("`{}` writes to the device {out}", show(c)))
+}
+
+fn device_write(c: &Command) -> Option<String> {
+    c.redirects.iter().find_map(|r| {
+        let t = r.target.text.as_str();
+        let device = t.starts_with("/dev/sd")
+            || t.starts_with("/dev/nvme")
+            || t.starts_with("/dev/vd")
+            || t.starts_with("/dev/disk")
+            || t.starts_with("/dev/mapper");
+        device.then(|| format!("`{}` writes to the device {t}", show(c)))
+    })
+}
+
+/// `mv x /dev/null` deletes x.
+fn mv_to_void(s: &Subject, c: &Command) -> Option<String> {
+    let ops = operands(args(c), &["-t", "-S"]);
+    let (dest, sources) = ops.split_last()?;
+    if dest.text != "/dev/null" {
+        return None;
+    }
+    sources.iter().find_map(|t| {
+        outside(s, c, t).or_else(|| Some(format!("`{}` discards {}", show(c), t.text)))
+    })
+}

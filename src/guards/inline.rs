@@ -1,0 +1,101 @@
+//! Inline interpreter code (`python3 -c`, `perl -e`, `node -e`, `ruby -e`, `php -r`,
+//! `osascript -e`) and code-mode programs: plain computation is allowed; code that reaches
+//! files, processes or the network could do anything a command could, so it is opaque.
+
+use super::argv::{args, program};
+use crate::shell::Command;
+
+/// Flags that introduce a program text, by interpreter.
+fn code_flags(prog: &str) -> &'static [&'static str] {
+    match prog {
+        p if p.starts_with("python") => &["-c"],
+        "perl" | "ruby" | "osascript" => &["-e", "-E"],
+        "node" | "nodejs" | "deno" | "bun" => &["-e", "--eval", "-p", "--print", "eval"],
+        "php" => &["-r"],
+        "lua" | "tclsh" => &["-e"],
+        "pwsh" | "powershell" => &["-c", "-Command", "-EncodedCommand", "-e"],
+        "awk" | "gawk" | "mawk" | "nawk" => &[],
+        _ => &[],
+    }
+}
+
+/// The inline program of an interpreter command, if it has one.
+pub fn code(c: &Command) -> Option<&str> {
+    let prog = program(c);
+    let flags = code_flags(prog);
+    let a = args(c);
+    let k = a.iter().position(|x| {
+        flags.contains(&x.text.as_str())
+            || x.text.starts_with("-c") && prog.starts_with("python") && x.text.len() > 2
+    })?;
+    if a[k].text.len() > 2 && a[k].text.starts_with("-c") {
+        return Some(&a[k].text[2..]);
+    }
+    a.get(k + 1).map(|x| x.text.as_str())
+}
+
+/// Names whose presence in a program means it reaches outside plain computation.
+const REACHES: [&str; 44] = [
+    // files
+    "open(",
+    "file(",
+    "unlink",
+    "remove(",
+    "rmtree",
+    "rmdir",
+    "rename",
+    "shutil",
+    "pathlib",
+    "os.",
+    "fs.",
+    "require(",
+    "import(",
+    "File.",
+    "Dir.",
+    "FileUtils",
+    "fopen",
+    "file_get_contents",
+    "file_put_contents",
+    "readfile",
+    "io.open",
+    "Deno.",
+    "Bun.",
+    // processes
+    "subprocess",
+    "system(",
+    "exec",
+    "popen",
+    "spawn",
+    "child_process",
+    "process.",
+    "`",
+    "%x",
+    "Kernel",
+    "proc_open",
+    "passthru",
+    "do shell script",
+    "IO.popen",
+    "os.execute",
+    // network
+    "socket",
+    "urllib",
+    "requests",
+    "http",
+    "fetch(",
+    "net.",
+];
+
+/// What in the program reaches outside, or `None` for plain computation.
+pub fn reaches(code: &str) -> Option<&'static str> {
+    if code.contains("__import__") || code.contains("eval(") || code.contains("getattr(") {
+        return Some("dynamic import or eval");
+    }
+    REACHES.iter().copied().find(|w| code.contains(w))
+}
+
+/// Perl's `-M` loads a module before `-e`: `perl -MFile::Path -e rmtree…` reaches files.
+pub fn preloads(c: &Command) -> bool {
+    args(c)
+        .iter()
+        .any(|a| a.text.starts_with("-M") && a.text.len() > 2)
+}

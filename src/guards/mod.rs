@@ -1,0 +1,198 @@
+//! The builtin guards, judged on what a tool call would do (`call::CallView`) rather than on
+//! its text: credential files and environment dumps, production changes, destructive
+//! deletion, code that was downloaded or decoded, governance's own state, and commands whose
+//! effect cannot be known. Each guard returns at most one finding: the first thing it saw,
+//! described for the verdict's reason.
+
+pub mod argv;
+mod credential;
+mod destructive;
+mod inline;
+mod opaque;
+mod production;
+mod remote_code;
+mod self_protection;
+
+use crate::call::{CallView, HostPaths};
+use crate::paths::{PathContext, PathSet, Resolved};
+use crate::shell::{Arg, Command};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Guard {
+    Credential,
+    Production,
+    Destructive,
+    RemoteCode,
+    SelfProtection,
+    Opaque,
+}
+
+impl Guard {
+    pub const ALL: [Guard; 6] = [
+        Guard::SelfProtection,
+        Guard::Credential,
+        Guard::Destructive,
+        Guard::RemoteCode,
+        Guard::Production,
+        Guard::Opaque,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Guard::Credential => "credential",
+            Guard::Production => "production",
+            Guard::Destructive => "destructive",
+            Guard::RemoteCode => "remoteCode",
+            Guard::SelfProtection => "selfProtection",
+            Guard::Opaque => "opaque",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Guard> {
+        Guard::ALL.into_iter().find(|g| g.name() == name)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub guard: Guard,
+    /// What was seen, for the verdict's reason (`rm -rf /srv/data: outside the workspace`).
+    pub reason: String,
+}
+
+/// What the guards compare against, prepared once per config.
+#[derive(Debug)]
+pub struct GuardEnv {
+    pub host: HostPaths,
+    /// The plugin's state dir: audit trail, keys, trust store.
+    pub state_dir: Option<String>,
+    /// The guards the config turns on, in the order they are judged.
+    pub enabled: Vec<Guard>,
+    credentials: PathSet,
+}
+
+impl GuardEnv {
+    pub fn new(host: HostPaths, state_dir: Option<String>, enabled: Vec<Guard>) -> GuardEnv {
+        let credentials = crate::paths::credential_files(host.home.as_deref());
+        GuardEnv {
+            host,
+            state_dir,
+            enabled,
+            credentials,
+        }
+    }
+}
+
+/// One call as the guards see it: the view and the environment, with path helpers.
+pub struct Subject<'a> {
+    pub view: &'a CallView,
+    pub env: &'a GuardEnv,
+}
+
+impl Subject<'_> {
+    pub fn ctx(&self) -> PathContext<'_> {
+        self.view.path_context(self.env.host.home.as_deref())
+    }
+
+    /// An argument of `c` as the path the program would open, from where `c` runs.
+    pub fn path_in(&self, c: &Command, a: &Arg) -> Resolved {
+        let ctx = PathContext {
+            cwd: c.cwd.as_deref().or(self.view.cwd.as_deref()),
+            home: self.env.host.home.as_deref(),
+        };
+        crate::paths::resolve(&a.text, &ctx)
+    }
+
+    pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {
+        self.view
+            .scripts
+            .iter()
+            .flat_map(|s| s.commands.iter().enumerate().map(move |(i, c)| (s, i, c)))
+    }
+
+    /// Inside the agent's workspace (or the call's working directory when no workspace is
+    /// known), and not the workspace itself.
+    pub fn inside_workspace(&self, p: &Resolved) -> bool {
+        let Some(root) = self.view.workspace.as_deref().or(self.view.cwd.as_deref()) else {
+            // Nothing known: a relative path that does not climb stays where the agent is.
+            return !p.path.starts_with('/')
+                && !p.path.starts_with('~')
+                && !p.path.starts_with("..");
+        };
+        let root = root.trim_end_matches('/');
+        p.path.len() > root.len() + 1
+            && p.path.starts_with(root)
+            && p.path.as_bytes()[root.len()] == b'/'
+    }
+}
+
+/// The finding of each enabled guard on one call, in `Guard::ALL` order.
+pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding> {
+    let s = Subject { view, env };
+    enabled
+        .iter()
+        .filter_map(|&g| {
+            let reason = match g {
+                Guard::Credential => credential::check(&s, &env.credentials),
+                Guard::Production => production::check(&s),
+                Guard::Destructive => destructive::check(&s),
+                Guard::RemoteCode => remote_code::check(&s),
+                Guard::SelfProtection => self_protection::check(&s),
+                Guard::Opaque => opaque::check(&s),
+            }?;
+            Some(Finding { guard: g, reason })
+        })
+        .collect()
+}
+
+/// A command shown in a reason: its argv, shortened.
+pub fn show(cmd: &Command) -> String {
+    let mut s = cmd
+        .argv
+        .iter()
+        .map(|a| a.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    if s.chars().count() > 80 {
+        s = s.chars().take(77).collect::<String>() + "…";
+    }
+    s
+}
+
+/// One evaluation's view of the call and the guards' findings, each worked out on first use:
+/// a call no guard or `command` condition asks about is never parsed.
+pub struct CallFacts<'a> {
+    req: &'a crate::context::Request,
+    agent_id: &'a str,
+    env: &'a GuardEnv,
+    view: once_cell::unsync::OnceCell<CallView>,
+    findings: once_cell::unsync::OnceCell<Vec<Finding>>,
+}
+
+impl<'a> CallFacts<'a> {
+    pub fn new(req: &'a crate::context::Request, agent_id: &'a str, env: &'a GuardEnv) -> Self {
+        CallFacts {
+            req,
+            agent_id,
+            env,
+            view: Default::default(),
+            findings: Default::default(),
+        }
+    }
+
+    pub fn view(&self) -> &CallView {
+        self.view
+            .get_or_init(|| crate::call::view(self.req, self.agent_id, &self.env.host))
+    }
+
+    pub fn finding(&self, guard: Guard) -> Option<&Finding> {
+        let all = self
+            .findings
+            .get_or_init(|| check(self.view(), self.env, &self.env.enabled));
+        all.iter().find(|f| f.guard == guard)
+    }
+
+    pub fn home(&self) -> Option<&str> {
+        self.env.host.home.as_deref()
+    }
+}

@@ -1,0 +1,36 @@
+//! Commands whose effect cannot be known from their text: a variable or substitution in
+//! command position, `eval`/`bash -c` of something computed, nesting beyond the bound, text
+//! the parser rejects, and inline or code-mode programs that reach files, processes or the
+//! network. Their verdict is `opaqueCommandAction`.
+
+use super::inline;
+use super::{show, Subject};
+use crate::shell::OpaqueKind;
+
+pub fn check(s: &Subject) -> Option<String> {
+    for script in &s.view.scripts {
+        if let Some(o) = script.opaque.first() {
+            return Some(format!("{}: `{}`", describe(o.kind), o.text));
+        }
+    }
+    if let Some(code) = &s.view.code {
+        if let Some(what) = inline::reaches(code) {
+            return Some(format!("code-mode program uses {what}"));
+        }
+    }
+    s.commands().find_map(|(_, _, c)| {
+        let code = inline::code(c)?;
+        let what = inline::reaches(code)
+            .or_else(|| inline::preloads(c).then_some("a preloaded module"))?;
+        Some(format!("`{}` runs inline code that uses {what}", show(c)))
+    })
+}
+
+fn describe(kind: OpaqueKind) -> &'static str {
+    match kind {
+        OpaqueKind::DynamicCommand => "the program to run is only known when it runs",
+        OpaqueKind::DynamicScript => "a script is computed when it runs",
+        OpaqueKind::TooDeep => "nesting is deeper than can be followed",
+        OpaqueKind::Unparseable => "the command cannot be parsed",
+    }
+}

@@ -1,0 +1,254 @@
+//! Production safeguard: pushes that may reach a protected branch and mutations of clusters,
+//! infrastructure, services and package registries, whatever the flag order; read-only forms
+//! (`kubectl get`, `terraform plan`, `helm template`) stay allowed. Also gateway changes.
+
+use super::argv::{args, has_flag, operands, program};
+use super::{show, Subject};
+use crate::shell::{Arg, Command};
+
+const PROTECTED_BRANCHES: [&str; 6] = ["main", "master", "prod", "production", "release", "live"];
+
+pub fn check(s: &Subject) -> Option<String> {
+    s.commands().find_map(|(_, _, c)| {
+        let why = command(c)?;
+        Some(format!("`{}` {why}", show(c)))
+    })
+}
+
+fn command(c: &Command) -> Option<&'static str> {
+    let a = args(c);
+    match program(c) {
+        "git" => git(a),
+        "kubectl" | "oc" | "k3s" => kubectl(a),
+        "helm" => first_in(
+            a,
+            &["-n", "--namespace", "--kube-context", "--kubeconfig"],
+            &["install", "upgrade", "uninstall", "delete", "rollback"],
+        )
+        .then_some("changes a Helm release"),
+        "terraform" | "tofu" | "terragrunt" => first_in(
+            a,
+            &["-chdir"],
+            &[
+                "apply",
+                "destroy",
+                "import",
+                "taint",
+                "untaint",
+                "force-unlock",
+                "state",
+            ],
+        )
+        .then_some("changes infrastructure"),
+        "docker" | "podman" => docker(a),
+        "systemctl" | "service" => systemctl(program(c), a),
+        "shutdown" | "reboot" | "poweroff" | "halt" => Some("stops the machine"),
+        "npm" | "pnpm" | "yarn" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
+        _ => None,
+    }
+}
+
+/// The first operand (after options whose value is the next word) is one of `verbs`.
+fn first_in(a: &[Arg], valued: &[&str], verbs: &[&str]) -> bool {
+    operands(a, valued)
+        .first()
+        .is_some_and(|v| verbs.contains(&v.text.as_str()))
+}
+
+const GIT_VALUED: [&str; 6] = [
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--exec-path",
+];
+
+fn git(a: &[Arg]) -> Option<&'static str> {
+    let ops = operands(a, &GIT_VALUED);
+    if ops.first()?.text != "push" {
+        return None;
+    }
+    let start = a.iter().position(|x| x.text == "push")? + 1;
+    let push = &a[start..];
+    if has_flag(
+        push,
+        &['f', 'd'],
+        &[
+            "force",
+            "force-with-lease",
+            "all",
+            "mirror",
+            "delete",
+            "prune",
+        ],
+    ) || push
+        .iter()
+        .any(|x| x.text.starts_with("--force") || x.text.starts_with('+'))
+    {
+        return Some("force-pushes or pushes every branch");
+    }
+    let refs = operands(
+        push,
+        &["-o", "--push-option", "--repo", "--receive-pack", "--exec"],
+    );
+    // `git push` and `git push origin` push the current branch to its upstream: maybe main.
+    let Some(specs) = refs.get(1..).filter(|r| !r.is_empty()) else {
+        return Some("pushes to the upstream of the current branch, which may be protected");
+    };
+    specs
+        .iter()
+        .any(|r| reaches_protected(r))
+        .then_some("pushes to a protected branch")
+}
+
+/// `src:dst` pushes to dst, a bare name to the branch of that name, `:dst` deletes dst; `HEAD`
+/// is the current branch, which may be a protected one.
+fn reaches_protected(spec: &Arg) -> bool {
+    if spec.unresolved || spec.pattern {
+        return true;
+    }
+    let dst = spec
+        .text
+        .rsplit(':')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches('+');
+    let dst = dst.strip_prefix("refs/heads/").unwrap_or(dst);
+    dst.is_empty()
+        || dst == "HEAD"
+        || PROTECTED_BRANCHES.contains(&dst)
+        || dst.starts_with("release/")
+}
+
+const KUBECTL_VALUED: [&str; 12] = [
+    "-n",
+    "--namespace",
+    "--context",
+    "--cluster",
+    "--kubeconfig",
+    "--user",
+    "-s",
+    "--server",
+    "--token",
+    "-l",
+    "--selector",
+    "--as",
+];
+const KUBECTL_MUTATING: [&str; 20] = [
+    "apply",
+    "create",
+    "delete",
+    "patch",
+    "replace",
+    "edit",
+    "scale",
+    "rollout",
+    "set",
+    "label",
+    "annotate",
+    "drain",
+    "cordon",
+    "uncordon",
+    "taint",
+    "expose",
+    "run",
+    "autoscale",
+    "exec",
+    "cp",
+];
+
+fn kubectl(a: &[Arg]) -> Option<&'static str> {
+    first_in(a, &KUBECTL_VALUED, &KUBECTL_MUTATING).then_some("changes a Kubernetes cluster")
+}
+
+fn docker(a: &[Arg]) -> Option<&'static str> {
+    let ops = operands(
+        a,
+        &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "-l",
+            "--log-level",
+        ],
+    );
+    let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
+    let pushes = match words.as_slice() {
+        ["push", ..] => true,
+        ["image" | "manifest" | "trust", "push", ..] => true,
+        ["buildx" | "build", ..] => a
+            .iter()
+            .any(|x| x.text == "--push" || x.text.contains("push=true")),
+        ["stack" | "service" | "swarm" | "secret" | "config", verb, ..] => {
+            !matches!(*verb, "ls" | "ps" | "inspect" | "logs")
+        }
+        _ => false,
+    };
+    pushes.then_some("publishes an image or changes a swarm")
+}
+
+const SYSTEMCTL_MUTATING: [&str; 14] = [
+    "start",
+    "stop",
+    "restart",
+    "reload",
+    "try-restart",
+    "reload-or-restart",
+    "kill",
+    "disable",
+    "enable",
+    "mask",
+    "isolate",
+    "poweroff",
+    "reboot",
+    "halt",
+];
+
+fn systemctl(prog: &str, a: &[Arg]) -> Option<&'static str> {
+    let ops = operands(
+        a,
+        &[
+            "-H",
+            "--host",
+            "-M",
+            "--machine",
+            "-s",
+            "--signal",
+            "--kill-whom",
+        ],
+    );
+    let verb = if prog == "service" {
+        ops.get(1)
+    } else {
+        ops.first()
+    }?;
+    SYSTEMCTL_MUTATING
+        .contains(&verb.text.as_str())
+        .then_some("changes a running service")
+}
+
+fn publish(a: &[Arg]) -> Option<&'static str> {
+    let ops = operands(
+        a,
+        &[
+            "--registry",
+            "--otp",
+            "--tag",
+            "--access",
+            "-r",
+            "--repository",
+        ],
+    );
+    let verb = ops.first()?.text.as_str();
+    let publishing = matches!(
+        verb,
+        "publish" | "unpublish" | "deprecate" | "push" | "upload" | "yank" | "dist-tag" | "owner"
+    );
+    let dry = a
+        .iter()
+        .any(|x| x.text == "--dry-run" || x.text == "-n" && verb == "publish");
+    (publishing && !dry).then_some("publishes to a package registry")
+}

@@ -1,0 +1,186 @@
+//! Remote-code guard: something downloaded or decoded, then run — piped or substituted into an
+//! interpreter (`curl … | sh`, `bash <(curl …)`, `bash -c "$(wget -qO- …)"`, `base64 -d | sh`),
+//! or saved to a file that the same command line then runs.
+
+use super::argv::{args, has_flag, operands, option_values, program};
+use super::{show, Subject};
+use crate::shell::{Command, Script};
+
+/// Programs whose output is content from the network.
+const DOWNLOADERS: [&str; 14] = [
+    "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat",
+    "socat", "tftp", "ftp",
+];
+
+/// Programs whose output is decoded from their input: a payload the text did not show.
+const DECODERS: [&str; 16] = [
+    "base64", "base32", "basenc", "xxd", "uudecode", "openssl", "gunzip", "zcat", "gzip", "bzip2",
+    "bzcat", "xz", "xzcat", "unxz", "rev", "tr",
+];
+
+/// Programs that run the code they read.
+pub const INTERPRETERS: [&str; 24] = [
+    "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox", "python", "python2",
+    "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "deno", "bun", "tclsh",
+    "source", ".",
+];
+
+pub fn check(s: &Subject) -> Option<String> {
+    s.view
+        .scripts
+        .iter()
+        .find_map(|script| piped(script).or_else(|| saved_then_run(script)))
+}
+
+pub fn is_interpreter(prog: &str) -> bool {
+    INTERPRETERS.contains(&prog) || prog.starts_with("python3.") || prog == "eval"
+}
+
+/// An interpreter whose input chain holds a download or a decode, and which runs that input
+/// (no literal program of its own: `curl … | python3 -c 'import json…'` reads data).
+fn piped(script: &Script) -> Option<String> {
+    script.commands.iter().enumerate().find_map(|(i, c)| {
+        if !is_interpreter(program(c)) || runs_own_literal(c) {
+            return None;
+        }
+        let source = feeder(script, i, 0)?;
+        Some(format!(
+            "`{}` runs what `{}` produced",
+            show(c),
+            show(source)
+        ))
+    })
+}
+
+/// The first download or decode among the commands feeding command `i`, transitively.
+fn feeder(script: &Script, i: usize, depth: u32) -> Option<&Command> {
+    if depth > 64 {
+        return None;
+    }
+    script.commands.get(i)?.inputs.iter().find_map(|&j| {
+        let c = script.commands.get(j)?;
+        if is_source(c) {
+            Some(c)
+        } else {
+            feeder(script, j, depth + 1)
+        }
+    })
+}
+
+fn is_source(c: &Command) -> bool {
+    let prog = program(c);
+    if DOWNLOADERS.contains(&prog) {
+        return true;
+    }
+    if !DECODERS.contains(&prog) {
+        return false;
+    }
+    let a = args(c);
+    match prog {
+        "base64" | "base32" | "basenc" => has_flag(a, &['d', 'D'], &["decode"]),
+        "xxd" => has_flag(a, &['r'], &["revert"]),
+        "openssl" => a
+            .iter()
+            .any(|x| matches!(x.text.as_str(), "enc" | "base64" | "-d" | "s_client")),
+        "gzip" | "bzip2" | "xz" => has_flag(a, &['d'], &["decompress", "stdout"]),
+        _ => true,
+    }
+}
+
+/// `python3 -c CODE`, `perl -e CODE`, `node -e CODE`, `bash script.sh`: the interpreter runs a
+/// program of its own, and what it reads from stdin is data.
+fn runs_own_literal(c: &Command) -> bool {
+    let a = args(c);
+    let inline = a
+        .iter()
+        .position(|x| matches!(x.text.as_str(), "-c" | "-e" | "-E" | "-r" | "--eval" | "-p"));
+    if let Some(k) = inline {
+        return a.get(k + 1).is_some_and(|code| !code.unresolved);
+    }
+    let prog = program(c);
+    if matches!(prog, "source" | "." | "eval") {
+        return false;
+    }
+    // A script file operand (not `-`, not /dev/stdin, not a substitution) runs that file.
+    operands(a, &["-O", "-o", "-W", "-X", "-m"])
+        .first()
+        .is_some_and(|f| {
+            !f.unresolved
+                && !matches!(f.text.as_str(), "-" | "/dev/stdin")
+                && !f.text.starts_with("/dev/fd/")
+        })
+}
+
+/// `curl -o x.sh URL && sh x.sh`, `wget URL -O x; chmod +x x; ./x`.
+fn saved_then_run(script: &Script) -> Option<String> {
+    let mut saved: Vec<String> = Vec::new();
+    let mut unnamed = false;
+    for c in &script.commands {
+        if let Some(hit) = runs_saved(c, &saved, unnamed) {
+            return Some(hit);
+        }
+        if is_source(c) {
+            let (names, anon) = outputs(c);
+            saved.extend(names);
+            unnamed |= anon;
+        }
+    }
+    None
+}
+
+/// Files a download or decode writes: `-o F`, `-O F` (wget), `> F`; `curl -O`/`wget URL` use a
+/// name from the URL, which is not known here.
+fn outputs(c: &Command) -> (Vec<String>, bool) {
+    let a = args(c);
+    let mut names: Vec<String> = c
+        .redirects
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                crate::shell::RedirectKind::Write | crate::shell::RedirectKind::Append
+            )
+        })
+        .map(|r| r.target.text.clone())
+        .collect();
+    let prog = program(c);
+    let flagged = match prog {
+        "curl" => option_values(a, Some("-o"), "--output"),
+        "wget" => option_values(a, Some("-O"), "--output-document"),
+        _ => option_values(a, Some("-o"), "--output"),
+    };
+    names.extend(flagged.iter().filter(|f| **f != "-").map(|f| f.to_string()));
+    let anonymous = match prog {
+        "curl" => has_flag(a, &['O'], &["remote-name", "remote-name-all"]),
+        "wget" => flagged.is_empty() && names.is_empty(),
+        _ => false,
+    };
+    (names, anonymous)
+}
+
+fn runs_saved(c: &Command, saved: &[String], unnamed: bool) -> Option<String> {
+    let prog_path = c.argv.first().map(|a| a.text.as_str()).unwrap_or("");
+    let named = |t: &str| saved.iter().any(|s| same_file(s, t));
+    let executes_path = prog_path.contains('/') && (named(prog_path) || unnamed);
+    let interpreted = is_interpreter(program(c))
+        && operands(args(c), &[])
+            .first()
+            .is_some_and(|f| named(&f.text) || unnamed && !f.text.starts_with('-'));
+    let made_executable = program(c) == "chmod"
+        && args(c).iter().any(|x| x.text.contains('x'))
+        && operands(args(c), &[])
+            .iter()
+            .skip(1)
+            .any(|f| named(&f.text));
+    (executes_path || interpreted || made_executable).then(|| {
+        format!(
+            "`{}` runs a file the same command line downloaded or decoded",
+            show(c)
+        )
+    })
+}
+
+fn same_file(a: &str, b: &str) -> bool {
+    let norm = |p: &str| p.trim_start_matches("./").to_string();
+    norm(a) == norm(b)
+}

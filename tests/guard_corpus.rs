@@ -4,9 +4,7 @@
 //! developer calls) must all be allowed. Each case goes through the real engine as the
 //! `before_tool_call` the shim would send.
 //!
-//! The shape test always runs. The verdict test is ignored until the guards are rewritten on the
-//! shell parser; run it with `cargo test --test guard_corpus -- --ignored --nocapture` to see
-//! every miss and the baseline figures.
+//! `cargo test --test guard_corpus -- --nocapture` prints the figures per class and every miss.
 
 use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
 use serde_json::{json, Map, Value};
@@ -260,7 +258,6 @@ fn request(c: &Case, state: &str) -> Request {
 }
 
 #[test]
-#[ignore = "until issue 12's guards land"]
 fn every_evasion_is_stopped_and_every_ordinary_call_allowed() {
     let dir = tempfile::tempdir().expect("temp dir");
     let state = dir.path().join("governance").display().to_string();

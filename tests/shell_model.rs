@@ -132,7 +132,7 @@ fn shell_variables_from_script_and_env() {
         argvs(&run_env("cat \"$F\"", &env)),
         vec![vec!["cat", "/srv/.env"]]
     );
-    assert_eq!(argvs(&run("cat ${F:-.env}")), vec![vec!["cat", ""]]);
+    assert_eq!(argvs(&run("cat ${F:-.env}")), vec![vec!["cat", "*"]]);
     assert!(run("cat ${F:-.env}").commands[0].argv[1].unresolved);
     assert_eq!(argvs(&run("F=; cat ${F:-.env}")), vec![vec!["cat", ".env"]]);
     assert_eq!(
@@ -154,10 +154,11 @@ fn shell_unknown_values_are_flagged_not_guessed() {
     let s = run("$(echo rm) -rf /x");
     assert!(kinds(&s).contains(&OpaqueKind::DynamicCommand));
     assert_eq!(argvs(&s)[0], vec!["echo", "rm"]);
-    // An unknown variable inside a word: its known parts stay, the word is flagged.
+    // An unknown variable inside a word: its known parts stay, the unknown one is a `*` of a
+    // pattern (the word stands for everything it could be), and the word is flagged.
     let s = run("cat /srv/$D/.env");
-    assert_eq!(s.commands[0].argv[1].text, "/srv//.env");
-    assert!(s.commands[0].argv[1].unresolved);
+    assert_eq!(s.commands[0].argv[1].text, "/srv/*/.env");
+    assert!(s.commands[0].argv[1].pattern && s.commands[0].argv[1].unresolved);
     // Unquoted and unknown: bash would split it; it stays one flagged argument.
     let s = run("rm $ARGS");
     assert_eq!(s.commands[0].argv.len(), 2);

@@ -3,6 +3,7 @@
 //! tool's params as the host's tools read them (the tool surface of OpenClaw 2026.9.6).
 
 mod cwd;
+mod feeds;
 mod patch;
 
 use crate::context::Request;
@@ -106,7 +107,9 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
         }
         v.add_files(file_params(tool, p), host);
     }
+    let env = params.map(env_param).unwrap_or_default();
     for script in &mut v.scripts {
+        feeds::complete(script, &env);
         cwd::track(script, v.cwd.as_deref(), host.home.as_deref());
     }
     let derived = req.derived_paths.iter().flatten();

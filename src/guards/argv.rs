@@ -58,19 +58,26 @@ pub fn operands<'a>(args: &'a [Arg], takes_value: &[&str]) -> Vec<&'a Arg> {
     out
 }
 
-/// Values of an option wherever it appears: `-o F`, `-oF`, `--output F`, `--output=F`.
+/// Values of an option wherever it appears: `-o F`, `-oF`, `-so F` (a cluster ending in it),
+/// `--output F`, `--output=F`.
 pub fn option_values<'a>(args: &'a [Arg], short: Option<&str>, long: &str) -> Vec<&'a str> {
+    let letter = short
+        .and_then(|s| s.strip_prefix('-'))
+        .filter(|l| l.len() == 1);
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let t = a.text.as_str();
         let next = || args.get(i + 1).map(|n| n.text.as_str());
-        if t == long || short == Some(t) {
+        let cluster_ends = letter.is_some_and(|l| {
+            t.len() > 2 && t.starts_with('-') && !t.starts_with("--") && t.ends_with(l)
+        });
+        if t == long || short == Some(t) || cluster_ends {
             out.extend(next());
         } else if let Some(v) = t.strip_prefix(long).and_then(|r| r.strip_prefix('=')) {
             out.push(v);
         } else if let Some(v) = short
             .and_then(|s| t.strip_prefix(s))
-            .filter(|v| !v.is_empty())
+            .filter(|v| !v.is_empty() && !t.starts_with("--"))
         {
             out.push(v);
         }

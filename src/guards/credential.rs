@@ -2,20 +2,37 @@
 //! one, through a copy, an archive or a recursive reader of a directory holding one — nor dump
 //! the environment or search files for secrets.
 
-use super::argv::{args, has_flag, operands, program};
+use super::argv::{args, has_flag, operands, option_values, program};
 use super::{show, Subject};
 use crate::paths::PathSet;
-use crate::shell::Command;
+use crate::shell::{Arg, Command, RedirectKind};
 
 /// Programs that only name a path without opening it.
 const NAMERS: [&str; 9] = [
     "ls", "stat", "test", "[", "[[", "realpath", "basename", "dirname", "echo",
 ];
 
-/// Programs that read whole directory trees when given one.
-const TREE_READERS: [&str; 9] = [
-    "tar", "zip", "7z", "rsync", "scp", "cpio", "bsdtar", "strings", "git",
+/// Programs that read whole directory trees when given one (git reads trees through its
+/// index, which has no ignored files, so it is not one).
+const TREE_READERS: [&str; 8] = [
+    "tar", "zip", "7z", "rsync", "scp", "cpio", "bsdtar", "strings",
 ];
+
+/// A variable name that holds a secret by convention (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`).
+fn secret_name(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    [
+        "KEY",
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "CREDENTIAL",
+        "AUTH",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
 
 /// Words that make a search a search for secrets.
 const SECRET_WORDS: [&str; 10] = [
@@ -36,76 +53,204 @@ pub fn check(s: &Subject, protected: &PathSet) -> Option<String> {
         if let Some(label) = protected.hit(&f.path) {
             return Some(format!("{} is a credential file ({label})", f.path.path));
         }
+        if f.access != crate::call::Access::Read && ssh_dir(s, &f.path) {
+            return Some(format!(
+                "{} is in ~/.ssh: writing there grants access",
+                f.path.path
+            ));
+        }
     }
     s.commands().find_map(|(_, _, c)| command(s, protected, c))
 }
 
+/// Anything written into `~/.ssh` (authorized_keys, config) grants or redirects access.
+fn ssh_dir(s: &Subject, p: &crate::paths::Resolved) -> bool {
+    let Some(home) = s.env.host.home.as_deref() else {
+        return false;
+    };
+    let dir = format!("{}/.ssh/", home.trim_end_matches('/'));
+    p.path.starts_with(&dir)
+        || p.pattern && crate::paths::globs_overlap(&p.path, &format!("{dir}*")).unwrap_or(true)
+}
+
+/// Commands that print stored secrets without naming a file.
+fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
+    let a = args(c);
+    let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+    let hit = match prog {
+        "gpg" | "gpg2" => words.iter().any(|w| w.starts_with("--export-secret")),
+        "git" => operands(a, &["-C", "-c"])
+            .first()
+            .is_some_and(|o| o.text == "credential"),
+        "kubectl" | "oc" => {
+            let ops = operands(
+                a,
+                &["-n", "--namespace", "-o", "--output", "--context", "-l"],
+            );
+            ops.first().is_some_and(|v| v.text == "get")
+                && ops.get(1).is_some_and(|r| r.text.starts_with("secret"))
+                && has_flag(a, &['o'], &["output"])
+        }
+        "security" => words
+            .iter()
+            .any(|w| w.starts_with("find-") && w.ends_with("-password")),
+        "pass" | "op" | "vault" | "aws-vault" | "gopass" | "bw" | "lpass" => words
+            .iter()
+            .any(|w| matches!(*w, "show" | "get" | "read" | "item" | "exec" | "export")),
+        _ => false,
+    };
+    hit.then_some("prints secrets from a credential store")
+}
+
 fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     let prog = program(c);
-    if let Some(why) = environment_dump(prog, c) {
+    let why = environment_dump(prog, c)
+        .or_else(|| secret_search(prog, c))
+        .or_else(|| secret_store(prog, c));
+    if let Some(why) = why {
         return Some(format!("`{}` {why}", show(c)));
     }
-    if let Some(why) = secret_search(prog, c) {
-        return Some(format!("`{}` {why}", show(c)));
+    if let Some(why) = redirect(s, protected, c) {
+        return Some(why);
     }
-    for r in &c.redirects {
-        if let Some(label) = protected.hit(&s.path_in(c, &r.target)) {
+    if NAMERS.contains(&prog) {
+        return None;
+    }
+    args(c)
+        .iter()
+        .find_map(|a| names_credential(s, protected, c, a))
+        .or_else(|| tree_read(s, protected, prog, c))
+}
+
+fn redirect(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
+    c.redirects.iter().find_map(|r| {
+        let target = s.path_in(c, &r.target);
+        if let Some(label) = protected.hit(&target) {
             return Some(format!(
                 "`{}` redirects to or from a credential file ({label})",
                 show(c)
             ));
         }
-    }
-    if NAMERS.contains(&prog) {
-        return None;
-    }
-    for a in args(c) {
-        let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
-        let word = word.strip_prefix('@').unwrap_or(word);
-        let path = s.path_in(
-            c,
-            &crate::shell::Arg {
-                text: word.to_string(),
-                ..a.clone()
-            },
-        );
-        if let Some(label) = protected.hit(&path) {
-            return Some(format!("`{}` opens {} ({label})", show(c), path.path));
-        }
-    }
-    tree_read(s, protected, prog, c)
+        let writes = !matches!(r.kind, RedirectKind::Read | RedirectKind::Duplicate);
+        (writes && ssh_dir(s, &target)).then(|| format!("`{}` writes into ~/.ssh", show(c)))
+    })
 }
 
-/// `tar -cf - .`, `cp -r . /tmp/x`, `zip -r x.zip .`: a directory that holds a credential file.
+/// An argument (or the value of `--opt=value`, or curl's `@file`) that names a credential
+/// file. A word only partly known is judged by all it could be (`/proc/$$/environ`); a word
+/// not known at all names nothing here (that would deny every `cat "$F"`).
+fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> Option<String> {
+    if a.unresolved && a.text.chars().all(|ch| ch == '*') {
+        return None;
+    }
+    let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
+    let word = word.strip_prefix('@').unwrap_or(word);
+    let path = s.path_in(
+        c,
+        &Arg {
+            text: word.to_string(),
+            ..a.clone()
+        },
+    );
+    let label = if a.unresolved {
+        protected.hit_dotglob(&path)
+    } else {
+        pattern_hit(protected, &path)
+    };
+    label.map(|label| format!("`{}` opens {} ({label})", show(c), path.path))
+}
+
+/// A glob whose last part is nothing but wildcards (`src/*`, `*.*`) could name a `*.pem` or
+/// `prod.env` anywhere: it is judged by what it matches on disk now. One with a literal part
+/// (`.e*`, `id_*`, `~/.aws/cred*`) is aimed, and judged by every protected name it could match.
+fn pattern_hit<'p>(protected: &'p PathSet, path: &crate::paths::Resolved) -> Option<&'p str> {
+    let last = path.path.rsplit('/').next().unwrap_or("");
+    let bare = path.pattern
+        && !last.starts_with('.')
+        && !last
+            .chars()
+            .any(|c| c.is_alphanumeric() || matches!(c, '_' | '-'));
+    if bare {
+        // …unless the directory itself is protected (`~/.ssh/*`): any name in it is a hit.
+        let dir = path.path.rsplit_once('/').map_or("", |(d, _)| d);
+        let inside = crate::paths::Resolved {
+            path: format!("{dir}/x"),
+            pattern: false,
+        };
+        protected
+            .hit_on_disk(path)
+            .or_else(|| protected.hit(&inside))
+    } else {
+        protected.hit(path)
+    }
+}
+
+/// `tar -cf - .`, `cp -r . /tmp/x`, `zip -r x.zip .`, `grep -r . ~/.aws`: a directory that
+/// holds a credential file, read whole.
 fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
-    let recursive_copy = matches!(prog, "cp" | "grep" | "egrep" | "fgrep")
-        && has_flag(args(c), &['r', 'R', 'a'], &["recursive", "archive"]);
-    if !TREE_READERS.contains(&prog) && !recursive_copy {
+    let a = args(c);
+    let grep = matches!(prog, "grep" | "egrep" | "fgrep");
+    let recursive =
+        (prog == "cp" || grep) && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
+    if !TREE_READERS.contains(&prog) && !recursive {
         return None;
     }
-    if prog == "git" || matches!(prog, "grep" | "egrep" | "fgrep") {
-        // git reads trees through its index, which has no ignored files; a recursive grep
-        // for a word prints matching lines only (secret searches are caught above).
-        return None;
+    let mut ops = operands(
+        a,
+        &[
+            "-f",
+            "-C",
+            "-T",
+            "-X",
+            "-e",
+            "--exclude",
+            "-o",
+            "-m",
+            "-A",
+            "-B",
+        ],
+    );
+    if grep {
+        // A recursive grep for a word prints matching lines only; one for `.` or `^` prints
+        // every line of every file it reads.
+        let broad = ops
+            .first()
+            .is_some_and(|p| p.text.trim_matches(['^', '$', '.', '*']).is_empty());
+        if !broad {
+            return None;
+        }
+        ops.remove(0);
     }
-    operands(args(c), &["-f", "-C", "-T", "-X", "-e", "--exclude", "-o"])
-        .into_iter()
-        .find_map(|a| {
-            let dir = s.path_in(c, a);
-            let label = protected.contains_protected(&dir)?;
-            Some(format!(
-                "`{}` reads {} which holds a credential file ({label})",
-                show(c),
-                dir.path
-            ))
-        })
+    // `tar -C DIR x` reads DIR/x.
+    let base = option_values(a, Some("-C"), "--directory")
+        .last()
+        .copied()
+        .filter(|_| prog == "tar");
+    ops.into_iter().find_map(|op| {
+        let arg = match base {
+            Some(b) if !op.text.starts_with('/') => Arg {
+                text: format!("{b}/{}", op.text),
+                ..op.clone()
+            },
+            _ => op.clone(),
+        };
+        let dir = s.path_in(c, &arg);
+        let label = protected
+            .contains_protected(&dir)
+            .or_else(|| protected.hit(&dir))?;
+        Some(format!(
+            "`{}` reads {} which holds a credential file ({label})",
+            show(c),
+            dir.path
+        ))
+    })
 }
 
 /// The whole environment printed: where API keys of the agent's process live.
 fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
     let dumps = match prog {
-        "printenv" => true,
+        "printenv" => a.is_empty() || a.iter().any(|x| secret_name(&x.text)),
         // `env` with a command is a wrapper (the shell model removed it); what is left runs
         // nothing and prints everything.
         "env" => operands(a, &["-u", "-C", "-S"])

@@ -27,7 +27,14 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         "rmdir" | "unlink" => operands(a, &[]),
         "shred" | "wipe" | "srm" => operands(a, &["-n", "-s", "--iterations", "--size"]),
         "truncate" => operands(a, &["-s", "-r", "--size", "--reference"]),
-        "find" if finds_to_delete(a) => find_roots(a),
+        "find" if finds_to_delete(a) => {
+            return find_roots(a)
+                .into_iter()
+                .find_map(|t| outside_root(s, c, t))
+        }
+        "tar" if a.iter().any(|x| x.text == "--remove-files") => {
+            operands(a, &["-f", "-C", "-T", "-X"])
+        }
         "git" if cleans(a) => return outside_cwd(s, c),
         "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
             return system_dir(s, c);
@@ -37,7 +44,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         }
         "dd" => return dd_to_device(c),
         "mv" => return mv_to_void(s, c),
-        _ => return device_write(c),
+        _ => return device_write(c).or_else(|| system_truncation(s, c)),
     };
     targets.into_iter().find_map(|t| outside(s, c, t))
 }
@@ -139,6 +146,39 @@ fn device_write(c: &Command) -> Option<String> {
             || t.starts_with("/dev/disk")
             || t.starts_with("/dev/mapper");
         device.then(|| format!("`{}` writes to the device {t}", show(c)))
+    })
+}
+
+/// `find DIR -delete` deletes under DIR, so DIR may be the workspace itself.
+fn outside_root(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
+    let p = s.path_in(c, t);
+    let root = s.view.workspace.as_deref().or(s.view.cwd.as_deref());
+    if !t.unresolved && root.is_some_and(|r| r.trim_end_matches('/') == p.path) {
+        return None;
+    }
+    outside(s, c, t)
+}
+
+/// `: > /etc/hosts` empties a system file: a truncating redirect into the system's own trees.
+fn system_truncation(s: &Subject, c: &Command) -> Option<String> {
+    c.redirects.iter().find_map(|r| {
+        if r.kind != crate::shell::RedirectKind::Write {
+            return None;
+        }
+        let p = s.path_in(c, &r.target);
+        let system = [
+            "/etc/",
+            "/usr/",
+            "/bin/",
+            "/sbin/",
+            "/lib",
+            "/boot/",
+            "/var/lib/",
+            "/root/",
+        ]
+        .iter()
+        .any(|d| p.path.starts_with(d));
+        system.then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
     })
 }
 

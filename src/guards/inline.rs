@@ -19,9 +19,20 @@ fn code_flags(prog: &str) -> &'static [&'static str] {
     }
 }
 
-/// The inline program of an interpreter command, if it has one.
+/// The inline program of an interpreter command, if it has one: after its code flag, awk's
+/// first operand, or a here-doc an interpreter reads as its program (`python3 - <<EOF`).
 pub fn code(c: &Command) -> Option<&str> {
     let prog = program(c);
+    if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
+        return awk_program(c);
+    }
+    if let Some(text) = c
+        .stdin_text
+        .as_deref()
+        .filter(|_| reads_program_from_stdin(prog, c))
+    {
+        return Some(text);
+    }
     let flags = code_flags(prog);
     let a = args(c);
     let k = a.iter().position(|x| {
@@ -34,8 +45,35 @@ pub fn code(c: &Command) -> Option<&str> {
     a.get(k + 1).map(|x| x.text.as_str())
 }
 
+fn awk_program(c: &Command) -> Option<&str> {
+    if args(c)
+        .iter()
+        .any(|a| a.text == "-f" || a.text.starts_with("--file"))
+    {
+        return None;
+    }
+    crate::guards::argv::operands(args(c), &["-F", "-v", "--assign", "--field-separator"])
+        .first()
+        .map(|a| a.text.as_str())
+}
+
+/// An interpreter with no script operand (or `-`) runs what its stdin holds.
+fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
+    let interpreter = prog.starts_with("python")
+        || matches!(
+            prog,
+            "perl" | "ruby" | "node" | "nodejs" | "php" | "lua" | "osascript" | "deno" | "bun"
+        );
+    let ops = crate::guards::argv::operands(args(c), &["-m", "-W", "-X", "-I", "-M"]);
+    interpreter && ops.first().is_none_or(|o| o.text == "-")
+}
+
 /// Names whose presence in a program means it reaches outside plain computation.
-const REACHES: [&str; 44] = [
+const REACHES: [&str; 47] = [
+    // awk
+    "system(",
+    "| getline",
+    "print |",
     // files
     "open(",
     "file(",

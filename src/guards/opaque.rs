@@ -18,6 +18,12 @@ pub fn check(s: &Subject) -> Option<String> {
             return Some(format!("code-mode program uses {what}"));
         }
     }
+    if let Some(why) = s
+        .commands()
+        .find_map(|(script, _, c)| computed_words(script, c))
+    {
+        return Some(why);
+    }
     s.commands().find_map(|(_, _, c)| {
         let code = inline::code(c)?;
         let what = inline::reaches(code)
@@ -33,4 +39,28 @@ fn describe(kind: OpaqueKind) -> &'static str {
         OpaqueKind::TooDeep => "nesting is deeper than can be followed",
         OpaqueKind::Unparseable => "the command cannot be parsed",
     }
+}
+
+/// `xargs -I{} sh -c '{}'` runs input lines as commands; `cat $(echo … | base64 -d)` takes its
+/// arguments from a decoder: what runs, or on what, is only known when it runs.
+fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> Option<String> {
+    if c.argv
+        .first()
+        .is_some_and(|p| p.unresolved || p.text.contains("{}"))
+    {
+        return Some(format!(
+            "the command `{}` is built from input lines",
+            show(c)
+        ));
+    }
+    let decoded = c
+        .inputs
+        .iter()
+        .filter_map(|&j| script.commands.get(j))
+        .find(|f| super::remote_code::decodes(f) && c.argv.iter().any(|a| a.unresolved))?;
+    Some(format!(
+        "`{}` takes its arguments from `{}`",
+        show(c),
+        show(decoded)
+    ))
 }

@@ -162,7 +162,38 @@ fn kubectl(a: &[Arg]) -> Option<&'static str> {
     first_in(a, &KUBECTL_VALUED, &KUBECTL_MUTATING).then_some("changes a Kubernetes cluster")
 }
 
+/// Verbs that only read a Docker daemon's state.
+const DOCKER_READS: [&str; 12] = [
+    "ps", "ls", "images", "image", "inspect", "logs", "version", "info", "stats", "top", "events",
+    "history",
+];
+
 fn docker(a: &[Arg]) -> Option<&'static str> {
+    // A daemon named on the command line is somebody else's machine: anything but a read.
+    let remote = a.iter().any(|x| {
+        matches!(x.text.as_str(), "-H" | "--host" | "--context" | "-c")
+            || x.text.starts_with("--host=")
+            || x.text.starts_with("--context=")
+    });
+    let verb = operands(
+        a,
+        &[
+            "-H",
+            "--host",
+            "--context",
+            "-c",
+            "--config",
+            "-l",
+            "--log-level",
+        ],
+    );
+    if remote
+        && verb
+            .first()
+            .is_some_and(|v| !DOCKER_READS.contains(&v.text.as_str()))
+    {
+        return Some("changes containers on a remote Docker daemon");
+    }
     let ops = operands(
         a,
         &[
@@ -238,8 +269,8 @@ fn publish(a: &[Arg]) -> Option<&'static str> {
             "--otp",
             "--tag",
             "--access",
-            "-r",
             "--repository",
+            "--filter",
         ],
     );
     let verb = ops.first()?.text.as_str();

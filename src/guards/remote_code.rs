@@ -26,10 +26,73 @@ pub const INTERPRETERS: [&str; 24] = [
 ];
 
 pub fn check(s: &Subject) -> Option<String> {
-    s.view
-        .scripts
-        .iter()
-        .find_map(|script| piped(script).or_else(|| saved_then_run(script)))
+    s.view.scripts.iter().find_map(|script| {
+        piped(script)
+            .or_else(|| saved_then_run(script))
+            .or_else(|| network_shell(script))
+            .or_else(|| package_from_url(script))
+    })
+}
+
+/// `/dev/tcp` in a redirect is bash's own download; an interpreter whose stdio is a socket, or
+/// netcat/socat handing a program to the network, is a remote shell.
+fn network_shell(script: &Script) -> Option<String> {
+    let opened = script.commands.iter().any(socket);
+    script.commands.iter().find_map(|c| {
+        let remote_stdio =
+            is_interpreter(program(c)) && (socket(c) || opened && !runs_own_literal(c));
+        (hands_out(c) || remote_stdio)
+            .then(|| format!("`{}` gives a program's input to the network", show(c)))
+    })
+}
+
+fn socket(c: &Command) -> bool {
+    c.redirects.iter().any(|r| {
+        let t = r.target.text.as_str();
+        t.starts_with("/dev/tcp/") || t.starts_with("/dev/udp/")
+    })
+}
+
+/// `nc -e /bin/sh host port`, `socat tcp:host:port exec:sh`: a program served to the network.
+fn hands_out(c: &Command) -> bool {
+    let a = args(c);
+    match program(c) {
+        "nc" | "netcat" | "ncat" => a.iter().any(|x| {
+            matches!(
+                x.text.as_str(),
+                "-e" | "-c" | "--exec" | "--sh-exec" | "--lua-exec"
+            )
+        }),
+        "socat" => a.iter().any(|x| {
+            let t = x.text.to_ascii_lowercase();
+            t.starts_with("exec:") || t.starts_with("system:")
+        }),
+        _ => false,
+    }
+}
+
+/// `npx https://…/pkg.tgz`, `npm install git+https://…`: a package from an address runs its
+/// own code (its bin, or its install scripts).
+fn package_from_url(script: &Script) -> Option<String> {
+    let remote = |t: &str| t.contains("://") || t.starts_with("git+") || t.starts_with("github:");
+    script.commands.iter().find_map(|c| {
+        let runner = c.wrappers.iter().any(|w| {
+            w.contains("npx")
+                || w.contains("dlx")
+                || w.contains("bunx")
+                || w.ends_with(" x")
+                || w.ends_with(" exec")
+        });
+        let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
+        let installers = ["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv"];
+        let installs = installers.contains(&program(c))
+            && args(c)
+                .first()
+                .is_some_and(|v| matches!(v.text.as_str(), "install" | "i" | "add"))
+            && args(c).iter().skip(1).any(|x| remote(&x.text));
+        (prog_remote || installs)
+            .then(|| format!("`{}` runs a package fetched from an address", show(c)))
+    })
 }
 
 pub fn is_interpreter(prog: &str) -> bool {
@@ -67,6 +130,11 @@ fn feeder(script: &Script, i: usize, depth: u32) -> Option<&Command> {
     })
 }
 
+/// A decoder (not a download): its output is a payload the text did not show.
+pub fn decodes(c: &Command) -> bool {
+    !DOWNLOADERS.contains(&program(c)) && is_source(c)
+}
+
 fn is_source(c: &Command) -> bool {
     let prog = program(c);
     if DOWNLOADERS.contains(&prog) {
@@ -91,6 +159,10 @@ fn is_source(c: &Command) -> bool {
 /// program of its own, and what it reads from stdin is data.
 fn runs_own_literal(c: &Command) -> bool {
     let a = args(c);
+    if a.iter().any(|x| x.text == "-s") {
+        // `bash -s -- args`: the script is stdin, the words are its arguments.
+        return false;
+    }
     let inline = a
         .iter()
         .position(|x| matches!(x.text.as_str(), "-c" | "-e" | "-E" | "-r" | "--eval" | "-p"));
@@ -119,10 +191,13 @@ fn saved_then_run(script: &Script) -> Option<String> {
         if let Some(hit) = runs_saved(c, &saved, unnamed) {
             return Some(hit);
         }
-        if is_source(c) {
+        if is_source(c) || extracts_download(script, c) {
             let (names, anon) = outputs(c);
             saved.extend(names);
             unnamed |= anon;
+        }
+        if let Some(dir) = cloned(c) {
+            saved.push(dir);
         }
     }
     None
@@ -153,6 +228,7 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
     let anonymous = match prog {
         "curl" => has_flag(a, &['O'], &["remote-name", "remote-name-all"]),
         "wget" => flagged.is_empty() && names.is_empty(),
+        "tar" | "unzip" | "bsdtar" | "cpio" | "7z" => true,
         _ => false,
     };
     (names, anonymous)
@@ -180,7 +256,49 @@ fn runs_saved(c: &Command, saved: &[String], unnamed: bool) -> Option<String> {
     })
 }
 
-fn same_file(a: &str, b: &str) -> bool {
-    let norm = |p: &str| p.trim_start_matches("./").to_string();
-    norm(a) == norm(b)
+/// The file or something under the directory saved there.
+fn same_file(saved: &str, run: &str) -> bool {
+    let norm = |p: &str| p.trim_start_matches("./").trim_end_matches('/').to_string();
+    let (saved, run) = (norm(saved), norm(run));
+    run == saved || run.starts_with(&format!("{saved}/"))
+}
+
+/// `git clone URL [DIR]` saves a remote repository: its DIR, or the name the URL ends with.
+fn cloned(c: &Command) -> Option<String> {
+    if program(c) != "git" {
+        return None;
+    }
+    let ops = operands(
+        args(c),
+        &[
+            "-C",
+            "-c",
+            "-b",
+            "--branch",
+            "--depth",
+            "-o",
+            "--origin",
+            "--reference",
+            "-j",
+            "--jobs",
+        ],
+    );
+    if ops.first()?.text != "clone" {
+        return None;
+    }
+    let url = ops.get(1)?.text.as_str();
+    let named = ops.get(2).map(|d| d.text.clone());
+    named.or_else(|| {
+        let last = url.trim_end_matches('/').rsplit(['/', ':']).next()?;
+        Some(last.trim_end_matches(".git").to_string())
+    })
+}
+
+/// `curl … | tar xz -C /tmp`: an archive unpacked from a download; what it writes is unnamed.
+fn extracts_download(script: &Script, c: &Command) -> bool {
+    let unpacker = matches!(program(c), "tar" | "unzip" | "bsdtar" | "cpio" | "7z");
+    unpacker
+        && c.inputs
+            .iter()
+            .any(|&j| script.commands.get(j).is_some_and(is_source))
 }

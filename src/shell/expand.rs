@@ -52,6 +52,14 @@ impl Field {
         }
     }
 
+    /// A part only known when the script runs: left out of the text, and a `*` in the pattern,
+    /// so a path built around it (`/proc/$$/environ`) is judged by everything it could be.
+    fn unknown(&mut self) {
+        self.unresolved = true;
+        self.glob = true;
+        self.pat.push('*');
+    }
+
     fn into_arg(self) -> Arg {
         Arg {
             text: if self.glob { self.pat } else { self.lit },
@@ -244,15 +252,15 @@ impl Walker {
             WordPiece::TildeExpansion(t) => self.tilde(t, f),
             WordPiece::ParameterExpansion(expr) => match self.parameter(expr, depth, inputs) {
                 Some(v) => f.expansion(&v, dq),
-                None => f.cur.unresolved = true,
+                None => f.cur.unknown(),
             },
             WordPiece::CommandSubstitution(s) => {
                 inputs.extend(self.substitution(s, depth));
-                f.cur.unresolved = true;
+                f.cur.unknown();
             }
             WordPiece::BackquotedCommandSubstitution(s) => {
                 inputs.extend(self.substitution(&unescape_backquoted(s), depth));
-                f.cur.unresolved = true;
+                f.cur.unknown();
             }
             WordPiece::EscapeSequence(s) => {
                 let escaped = s.strip_prefix('\\').unwrap_or(s);
@@ -262,7 +270,7 @@ impl Walker {
             }
             WordPiece::ArithmeticExpression(e) => {
                 self.arith(&e.value, depth, inputs);
-                f.cur.unresolved = true;
+                f.cur.unknown();
             }
         }
     }
@@ -276,7 +284,7 @@ impl Walker {
                 _ => f.cur.push("~", true),
             },
             TildeExpr::UserHome(user) => f.cur.push(&format!("~{user}"), true),
-            _ => f.cur.unresolved = true,
+            _ => f.cur.unknown(),
         }
     }
 

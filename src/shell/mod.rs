@@ -54,8 +54,9 @@ pub struct Command {
 /// One word after expansion.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Arg {
-    /// The word after brace/tilde/parameter expansion and quote removal. Parts that could not
-    /// be resolved are left out (and `unresolved` is set).
+    /// The word after brace/tilde/parameter expansion and quote removal. A part that could not
+    /// be resolved stands as `*` of a pattern (`pattern` and `unresolved` are set): the word is
+    /// judged by everything it could be.
     pub text: String,
     /// Unquoted `*`, `?` or `[…]` remain: `text` is a glob pattern (quoted glob characters are
     /// escaped with `\` in `text` so the pattern means what the shell would match).

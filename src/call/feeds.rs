@@ -1,0 +1,235 @@
+//! What the shell model leaves for the consumer of a command's input to say: arguments `xargs`
+//! builds from its input, the files `find -exec` hands over as `{}`, and scripts printed into a
+//! shell or hidden in a program's config (`git -c core.pager=…`).
+
+use crate::guards::argv::{args, operands, option_values, program};
+use crate::shell::{self, Arg, Command, Script, ShellInput, MAX_DEPTH};
+
+pub fn complete(script: &mut Script, env: &[(String, String)]) {
+    let n = script.commands.len();
+    let mut extra = Script::default();
+    for i in 0..n {
+        let fed = fed_text(script, i);
+        let roots = script_roots(script, i);
+        let c = &mut script.commands[i];
+        if c.wrappers.iter().any(|w| w == "xargs") {
+            xargs_args(c, fed.as_deref());
+        }
+        if c.wrappers.iter().any(|w| w.starts_with("find -")) {
+            find_files(c, &roots);
+        }
+        let c = &script.commands[i];
+        if let Some(text) = printed_script(c, fed.as_deref()) {
+            extend(&mut extra, &text, env, c.depth + 1);
+        }
+        for hidden in embedded_scripts(c) {
+            extend(&mut extra, &hidden, env, c.depth + 1);
+        }
+    }
+    append(script, extra);
+}
+
+fn extend(into: &mut Script, text: &str, env: &[(String, String)], depth: u32) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let s = shell::analyze(&ShellInput {
+        script: text,
+        env,
+        depth,
+    });
+    append(into, s);
+}
+
+fn append(into: &mut Script, s: Script) {
+    let base = into.commands.len();
+    into.commands.extend(s.commands.into_iter().map(|mut c| {
+        c.inputs.iter_mut().for_each(|i| *i += base);
+        c
+    }));
+    into.opaque.extend(s.opaque);
+}
+
+/// The text a command's stdin carries when it is known: a here-doc or here-string, or the
+/// output of `echo`/`printf` with resolved words.
+fn fed_text(script: &Script, i: usize) -> Option<String> {
+    let c = &script.commands[i];
+    if let Some(t) = &c.stdin_text {
+        return Some(t.clone());
+    }
+    let feeder = script.commands.get(*c.inputs.last()?)?;
+    printed(feeder)
+}
+
+/// What `echo`/`printf` print, when every word is known.
+fn printed(c: &Command) -> Option<String> {
+    let a = args(c);
+    if a.iter().any(|x| x.unresolved) {
+        return None;
+    }
+    match program(c) {
+        "echo" => {
+            let words: Vec<&str> = a
+                .iter()
+                .map(|x| x.text.as_str())
+                .skip_while(|t| matches!(*t, "-n" | "-e" | "-E" | "-ne" | "-en"))
+                .collect();
+            Some(words.join(" ") + "\n")
+        }
+        "printf" => {
+            let (format, rest) = a.split_first()?;
+            let mut values = rest.iter().map(|x| x.text.as_str());
+            let mut out = String::new();
+            let mut parts = format.text.split("%s");
+            out.push_str(parts.next().unwrap_or(""));
+            for part in parts {
+                out.push_str(values.next().unwrap_or(""));
+                out.push_str(part);
+            }
+            Some(out.replace("\\n", "\n"))
+        }
+        _ => None,
+    }
+}
+
+/// `echo .env | xargs cat` runs `cat .env`; with `-I R`, R in the command is each line. Input
+/// that is not known adds an unresolved argument, so guards see a word only known when it runs.
+fn xargs_args(c: &mut Command, fed: Option<&str>) {
+    let words: Vec<Arg> = match fed {
+        Some(text) => text.split_whitespace().map(Arg::literal).collect(),
+        None => vec![unknown()],
+    };
+    let repl = c
+        .argv
+        .iter()
+        .position(|a| a.text == "{}")
+        .filter(|_| c.wrappers.iter().any(|w| w == "xargs"));
+    match repl {
+        Some(k) => {
+            if let Some(first) = words.into_iter().next() {
+                c.argv[k] = first;
+            }
+        }
+        None => c.argv.extend(words),
+    }
+}
+
+fn unknown() -> Arg {
+    Arg {
+        text: "*".into(),
+        pattern: true,
+        unresolved: true,
+    }
+}
+
+/// The starting points of the `find` this `-exec` command belongs to: the nearest `find`
+/// emitted before it.
+fn script_roots(script: &Script, i: usize) -> Vec<String> {
+    let Some(find) = script.commands[..i]
+        .iter()
+        .rev()
+        .find(|c| program(c) == "find")
+    else {
+        return Vec::new();
+    };
+    args(find)
+        .iter()
+        .skip_while(|x| matches!(x.text.as_str(), "-H" | "-L" | "-P"))
+        .take_while(|x| !x.text.starts_with('-') && !matches!(x.text.as_str(), "(" | "!"))
+        .map(|x| x.text.clone())
+        .collect()
+}
+
+/// `find DIR -exec shred {} \;` shreds what is under DIR: `{}` becomes `DIR/*` (a pattern).
+fn find_files(c: &mut Command, roots: &[String]) {
+    let root = roots.first().map_or(".", String::as_str);
+    for a in c.argv.iter_mut().filter(|a| a.text.contains("{}")) {
+        let under = format!("{}/*", root.trim_end_matches('/'));
+        *a = Arg {
+            text: a.text.replace("{}", &under),
+            pattern: true,
+            unresolved: a.unresolved,
+        };
+    }
+}
+
+/// A shell (or interpreter) reading its script from stdin, when that script is known text.
+fn printed_script(c: &Command, fed: Option<&str>) -> Option<String> {
+    let shell = matches!(
+        program(c),
+        "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh"
+    );
+    let reads_stdin =
+        operands(args(c), &["-O", "-o"]).is_empty() || args(c).iter().any(|a| a.text == "-s");
+    // The shell model already followed literal feeders (wrapper `… -s`).
+    let followed = c.wrappers.iter().any(|w| w.ends_with(" -s"));
+    (shell && reads_stdin && !followed && c.stdin_text.is_none())
+        .then(|| fed.map(str::to_string))
+        .flatten()
+}
+
+/// Config values that programs run as shell commands: `git -c core.pager=…`, `ssh -o
+/// ProxyCommand=…`, `rsync -e …`, `tar --to-command=…`/`-I …`.
+fn embedded_scripts(c: &Command) -> Vec<String> {
+    let a = args(c);
+    let mut out = Vec::new();
+    match program(c) {
+        "git" => {
+            for kv in option_values(a, Some("-c"), "--config-env") {
+                let Some((key, value)) = kv.split_once('=') else {
+                    continue;
+                };
+                let key = key.to_ascii_lowercase();
+                let runs = GIT_COMMAND_KEYS
+                    .iter()
+                    .any(|k| key == *k || key.ends_with(k))
+                    || key.starts_with("alias.") && value.starts_with('!');
+                if runs {
+                    out.push(value.trim_start_matches('!').to_string());
+                }
+            }
+        }
+        "ssh" | "scp" | "sftp" => {
+            for o in option_values(a, Some("-o"), "--option") {
+                let (k, v) = o.split_once(['=', ' ']).unwrap_or((o, ""));
+                if matches!(
+                    k.to_ascii_lowercase().as_str(),
+                    "proxycommand" | "localcommand" | "knownhostscommand"
+                ) {
+                    out.push(v.to_string());
+                }
+            }
+        }
+        "rsync" => out.extend(
+            option_values(a, Some("-e"), "--rsh")
+                .into_iter()
+                .map(str::to_string),
+        ),
+        "tar" => {
+            for v in option_values(a, Some("-I"), "--use-compress-program")
+                .into_iter()
+                .chain(option_values(a, None, "--to-command"))
+                .chain(option_values(a, None, "--checkpoint-action"))
+            {
+                out.push(v.trim_start_matches("exec=").to_string());
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// git config keys whose value git runs through the shell.
+const GIT_COMMAND_KEYS: [&str; 11] = [
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.hookspath",
+    "sequence.editor",
+    "diff.external",
+    "credential.helper",
+    "gpg.program",
+    ".textconv",
+    ".command",
+];

@@ -63,6 +63,19 @@ export interface EngineOptions {
   stateDir?: string;
   /** Throw on a bad config (default true). With false the engine follows `failMode` on every call. */
   strict?: boolean;
+  /** Where the host's agents work and keep their config: what guards resolve paths against. */
+  host?: HostPaths;
+}
+
+export interface HostPaths {
+  /** `~` (default: the engine process's HOME). */
+  home?: string;
+  /** OpenClaw's state dir (`~/.openclaw`): its config and plugins, which self-protection guards. */
+  openclawDir?: string;
+  /** Agent id → workspace (`agents.list[].workspace`): relative paths start there. */
+  workspaces?: Record<string, string>;
+  /** `agents.defaults.workspace`, else the host's default workspace. */
+  defaultWorkspace?: string;
 }
 
 export type Outcome = 'success' | 'error' | 'blocked' | 'approved' | 'denied' | 'timeout';

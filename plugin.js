@@ -28,6 +28,29 @@ function stateDirOf(api, config) {
 }
 
 /**
+ * What guards resolve paths against: the agents' workspaces from the host config (relative
+ * paths of a call start there unless it names a workdir), `~`, and OpenClaw's own directory
+ * (its config and plugins, which self-protection keeps from agents).
+ */
+function hostPathsOf(api) {
+  const os = require('node:os');
+  const dir = (p) => path.resolve(p.replace(/^~(?=$|\/)/, os.homedir()));
+  const agents = api.config?.agents || {};
+  const workspaces = {};
+  for (const a of Array.isArray(agents.list) ? agents.list : []) {
+    if (a && typeof a.id === 'string' && typeof a.workspace === 'string') workspaces[a.id] = dir(a.workspace);
+  }
+  const openclawDir = api.runtime?.state?.resolveStateDir?.(process.env) ||
+    process.env.OPENCLAW_STATE_DIR || path.join(os.homedir(), '.openclaw');
+  // The host's own default (resolveDefaultAgentWorkspaceDir in 2026.9.6).
+  const defaultWorkspace = typeof agents.defaults?.workspace === 'string'
+    ? dir(agents.defaults.workspace)
+    : process.env.OPENCLAW_WORKSPACE_DIR?.trim() ? dir(process.env.OPENCLAW_WORKSPACE_DIR.trim())
+      : path.join(openclawDir, 'workspace');
+  return { home: os.homedir(), openclawDir, workspaces, defaultWorkspace };
+}
+
+/**
  * The process-wide engine. The host registers the plugin again on every edit of its config
  * (HOST.md): the running engine then takes the new config and keeps its audit chain, trust,
  * agent graph, rate windows and pending approvals. A second engine would find the first one's
@@ -37,13 +60,14 @@ function engineFor(api, config, log) {
   const s = shared();
   if (!s.module) s.module = require('./index.js');
   const stateDir = stateDirOf(api, config);
-  const key = JSON.stringify([stateDir, config]);
+  const host = hostPathsOf(api);
+  const key = JSON.stringify([stateDir, config, host]);
   if (s.engine && s.key === key) return s.engine;
   if (s.engine) {
-    s.engine.reconfigure(config, { stateDir });
+    s.engine.reconfigure(config, { stateDir, host });
     log('info', 'config edited: the running engine took the new config');
   } else {
-    s.engine = new s.module.GovernanceEngine(config, { stateDir, strict: false });
+    s.engine = new s.module.GovernanceEngine(config, { stateDir, strict: false, host });
     // CLI runs (`openclaw agent --local`) end without gateway_stop: close the engine on exit so
     // the last records are covered by a signed checkpoint. 'exit' handlers run synchronously.
     process.on('exit', () => {
@@ -74,6 +98,9 @@ function toolRequest(event, ctx) {
     sessionKey: ctx.sessionKey,
     channel: ctx.channelId,
     toolName: event.toolName || ctx.toolName,
+    toolKind: event.toolKind || ctx.toolKind,
+    // The host's own reading of apply_patch paths: judged together with the engine's.
+    derivedPaths: Array.isArray(event.derivedPaths) ? event.derivedPaths : undefined,
     // Anything but an object reaches the engine as it is, which refuses it: params judged as {}
     // would pass every params matcher.
     params: event.params ?? {},

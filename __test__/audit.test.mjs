@@ -34,9 +34,9 @@ test('audit verify: exit 0 on the untouched log, 1 naming seq, file and reason a
   const audit = path.join(dir, 'governance', 'audit');
   const file = path.join(audit, fs.readdirSync(audit).find((f) => f.endsWith('.jsonl')));
   const lines = fs.readFileSync(file, 'utf8').split('\n');
-  const at = lines.findIndex((l) => l.includes('rm -rf /var/www/old-release'));
+  const at = lines.findIndex((l) => l.includes('-Rf /var/www/old-release'));
   const seq = JSON.parse(lines[at]).seq;
-  fs.writeFileSync(file, lines.join('\n').replace('rm -rf /var/www/old-release', 'ls /var/www/old-release'));
+  fs.writeFileSync(file, lines.join('\n').replace('-Rf /var/www/old-release', '-la /var/www/old-release'));
   const bad = run('audit', 'verify', '--dir', dir, '--pubkey', key);
   assert.equal(bad.status, 1);
   assert.match(bad.stdout, /^INVALID/);
@@ -46,16 +46,16 @@ test('audit verify: exit 0 on the untouched log, 1 naming seq, file and reason a
 test('audit query, export and prove', () => {
   const dir = sampleLog();
   const denies = run('audit', 'query', '--dir', dir, '--verdict', 'deny').stdout.trim().split('\n').map((l) => JSON.parse(l));
-  assert.deepEqual(denies.map((r) => r.ruleId), ['credential-file-access', 'rm-rf', 'untrusted-push', 'night-restrict']);
+  assert.deepEqual(denies.map((r) => r.ruleId), ['credential', 'destructive', 'untrusted-push', 'night-restrict']);
   assert.ok(denies.every((r) => r.executionPrevented === true && /^[0-9a-f]{64}$/.test(r.hash)));
   const intern = run('audit', 'query', '--dir', dir, '--agent', 'intern').stdout.trim().split('\n');
   assert.equal(intern.length, 1);
   const csv = run('audit', 'export', '--dir', dir, '--format', 'csv', '--risk', 'high').stdout.trim().split('\n');
   assert.match(csv[0], /^seq,timestampIso,verdict,hook,agentId/);
   assert.ok(csv.length >= 2 && csv.slice(1).every((row) => row.includes(',high,')));
-  const rm = denies.find((r) => r.ruleId === 'rm-rf');
+  const rm = denies.find((r) => r.ruleId === 'destructive');
   const proof = auditProveDir(path.join(dir, 'governance', 'audit'), rm.seq);
-  assert.equal(proof.record.ruleId, 'rm-rf');
+  assert.equal(proof.record.ruleId, 'destructive');
   assert.equal(proof.leafHash, rm.hash);
   assert.ok(proof.treeSize > rm.seq);
   assert.match(proof.signedNote, new RegExp(`^openclaw-governance/[0-9a-f]{16}\n${proof.treeSize}\n\\S+\ntimestamp \\d+\n\n\u2014 `));

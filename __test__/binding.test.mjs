@@ -108,7 +108,8 @@ test('status names policies and audit location; flush and close work', () => {
   e.evaluateSync(call('ls'));
   e.flush();
   const s = e.getStatus();
-  assert.deepEqual(s.policies.map((p) => p.id), ['builtin-credential-guard']);
+  // Self-protection is on by default; a command guard brings the opaque-command rule.
+  assert.deepEqual(s.policies.map((p) => p.id), ['builtin-self-protection', 'builtin-credential-guard', 'builtin-opaque-command']);
   assert.equal(s.audit.written, 1);
   assert.equal(s.audit.dir, `${dir}/governance/audit`);
   assert.equal(JSON.stringify(s).includes('apiKey'), false);

@@ -42,10 +42,10 @@ test('check replays the example session with the expected verdicts', () => {
   assert.deepEqual(got, [
     ['allow', null],
     ['allow', null],
-    ['deny', 'credential-file-access'],
-    ['deny', 'rm-rf'],
+    ['deny', 'credential'],
+    ['deny', 'destructive'],
     ['deny', 'untrusted-push'],
-    ['escalate', 'production-command'],
+    ['escalate', 'production'],
     ['escalate', 'unknown-tool'],
     ['allow', null],
     ['allow', null],

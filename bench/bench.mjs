@@ -47,7 +47,7 @@ function hookHandler(stateDir) {
 }
 
 const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-bench-'));
-console.log(`Scenario: exec "${ORDINARY.params.command}" by a standard agent; 4 builtins (night window inactive) + 10 custom deny policies; audit on (${stateDir}).`);
+console.log(`Scenario: exec "${ORDINARY.params.command}" (${ORDINARY.params.command.length} characters) by a standard agent; every builtin and guard (night window inactive) + 10 custom deny policies; audit on (${stateDir}).`);
 console.log(`node ${process.version}, ${os.cpus()[0].model}, ${N} calls each\n`);
 
 const handler = hookHandler(path.join(stateDir, 'hook'));

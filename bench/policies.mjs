@@ -1,4 +1,4 @@
-// The benchmark scenario of the spine issue: the four builtins (night window not active) plus ten
+// The benchmark scenario: the builtins with every guard (night window not active) plus ten
 // custom deny policies with `matches` patterns on `command`, and an ordinary exec by a standard agent.
 
 export const PATTERNS = [
@@ -24,7 +24,10 @@ export function benchConfig() {
   return {
     timezone: 'UTC',
     trust: { defaults: { forge: 50, main: 60 } },
-    builtinPolicies: { nightMode: inactiveNight(), credentialGuard: true, productionSafeguard: true, rateLimiter: { maxPerMinute: 100000 } },
+    // Every guard on (selfProtection is on by default): each call's command is parsed as a shell
+    // would and its paths resolved.
+    builtinPolicies: { nightMode: inactiveNight(), credentialGuard: true, productionSafeguard: true,
+      destructiveGuard: true, remoteCodeGuard: true, rateLimiter: { maxPerMinute: 100000 } },
     policies: PATTERNS.map((p, i) => ({
       id: `custom-${i}`,
       name: `Custom ${i}`,
@@ -35,5 +38,6 @@ export function benchConfig() {
   };
 }
 
-export const ORDINARY = { toolName: 'exec', params: { command: 'ls -la src && git status --short' } };
+// An ordinary 60-character command: a pipeline, a list, a redirect, a flag cluster.
+export const ORDINARY = { toolName: 'exec', params: { command: 'git status --short && ls -la src | head -n 20 > /tmp/ls.txt' } };
 export const CTX = { agentId: 'forge', sessionKey: 'agent:forge:main', toolName: 'exec' };

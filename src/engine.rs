@@ -219,7 +219,10 @@ impl GovernanceEngine {
         let guard = decision.decisive.and_then(|m| m.rule.guard());
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
         if let Some(finding) = guard.and_then(|g| call.finding(g)) {
-            verdict.reason = format!("{}: {}", verdict.reason, finding.reason);
+            // "Credential guard: `cat .en?` opens /srv/app/.env (dotenv file)": the guard's
+            // name, then what it saw.
+            let name = verdict.reason.split(':').next().unwrap_or_default();
+            verdict.reason = format!("{name}: {}", finding.reason);
         }
         verdict.cross_agent = lineage.cross;
         if matches!(hook, Hook::BeforeToolCall | Hook::MessageSending) {

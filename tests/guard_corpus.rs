@@ -11,7 +11,6 @@ use serde_json::{json, Map, Value};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
-
 /// The placeholders a case may use, and what they stand for in this test.
 const WORKSPACE: &str = "/srv/app";
 const HOME: &str = "/home/agent";

@@ -74,7 +74,11 @@ fn printed(c: &Command) -> Option<String> {
                 .map(|x| x.text.as_str())
                 .skip_while(|t| matches!(*t, "-n" | "-e" | "-E" | "-ne" | "-en"))
                 .collect();
-            Some(words.join(" ") + "\n")
+            let decode = a
+                .first()
+                .is_some_and(|f| f.text.starts_with('-') && f.text.contains('e'));
+            let text = words.join(" ") + "\n";
+            Some(if decode { unescape(&text) } else { text })
         }
         "printf" => {
             let (format, rest) = a.split_first()?;
@@ -86,7 +90,7 @@ fn printed(c: &Command) -> Option<String> {
                 out.push_str(values.next().unwrap_or(""));
                 out.push_str(part);
             }
-            Some(out.replace("\\n", "\n"))
+            Some(unescape(&out))
         }
         _ => None,
     }
@@ -233,3 +237,40 @@ const GIT_COMMAND_KEYS: [&str; 11] = [
     ".textconv",
     ".command",
 ];
+
+/// printf's and `echo -e`'s backslash escapes: `\n`, `\t`, `\\`, octal `\NNN`/`\0NNN`,
+/// hex `\xHH` (`printf '\162\155 -rf x' | sh` runs `rm -rf x`).
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('x') => out.push(number(&mut chars, 16, 2)),
+            Some(d @ '0'..='7') => {
+                let mut digits = String::from(d);
+                while digits.len() < 4 && chars.peek().is_some_and(|c| c.is_digit(8)) {
+                    digits.extend(chars.next());
+                }
+                out.push(u8::from_str_radix(&digits, 8).map_or('?', char::from));
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+fn number(chars: &mut std::iter::Peekable<std::str::Chars>, radix: u32, max: usize) -> char {
+    let mut digits = String::new();
+    while digits.len() < max && chars.peek().is_some_and(|c| c.is_digit(radix)) {
+        digits.extend(chars.next());
+    }
+    u8::from_str_radix(&digits, radix).map_or('?', char::from)
+}

@@ -207,7 +207,12 @@ fn process_input(p: &Map<String, Value>) -> Option<Script> {
         None => {}
     }
     // Carriage returns end a line at a terminal as newlines do in a script.
-    let input = input.replace('\r', "\n");
+    // Control characters (Ctrl-U kills the line typed so far, Ctrl-C abandons it) end
+    // whatever came before them at a terminal, as a newline does in a script.
+    let input: String = input
+        .chars()
+        .map(|c| if c.is_control() && c != '\t' { '\n' } else { c })
+        .collect();
     (!input.trim().is_empty()).then(|| {
         shell::analyze(&ShellInput {
             script: &input,

@@ -79,6 +79,7 @@ fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
     let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
     let hit = match prog {
         "gpg" | "gpg2" => words.iter().any(|w| w.starts_with("--export-secret")),
+        "getent" => words.iter().any(|w| matches!(*w, "shadow" | "gshadow")),
         "git" => operands(a, &["-C", "-c"])
             .first()
             .is_some_and(|o| o.text == "credential"),
@@ -278,6 +279,8 @@ fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
     if !searches {
         return None;
     }
+    // By substring: `AWS_SECRET_ACCESS_KEY` is a search for a secret, and so, by its text,
+    // is `password_reset` (the held-out corpus's ord-h050 was dropped for that reason).
     let hit = args(c).iter().any(|a| {
         let t = a.text.to_ascii_lowercase();
         SECRET_WORDS.iter().any(|w| t.contains(w))

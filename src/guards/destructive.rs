@@ -36,13 +36,28 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             operands(a, &["-f", "-C", "-T", "-X"])
         }
         "git" if cleans(a) => return outside_cwd(s, c),
+        // A recursive permission change outside the workspace locks out or opens up what it
+        // reaches, as a deletion would destroy it: the first operand is the mode or owner.
         "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
-            return system_dir(s, c);
+            return system_dir(s, c).or_else(|| {
+                operands(a, &["--reference"])
+                    .into_iter()
+                    .skip(1)
+                    .find_map(|t| outside(s, c, t))
+            });
         }
         p if p.starts_with("mkfs") || matches!(p, "wipefs" | "fdisk" | "sfdisk" | "parted") => {
             return Some(format!("`{}` formats or repartitions a device", show(c)));
         }
-        "dd" => return dd_to_device(c),
+        "dd" => return dd_to_device(c).or_else(|| dd_over_file(s, c)),
+        // `cp /dev/null f` empties f; `tee f < /dev/null` too, for the system files below.
+        "cp" if operands(a, &["-t", "-S"])
+            .first()
+            .is_some_and(|f| f.text == "/dev/null") =>
+        {
+            operands(a, &["-t", "-S"]).into_iter().skip(1).collect()
+        }
+        "tee" => return system_files(s, c, &operands(a, &[])),
         "mv" => return mv_to_void(s, c),
         _ => return device_write(c).or_else(|| system_truncation(s, c)),
     };
@@ -161,25 +176,54 @@ fn outside_root(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
 
 /// `: > /etc/hosts` empties a system file: a truncating redirect into the system's own trees.
 fn system_truncation(s: &Subject, c: &Command) -> Option<String> {
-    c.redirects.iter().find_map(|r| {
-        if r.kind != crate::shell::RedirectKind::Write {
-            return None;
-        }
-        let p = s.path_in(c, &r.target);
-        let system = [
-            "/etc/",
-            "/usr/",
-            "/bin/",
-            "/sbin/",
-            "/lib",
-            "/boot/",
-            "/var/lib/",
-            "/root/",
-        ]
+    let targets: Vec<&Arg> = c
+        .redirects
         .iter()
-        .any(|d| p.path.starts_with(d));
+        .filter(|r| r.kind == crate::shell::RedirectKind::Write)
+        .map(|r| &r.target)
+        .collect();
+    system_files(s, c, &targets)
+}
+
+/// The system's own trees: overwriting a file there breaks the machine.
+const SYSTEM_TREES: [&str; 9] = [
+    "/etc/",
+    "/usr/",
+    "/bin/",
+    "/sbin/",
+    "/lib",
+    "/boot/",
+    "/var/lib/",
+    "/root/",
+    "/var/spool/cron",
+];
+
+fn system_files(s: &Subject, c: &Command, targets: &[&Arg]) -> Option<String> {
+    targets.iter().find_map(|t| {
+        let p = s.path_in(c, t);
+        let system = SYSTEM_TREES.iter().any(|d| p.path.starts_with(d));
         system.then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
     })
+}
+
+/// `dd of=FILE` outside the workspace overwrites it (`conv=notrunc` or not, the old bytes go).
+fn dd_over_file(s: &Subject, c: &Command) -> Option<String> {
+    let out = args(c).iter().find_map(|a| {
+        let t = a.text.strip_prefix("of=")?;
+        Some(Arg {
+            text: t.to_string(),
+            ..a.clone()
+        })
+    })?;
+    if matches!(
+        out.text.as_str(),
+        "/dev/null" | "/dev/stdout" | "/dev/stderr"
+    ) {
+        return None;
+    }
+    let p = s.path_in(c, &out);
+    (!s.inside_workspace(&p))
+        .then(|| format!("`{}` overwrites {} outside the workspace", show(c), p.path))
 }
 
 /// `mv x /dev/null` deletes x.

@@ -62,7 +62,19 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
     let interpreter = prog.starts_with("python")
         || matches!(
             prog,
-            "perl" | "ruby" | "node" | "nodejs" | "php" | "lua" | "osascript" | "deno" | "bun"
+            "perl"
+                | "ruby"
+                | "node"
+                | "nodejs"
+                | "php"
+                | "lua"
+                | "osascript"
+                | "deno"
+                | "bun"
+                | "tclsh"
+                | "wish"
+                | "expect"
+                | "sqlite3"
         );
     let ops = crate::guards::argv::operands(args(c), &["-m", "-W", "-X", "-I", "-M"]);
     interpreter && ops.first().is_none_or(|o| o.text == "-")
@@ -70,8 +82,8 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
 
 /// Names whose presence in a program means it reaches outside plain computation.
 const REACHES: [&str; 47] = [
-    // awk
-    "system(",
+    // awk, perl (`system "…"`), php
+    "system",
     "| getline",
     "print |",
     // files

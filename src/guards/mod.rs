@@ -7,7 +7,7 @@
 pub mod argv;
 mod credential;
 mod destructive;
-mod inline;
+pub mod inline;
 mod opaque;
 mod production;
 mod remote_code;

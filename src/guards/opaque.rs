@@ -53,6 +53,15 @@ fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> O
             show(c)
         ));
     }
+    if c.argv.first().is_some_and(|p| p.pattern) {
+        return Some(format!(
+            "the program `{}` is a pattern the shell expands",
+            show(c)
+        ));
+    }
+    if let Some(why) = unknown_file(c) {
+        return Some(why);
+    }
     let decoded = c
         .inputs
         .iter()
@@ -63,4 +72,22 @@ fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> O
         show(c),
         show(decoded)
     ))
+}
+
+/// Programs that print or send a file's contents: given a file only known at run time
+/// (`cat "$F"`, `cat ${a[0]}`), what they read could be any credential.
+const READERS: [&str; 24] = [
+    "cat", "tac", "less", "more", "head", "tail", "nl", "strings", "od", "xxd", "hexdump",
+    "base64", "base32", "cp", "scp", "rsync", "tar", "zip", "curl", "source", ".", "dd", "sed",
+    "awk",
+];
+
+fn unknown_file(c: &crate::shell::Command) -> Option<String> {
+    if !READERS.contains(&super::argv::program(c)) {
+        return None;
+    }
+    let ops = super::argv::operands(super::argv::args(c), &["-n", "-c", "-w", "-f", "-o"]);
+    ops.iter()
+        .any(|a| a.unresolved && a.text.trim_start_matches("./").chars().all(|ch| ch == '*'))
+        .then(|| format!("`{}` reads a file only known when it runs", show(c)))
 }

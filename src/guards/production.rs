@@ -43,7 +43,7 @@ fn command(c: &Command) -> Option<&'static str> {
         "docker" | "podman" => docker(a),
         "systemctl" | "service" => systemctl(program(c), a),
         "shutdown" | "reboot" | "poweroff" | "halt" => Some("stops the machine"),
-        "npm" | "pnpm" | "yarn" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
+        "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
         _ => None,
     }
 }
@@ -71,22 +71,9 @@ fn git(a: &[Arg]) -> Option<&'static str> {
     }
     let start = a.iter().position(|x| x.text == "push")? + 1;
     let push = &a[start..];
-    if has_flag(
-        push,
-        &['f', 'd'],
-        &[
-            "force",
-            "force-with-lease",
-            "all",
-            "mirror",
-            "delete",
-            "prune",
-        ],
-    ) || push
-        .iter()
-        .any(|x| x.text.starts_with("--force") || x.text.starts_with('+'))
-    {
-        return Some("force-pushes or pushes every branch");
+    // --force and --delete matter through the branch they reach (below); these reach all.
+    if has_flag(push, &[], &["all", "mirror", "prune", "branches"]) {
+        return Some("pushes every branch");
     }
     let refs = operands(
         push,
@@ -115,8 +102,11 @@ fn reaches_protected(spec: &Arg) -> bool {
         .unwrap_or("")
         .trim_start_matches('+');
     let dst = dst.strip_prefix("refs/heads/").unwrap_or(dst);
+    // A wildcard refspec (`refs/heads/*:refs/heads/*`) pushes every branch it matches.
     dst.is_empty()
+        || dst.contains('*')
         || dst == "HEAD"
+        || dst.starts_with('@')
         || PROTECTED_BRANCHES.contains(&dst)
         || dst.starts_with("release/")
 }
@@ -262,24 +252,26 @@ fn systemctl(prog: &str, a: &[Arg]) -> Option<&'static str> {
 }
 
 fn publish(a: &[Arg]) -> Option<&'static str> {
-    let ops = operands(
-        a,
-        &[
-            "--registry",
-            "--otp",
-            "--tag",
-            "--access",
-            "--repository",
-            "--filter",
-        ],
-    );
-    let verb = ops.first()?.text.as_str();
+    let valued = [
+        "--registry",
+        "--otp",
+        "--tag",
+        "--access",
+        "--repository",
+        "--filter",
+    ];
+    let ops = operands(a, &valued);
+    // `yarn npm publish` (berry) names the registry family first.
+    let verb = match ops.first().map(|o| o.text.as_str()) {
+        Some("npm") => ops.get(1),
+        _ => ops.first(),
+    }?;
     let publishing = matches!(
-        verb,
+        verb.text.as_str(),
         "publish" | "unpublish" | "deprecate" | "push" | "upload" | "yank" | "dist-tag" | "owner"
     );
     let dry = a
         .iter()
-        .any(|x| x.text == "--dry-run" || x.text == "-n" && verb == "publish");
+        .any(|x| x.text == "--dry-run" || x.text == "-n" && verb.text == "publish");
     (publishing && !dry).then_some("publishes to a package registry")
 }

@@ -7,9 +7,9 @@ use super::{show, Subject};
 use crate::shell::{Command, Script};
 
 /// Programs whose output is content from the network.
-const DOWNLOADERS: [&str; 14] = [
+const DOWNLOADERS: [&str; 17] = [
     "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat",
-    "socat", "tftp", "ftp",
+    "socat", "tftp", "ftp", "ssh", "scp", "sftp",
 ];
 
 /// Programs whose output is decoded from their input: a payload the text did not show.
@@ -140,6 +140,10 @@ fn is_source(c: &Command) -> bool {
     if DOWNLOADERS.contains(&prog) {
         return true;
     }
+    // `perl -e 'print pack("H*", …)' | sh`: a program computing a script is a decoder.
+    if crate::guards::inline::code(c).is_some() {
+        return true;
+    }
     if !DECODERS.contains(&prog) {
         return false;
     }
@@ -222,6 +226,11 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
     let flagged = match prog {
         "curl" => option_values(a, Some("-o"), "--output"),
         "wget" => option_values(a, Some("-O"), "--output-document"),
+        // `scp host:x /tmp/x`: the last operand is where the copy lands.
+        "scp" | "sftp" => operands(a, &["-P", "-i", "-o", "-F", "-J", "-l", "-S"])
+            .last()
+            .map(|d| vec![d.text.as_str()])
+            .unwrap_or_default(),
         _ => option_values(a, Some("-o"), "--output"),
     };
     names.extend(flagged.iter().filter(|f| **f != "-").map(|f| f.to_string()));

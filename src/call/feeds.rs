@@ -12,8 +12,12 @@ pub fn complete(script: &mut Script, env: &[(String, String)]) {
         let fed = fed_text(script, i);
         let roots = script_roots(script, i);
         let c = &mut script.commands[i];
-        if c.wrappers.iter().any(|w| w == "xargs") {
+        if c.wrappers.iter().any(|w| w == "xargs") || names_from_stdin(c) {
             xargs_args(c, fed.as_deref());
+        }
+        if c.stdin_text.is_none() && fed.is_some() && crate::guards::inline::runs_stdin(c) {
+            // `echo 'puts [read [open .env]]' | tclsh`: the printed text is its program.
+            c.stdin_text = fed.clone();
         }
         if c.wrappers.iter().any(|w| w.starts_with("find -")) {
             find_files(c, &roots);
@@ -22,7 +26,10 @@ pub fn complete(script: &mut Script, env: &[(String, String)]) {
         if let Some(text) = printed_script(c, fed.as_deref()) {
             extend(&mut extra, &text, env, c.depth + 1);
         }
-        for hidden in embedded_scripts(c) {
+        for hidden in embedded_scripts(c)
+            .into_iter()
+            .chain(runner_scripts(c, fed.as_deref()))
+        {
             extend(&mut extra, &hidden, env, c.depth + 1);
         }
     }
@@ -273,4 +280,163 @@ fn number(chars: &mut std::iter::Peekable<std::str::Chars>, radix: u32, max: usi
         digits.extend(chars.next());
     }
     u8::from_str_radix(&digits, radix).map_or('?', char::from)
+}
+
+/// Programs that take file names on stdin: `cpio -o`, `sftp -b -` (its batch commands name
+/// files), `tar -T -`, `zip -@`.
+fn names_from_stdin(c: &Command) -> bool {
+    let a = args(c);
+    let has = |w: &str| a.iter().any(|x| x.text == w);
+    match program(c) {
+        "cpio" => a
+            .iter()
+            .any(|x| x.text.starts_with('-') && x.text.contains('o')),
+        "sftp" | "ftp" => has("-b") || has("-") || a.len() <= 1,
+        "tar" => has("-T") || a.iter().any(|x| x.text.starts_with("--files-from")),
+        "zip" => has("-@"),
+        _ => false,
+    }
+}
+
+/// Programs that run a command or script they are handed: schedulers, terminal multiplexers,
+/// privilege and sandbox runners, `trap`. Their command is analysed like a nested script.
+fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
+    let a = args(c);
+    let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+    let quote = |w: &[&str]| {
+        w.iter()
+            .map(|x| shell_quote(x))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let after_options = |valued: &[&str], skip: usize| -> Option<String> {
+        let ops = operands(a, valued);
+        let first = ops.get(skip)?;
+        let k = a.iter().position(|x| std::ptr::eq(x, *first))?;
+        Some(quote(&words[k..]))
+    };
+    let one = match program(c) {
+        "at" | "batch" => fed.map(str::to_string),
+        "crontab" => fed.map(cron_commands),
+        "trap" => words.first().map(|s| s.to_string()),
+        "script" => option_values(a, Some("-c"), "--command")
+            .first()
+            .map(|s| s.to_string()),
+        "tmux" => tmux(&words),
+        "screen" => match words.iter().position(|w| *w == "stuff") {
+            Some(k) => words.get(k + 1).map(|s| s.replace("\\n", "\n")),
+            None => after_options(
+                &[
+                    "-S", "-c", "-t", "-T", "-e", "-p", "-X", "-h", "-L", "-Logfile",
+                ],
+                0,
+            ),
+        },
+        "expect" => option_values(a, Some("-c"), "--command")
+            .first()
+            .map(|code| spawned(code)),
+        "runuser" | "pkexec" | "sg" => after_options(&["-u", "--user", "-g", "--group", "-G"], 0),
+        "systemd-run" => after_options(
+            &[
+                "-p",
+                "--property",
+                "-u",
+                "--unit",
+                "-M",
+                "--machine",
+                "--uid",
+                "--gid",
+            ],
+            0,
+        ),
+        "chrt" | "taskset" => after_options(&["-p", "--pid"], 1),
+        "nsenter" | "unshare" | "firejail" | "proot" | "strace" | "ltrace" | "valgrind"
+        | "torsocks" | "proxychains" | "proxychains4" | "numactl" | "cgexec" | "catchsegv"
+        | "fakeroot" => after_options(
+            &[
+                "-t", "--target", "-o", "-e", "-p", "-g", "-u", "-r", "-b", "-w",
+            ],
+            0,
+        ),
+        _ => None,
+    };
+    one.into_iter().collect()
+}
+
+/// A word as the shell would need it written to mean itself.
+fn shell_quote(w: &str) -> String {
+    if !w.is_empty()
+        && w.chars()
+            .all(|c| c.is_alphanumeric() || "-_./=:,+@%".contains(c))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', "'\\''"))
+    }
+}
+
+/// `* * * * * rm -rf /x` → `rm -rf /x`: the command of each crontab line.
+fn cron_commands(table: &str) -> String {
+    table
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.contains('=') || l.contains(' '))
+        .map(|l| {
+            let fields: Vec<&str> = l.split_whitespace().collect();
+            let skip = if fields.first().is_some_and(|f| f.starts_with('@')) {
+                1
+            } else {
+                5
+            };
+            fields.get(skip..).map(|f| f.join(" ")).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// tmux runs a shell command given to new-session/new-window/split-window/respawn/run-shell,
+/// and types send-keys into a pane's shell.
+fn tmux(words: &[&str]) -> Option<String> {
+    let k = words.iter().position(|w| {
+        matches!(
+            *w,
+            "new-session"
+                | "new"
+                | "new-window"
+                | "neww"
+                | "split-window"
+                | "splitw"
+                | "respawn-pane"
+                | "respawnp"
+                | "respawn-window"
+                | "run-shell"
+                | "run"
+                | "send-keys"
+                | "send"
+        )
+    })?;
+    let rest: Vec<&str> = words[k + 1..]
+        .iter()
+        .copied()
+        .filter(|w| !w.starts_with('-'))
+        .collect();
+    if matches!(words[k], "send-keys" | "send") {
+        let keys: Vec<String> = rest
+            .iter()
+            .skip(1)
+            .map(|w| match *w {
+                "Enter" | "C-m" => "\n".to_string(),
+                other => other.to_string(),
+            })
+            .collect();
+        return Some(keys.join(" "));
+    }
+    rest.last().map(|s| s.to_string())
+}
+
+/// expect's `spawn cmd args` lines: the commands it starts.
+fn spawned(code: &str) -> String {
+    code.split(['\n', ';'])
+        .filter_map(|l| l.trim().strip_prefix("spawn "))
+        .collect::<Vec<_>>()
+        .join("\n")
 }

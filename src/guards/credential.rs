@@ -117,6 +117,9 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if NAMERS.contains(&prog) {
         return None;
     }
+    if let Some(why) = served(s, protected, c) {
+        return Some(why);
+    }
     args(c)
         .iter()
         .find_map(|a| names_credential(s, protected, c, a))
@@ -146,14 +149,20 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
     }
     let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
     let word = word.strip_prefix('@').unwrap_or(word);
+    let word = if a.pattern {
+        without_extglob(word)
+    } else {
+        word.to_string()
+    };
     let path = s.path_in(
         c,
         &Arg {
-            text: word.to_string(),
+            text: word,
             ..a.clone()
         },
     );
-    let label = if a.unresolved {
+    // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
+    let label = if a.unresolved || a.pattern && dotglob(s) {
         protected.hit_dotglob(&path)
     } else {
         pattern_hit(protected, &path)
@@ -286,4 +295,60 @@ fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
         SECRET_WORDS.iter().any(|w| t.contains(w))
     });
     hit.then_some("searches files for passwords, tokens or keys")
+}
+
+/// `python3 -m http.server --directory ~/.ssh` serves a directory to the network.
+fn served(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
+    let a = args(c);
+    let serves = program(c).starts_with("python")
+        && a.windows(2)
+            .any(|w| w[0].text == "-m" && w[1].text == "http.server");
+    if !serves {
+        return None;
+    }
+    let dir = option_values(a, Some("-d"), "--directory")
+        .last()
+        .map(|d| Arg::literal(d))?;
+    let p = s.path_in(c, &dir);
+    let label = protected
+        .contains_protected(&p)
+        .or_else(|| protected.hit(&p))?;
+    Some(format!(
+        "`{}` serves {} which holds a credential file ({label})",
+        show(c),
+        p.path
+    ))
+}
+
+/// extglob groups (`@(.env|x)`, `!(…)`, `+(…)`) stand for whatever they could match: `*`.
+fn without_extglob(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0;
+    let mut prev = ' ';
+    for ch in text.chars() {
+        if ch == '('
+            && matches!(prev, '@' | '!' | '+' | '*' | '?')
+            && (depth > 0 || out.pop().is_some())
+        {
+            if depth == 0 {
+                out.push('*');
+            }
+            depth += 1;
+        } else if ch == ')' && depth > 0 {
+            depth -= 1;
+        } else if depth == 0 {
+            out.push(ch);
+        }
+        prev = ch;
+    }
+    out
+}
+
+/// Whether the call's scripts turn on dotglob (then a wildcard matches dotfiles too).
+fn dotglob(s: &Subject) -> bool {
+    s.commands().any(|(_, _, c)| {
+        program(c) == "shopt"
+            && args(c).iter().any(|a| a.text == "dotglob")
+            && args(c).iter().any(|a| a.text == "-s")
+    })
 }

@@ -26,6 +26,11 @@ pub fn code(c: &Command) -> Option<&str> {
     if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
         return awk_program(c);
     }
+    if prog == "sqlite3" {
+        // `sqlite3 DB "select readfile('.env')"`: the SQL after the database.
+        let ops = crate::guards::argv::operands(args(c), &["-cmd", "-separator", "-nullvalue"]);
+        return ops.get(1).map(|a| a.text.as_str());
+    }
     if let Some(text) = c
         .stdin_text
         .as_deref()
@@ -57,6 +62,11 @@ fn awk_program(c: &Command) -> Option<&str> {
         .map(|a| a.text.as_str())
 }
 
+/// An interpreter that would run what its stdin holds.
+pub fn runs_stdin(c: &Command) -> bool {
+    reads_program_from_stdin(program(c), c)
+}
+
 /// An interpreter with no script operand (or `-`) runs what its stdin holds.
 fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
     let interpreter = prog.starts_with("python")
@@ -81,9 +91,13 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
 }
 
 /// Names whose presence in a program means it reaches outside plain computation.
-const REACHES: [&str; 47] = [
-    // awk, perl (`system "…"`), php
+const REACHES: [&str; 51] = [
+    // awk, perl (`system "…"`), php; Tcl/expect; sqlite3's file functions and dot-commands
     "system",
+    "[open",
+    "writefile",
+    ".shell",
+    "load_extension",
     "| getline",
     "print |",
     // files

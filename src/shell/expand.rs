@@ -250,6 +250,11 @@ impl Walker {
                 }
             }
             WordPiece::TildeExpansion(t) => self.tilde(t, f),
+            WordPiece::ParameterExpansion(expr) if self.loop_glob(expr).is_some() => {
+                let glob = self.loop_glob(expr).unwrap_or_default();
+                // Each value is a file the pattern matches: judged as the pattern itself.
+                f.cur.push(&glob, false);
+            }
             WordPiece::ParameterExpansion(expr) => match self.parameter(expr, depth, inputs) {
                 Some(v) => f.expansion(&v, dq),
                 None => f.cur.unknown(),
@@ -367,6 +372,19 @@ impl Walker {
             } => known(self.lookup(parameter)).map(|v| v.chars().count().to_string()),
             _ => None,
         }
+    }
+
+    /// The pattern a `for` variable ranges over, when `expr` is just that variable.
+    fn loop_glob(&self, expr: &ParameterExpr) -> Option<String> {
+        let ParameterExpr::Parameter {
+            parameter: word::Parameter::Named(n),
+            indirect: false,
+        } = expr
+        else {
+            return None;
+        };
+        let (_, glob) = self.loop_globs.iter().rev().find(|(v, _)| v == n)?;
+        Some(glob.clone())
     }
 
     fn lookup(&self, parameter: &word::Parameter) -> Val {

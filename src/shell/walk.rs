@@ -22,6 +22,10 @@ pub(super) struct Walker {
     pub(super) prefix: Vec<String>,
     /// Whether plain scripts take the fast path (tests turn it off to compare both).
     pub(super) fast: bool,
+    /// `for f in .e*; do cat "$f"; done`: inside the body, `$f` is each file the pattern
+    /// matches, so it expands to the pattern (active even when quoted) and is only known when
+    /// it runs.
+    pub(super) loop_globs: Vec<(String, String)>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -60,6 +64,7 @@ impl Walker {
             budget: BUDGET,
             prefix: Vec::new(),
             fast: true,
+            loop_globs: Vec::new(),
         }
     }
 
@@ -286,11 +291,24 @@ impl Walker {
                 out
             }
             C::ForClause(f) => {
+                let mut values = Vec::new();
                 for w in f.values.iter().flatten() {
-                    self.words(&w.value, depth, &mut scratch);
+                    values.extend(self.words(&w.value, depth, &mut scratch));
                 }
                 self.vars.set(&f.variable_name, Val::Unknown, false);
-                self.list(&f.body.list, depth, stdin)
+                let glob = match values.as_slice() {
+                    [only] if only.pattern => Some(only.text.clone()),
+                    _ => None,
+                };
+                let bound = glob.is_some();
+                if let Some(g) = glob {
+                    self.loop_globs.push((f.variable_name.clone(), g));
+                }
+                let out = self.list(&f.body.list, depth, stdin);
+                if bound {
+                    self.loop_globs.pop();
+                }
+                out
             }
             C::CaseClause(c) => {
                 self.words(&c.value.value, depth, &mut scratch);

@@ -582,3 +582,23 @@ proptest! {
         prop_assert!(s.commands[0].argv.iter().all(|a| !a.pattern && !a.unresolved));
     }
 }
+
+#[test]
+fn shell_doubling_a_variable_stays_bounded() {
+    // Each `a=$a$a` doubles the value: 40 of them would be a terabyte. Past the bound the value
+    // is unknown, and the walk's work budget holds.
+    let script = format!("a=xy; {} cat $a", "a=$a$a; ".repeat(40));
+    let s = run(&script);
+    let cat = s.commands.last().expect("cat is emitted");
+    assert!(cat.argv[1].unresolved, "the doubled value is unknown");
+    assert!(cat.argv[1].text.len() < 1024);
+}
+
+#[test]
+fn shell_a_word_of_many_long_copies_stays_bounded() {
+    let script = format!("a={}; cat {}", "x".repeat(60_000), "$a".repeat(2_000));
+    let s = run(&script);
+    let cat = s.commands.last().expect("cat is emitted");
+    assert!(cat.argv[1].unresolved);
+    assert!(cat.argv[1].text.len() <= 256 * 1024 + 1);
+}

@@ -51,7 +51,7 @@ pub fn operands<'a>(args: &'a [Arg], takes_value: &[&str]) -> Vec<&'a Arg> {
             out.push(a);
         } else if t == "--" {
             options_done = true;
-        } else if takes_value.contains(&t) {
+        } else if takes_value.contains(&t) || ends_in_valued(t, takes_value) {
             it.next();
         }
     }
@@ -83,4 +83,15 @@ pub fn option_values<'a>(args: &'a [Arg], short: Option<&str>, long: &str) -> Ve
         }
     }
     out
+}
+
+/// `-dmS name`: a cluster of short flags whose last one takes the next word as its value.
+fn ends_in_valued(t: &str, takes_value: &[&str]) -> bool {
+    if t.starts_with("--") || !t.starts_with('-') || t.chars().count() <= 2 {
+        return false;
+    }
+    let last = t.chars().last();
+    takes_value
+        .iter()
+        .any(|v| v.len() == 2 && v.starts_with('-') && v.chars().nth(1) == last)
 }

@@ -148,7 +148,23 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
         return None;
     }
     let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
-    let word = word.strip_prefix('@').unwrap_or(word);
+    // curl's `-d @file`; not an extglob `@(…)`.
+    let word = match word.strip_prefix('@') {
+        Some(rest) if !rest.starts_with('(') => rest,
+        _ => word,
+    };
+    if a.pattern {
+        if let Some(alts) = extglob_alternatives(word) {
+            // `@(.env|.env.local)`: each alternative is a name of its own.
+            return alts.iter().find_map(|alt| {
+                let arg = Arg {
+                    text: alt.clone(),
+                    ..a.clone()
+                };
+                names_credential(s, protected, c, &arg)
+            });
+        }
+    }
     let word = if a.pattern {
         without_extglob(word)
     } else {
@@ -351,4 +367,24 @@ fn dotglob(s: &Subject) -> bool {
             && args(c).iter().any(|a| a.text == "dotglob")
             && args(c).iter().any(|a| a.text == "-s")
     })
+}
+
+/// The words an extglob group `@(a|b)`, `+(a|b)` or `?(a|b)` stands for (its first group, up
+/// to 16 alternatives); `None` when there is no such group.
+fn extglob_alternatives(word: &str) -> Option<Vec<String>> {
+    let open = ["@(", "+(", "?("]
+        .iter()
+        .filter_map(|g| word.find(g))
+        .min()?;
+    let close = open + word[open..].find(')')?;
+    let inner = &word[open + 2..close];
+    if inner.contains('(') {
+        return None;
+    }
+    let (head, tail) = (&word[..open], &word[close + 1..]);
+    let alts = inner
+        .split('|')
+        .take(16)
+        .map(|alt| format!("{head}{alt}{tail}"));
+    Some(alts.collect())
 }

@@ -28,9 +28,20 @@ struct Field {
     unresolved: bool,
 }
 
+/// The longest word kept (bytes).
+const MAX_WORD: usize = 256 * 1024;
+
 impl Field {
     fn push(&mut self, s: &str, quoted: bool) {
         self.quoted |= quoted;
+        // A word built from many copies of a long value (`$a$a$a…`) stops growing: the rest is
+        // unknown, and the work stays bounded.
+        if self.lit.len() + s.len() > MAX_WORD {
+            if !self.unresolved {
+                self.unknown();
+            }
+            return;
+        }
         let mut prev = self.lit.chars().next_back();
         self.lit.push_str(s);
         for c in s.chars() {
@@ -82,6 +93,12 @@ impl Fields<'_> {
     /// The value of an expansion: split on IFS when unquoted (IFS whitespace runs collapse, other
     /// IFS characters each end a field), glob characters in it stay active.
     fn expansion(&mut self, value: &str, quoted: bool) {
+        if self.cur.lit.len() + value.len() > MAX_WORD {
+            if !self.cur.unresolved {
+                self.cur.unknown();
+            }
+            return;
+        }
         if quoted || !self.split {
             self.cur.push(value, quoted);
             return;

@@ -290,9 +290,16 @@ impl Walker {
         match name {
             "export" | "declare" | "typeset" | "readonly" | "local" => {
                 let export = name == "export" || args[1..].iter().any(|a| a.text == "-x");
+                // `declare -n r=C` makes r a name for C, not the text "C": not followed, so r
+                // is unknown (and `$r` in command position opaque).
+                let nameref = args[1..]
+                    .iter()
+                    .any(|a| a.text.starts_with('-') && a.text.contains('n'));
                 for a in operands {
                     match wrappers::split_assignment(&a.text) {
-                        Some((n, _)) if a.unresolved => self.vars.set(n, Val::Unknown, export),
+                        Some((n, _)) if a.unresolved || nameref => {
+                            self.vars.set(n, Val::Unknown, export)
+                        }
                         Some((n, v)) => self.vars.set(n, Val::Set(v.to_owned()), export),
                         None if export => self.vars.export(&a.text),
                         None => {}

@@ -4,6 +4,9 @@
 
 use rustc_hash::FxHashMap;
 
+/// The longest value a variable keeps (bytes); longer ones are unknown.
+const MAX_VALUE: usize = 64 * 1024;
+
 /// What a variable holds as far as the script text tells.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Val {
@@ -46,6 +49,12 @@ impl Vars {
 
     /// Assigns; a variable that was exported stays exported (bash keeps the attribute).
     pub(super) fn set(&mut self, name: &str, val: Val, export: bool) {
+        // `a=$a$a` doubles a value per statement: past the bound it is unknown, or thirty
+        // lines would take the engine's memory and time.
+        let val = match val {
+            Val::Set(v) if v.len() > MAX_VALUE => Val::Unknown,
+            v => v,
+        };
         let exported = export || self.map.get(name).is_some_and(|v| v.exported);
         self.map.insert(name.to_owned(), Var { val, exported });
     }

@@ -333,3 +333,38 @@ fn every_evasion_is_stopped_and_every_ordinary_call_allowed() {
         failures.len()
     );
 }
+
+/// The cases the guards do not yet judge right (`tests/corpus/gaps-*.jsonl`, each named in the
+/// issue note): evasions still allowed, ordinary calls still blocked. They are kept where the
+/// figures can be rerun, and this test fails the day one of them starts passing, so it moves
+/// back into the corpus proper.
+#[test]
+fn known_gaps_are_still_gaps() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let state = dir.path().join("governance").display().to_string();
+    let e = engine(dir.path());
+    let mut closed = Vec::new();
+    for c in corpus("gaps-evasions") {
+        let v = e.evaluate(&request(&c, &state));
+        if matches!(v.action.as_str(), "deny" | "escalate") {
+            closed.push(format!(
+                "{} is now stopped: move it back to the corpus",
+                c.id
+            ));
+        }
+    }
+    for c in corpus("gaps-ordinary") {
+        if e.evaluate(&request(&c, &state)).action.as_str() == "allow" {
+            closed.push(format!(
+                "{} is now allowed: move it back to the corpus",
+                c.id
+            ));
+        }
+    }
+    println!(
+        "known gaps: {} evasions, {} ordinary",
+        corpus("gaps-evasions").len(),
+        corpus("gaps-ordinary").len()
+    );
+    assert!(closed.is_empty(), "{}", closed.join("\n"));
+}

@@ -14,6 +14,7 @@ const UNKNOWN: &str = "/";
 pub fn track(script: &mut Script, start: Option<&str>, home: Option<&str>) {
     let mut cwd: Option<String> = None;
     let mut stack: Vec<Option<String>> = Vec::new();
+    let mut oldpwd: Option<String> = None;
     for c in &mut script.commands {
         c.cwd = cwd.clone();
         let prog = program(c);
@@ -31,12 +32,22 @@ pub fn track(script: &mut Script, start: Option<&str>, home: Option<&str>) {
         let next = match target {
             None => home.map(str::to_string),
             Some((_, true)) => Some(UNKNOWN.to_string()),
-            Some((t, false)) if t == "-" => Some(UNKNOWN.to_string()),
+            // `cd -` returns to where the previous cd left.
+            Some((t, false)) if t == "-" => Some(
+                oldpwd
+                    .clone()
+                    .unwrap_or_else(|| start.unwrap_or(UNKNOWN).to_string()),
+            ),
             Some((t, false)) => Some(paths::resolve(&t, &PathContext { cwd: here, home }).path),
         };
         if prog == "pushd" {
             stack.push(cwd.clone());
         }
+        oldpwd = Some(
+            cwd.clone()
+                .or_else(|| start.map(str::to_string))
+                .unwrap_or_default(),
+        );
         cwd = next;
     }
 }

@@ -143,11 +143,9 @@ fn script_roots(script: &Script, i: usize) -> Vec<String> {
     else {
         return Vec::new();
     };
-    args(find)
-        .iter()
-        .skip_while(|x| matches!(x.text.as_str(), "-H" | "-L" | "-P"))
-        .take_while(|x| !x.text.starts_with('-') && !matches!(x.text.as_str(), "(" | "!"))
-        .map(|x| x.text.clone())
+    crate::guards::argv::find_roots(args(find))
+        .into_iter()
+        .map(|x| x.text)
         .collect()
 }
 

@@ -193,8 +193,16 @@ fn value_text(v: &Value) -> String {
 /// Text typed over several calls and run by a later Enter is not joined here.
 fn process_input(p: &Map<String, Value>) -> Option<Script> {
     let mut input = String::new();
-    for key in ["data", "text", "literal"] {
-        if let Some(s) = p.get(key).and_then(Value::as_str) {
+    // Only the fields the action sends: a stray `data` on a paste is not what the shell reads.
+    let fields: &[&str] = match p.get("action").and_then(Value::as_str) {
+        Some("write") | Some("input") => &["data"],
+        Some("paste") => &["text"],
+        Some("send-keys") => &["literal"],
+        Some("submit") => &[],
+        _ => &["data", "text", "literal"],
+    };
+    for key in fields {
+        if let Some(s) = p.get(*key).and_then(Value::as_str) {
             input.push_str(s);
         }
     }
@@ -206,13 +214,35 @@ fn process_input(p: &Map<String, Value>) -> Option<Script> {
         Some(k) => push_key(&mut input, k),
         None => {}
     }
+    if p.get("action").and_then(Value::as_str) == Some("submit") {
+        input.push('\n');
+    }
     // Carriage returns end a line at a terminal as newlines do in a script.
     // Control characters (Ctrl-U kills the line typed so far, Ctrl-C abandons it) end
     // whatever came before them at a terminal, as a newline does in a script.
-    let input: String = input
-        .chars()
-        .map(|c| if c.is_control() && c != '\t' { '\n' } else { c })
-        .collect();
+    let mut typed = String::with_capacity(input.len());
+    for c in input.chars() {
+        match c {
+            '\n' | '\r' => typed.push('\n'),
+            '\t' => typed.push(c),
+            // ^C abandons the line typed so far.
+            '\u{3}' => typed.push('\n'),
+            c if c.is_control() => typed.push_str(EDITED),
+            c => typed.push(c),
+        }
+    }
+    // History expansion (`!!`, `^old^new`) at a line's start re-runs an earlier line changed.
+    let input: String = typed
+        .lines()
+        .map(|l| {
+            if l.trim_start().starts_with(['!', '^']) {
+                EDITED.trim()
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     (!input.trim().is_empty()).then(|| {
         shell::analyze(&ShellInput {
             script: &input,
@@ -245,12 +275,22 @@ fn push_key(input: &mut String, key: &Value) {
         ("Space", _) => input.push(' '),
         ("Tab", _) => input.push('\t'),
         (_, Some("m" | "M" | "j" | "J")) => input.push('\n'),
-        // Other control keys and named keys (`C-c`, `Escape`, `Up`) type no command text.
-        (_, Some(_)) => input.push(' '),
-        _ if NAMED_KEYS.contains(&k) => input.push(' '),
+        // C-c abandons the line; C-d, C-z, C-\ on an empty line end or stop input.
+        (_, Some("c" | "C")) => input.push('\n'),
+        (_, Some("d" | "D" | "z" | "Z" | "\\")) if input.is_empty() || input.ends_with('\n') => {
+            input.push('\n')
+        }
+        // Keys that edit or recall the line (`C-a` + `C-d`, Backspace, Up) make what runs
+        // differ from what was typed: the line becomes one the shell model names as computed.
+        (_, Some(_)) => input.push_str(EDITED),
+        _ if NAMED_KEYS.contains(&k) => input.push_str(EDITED),
         _ => input.push_str(k),
     }
 }
+
+/// Typed in place of a line-editing key: a command in a variable, which the shell model
+/// reports as a program only known when it runs (opaque).
+const EDITED: &str = "\n\"$EDITED_AT_THE_TERMINAL\"\n";
 
 const NAMED_KEYS: [&str; 16] = [
     "Escape",

@@ -27,7 +27,12 @@ pub fn has_flag(args: &[Arg], short: &[char], long: &[&str]) -> bool {
         }
         if let Some(name) = t.strip_prefix("--") {
             let name = name.split('=').next().unwrap_or(name);
-            if long.contains(&name) {
+            // GNU getopt takes any unambiguous prefix (`--recu` is `--recursive`); a prefix of
+            // three or more letters is taken as the option it begins.
+            if long
+                .iter()
+                .any(|l| *l == name || name.len() >= 3 && l.starts_with(name))
+            {
                 return true;
             }
         } else if let Some(cluster) = t.strip_prefix('-') {
@@ -94,4 +99,27 @@ fn ends_in_valued(t: &str, takes_value: &[&str]) -> bool {
     takes_value
         .iter()
         .any(|v| v.len() == 2 && v.starts_with('-') && v.chars().nth(1) == last)
+}
+
+/// find's start points: after -H/-L/-P and `-D opts`/`-O level`, before the expression;
+/// none means `.`.
+pub fn find_roots(a: &[Arg]) -> Vec<Arg> {
+    let mut i = 0;
+    while let Some(x) = a.get(i) {
+        match x.text.as_str() {
+            "-H" | "-L" | "-P" => i += 1,
+            "-D" => i += 2,
+            t if t.starts_with("-O") => i += 1,
+            _ => break,
+        }
+    }
+    let roots: Vec<Arg> = a[i.min(a.len())..]
+        .iter()
+        .take_while(|x| !x.text.starts_with('-') && !matches!(x.text.as_str(), "(" | "!"))
+        .cloned()
+        .collect();
+    if roots.is_empty() {
+        return vec![Arg::literal(".")];
+    }
+    roots
 }

@@ -29,6 +29,8 @@ fn secret_name(name: &str) -> bool {
         "PASSWD",
         "CREDENTIAL",
         "AUTH",
+        "_URL",
+        "DSN",
     ]
     .iter()
     .any(|w| n.contains(w))
@@ -237,15 +239,22 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
         ],
     );
     if grep {
-        // A recursive grep for a word prints matching lines only; one for `.` or `^` prints
-        // every line of every file it reads.
-        let broad = ops
-            .first()
-            .is_some_and(|p| p.text.trim_matches(['^', '$', '.', '*']).is_empty());
+        // A recursive grep for a word prints matching lines only; one for `.`, `^`, `=` or an
+        // inverted one (`-v`) prints (nearly) every line of every file it reads. The pattern is
+        // the first operand unless given with -e.
+        let given = option_values(a, Some("-e"), "--regexp");
+        let pattern = match given.first() {
+            Some(p) => Some(*p),
+            None => ops.first().map(|p| p.text.as_str()),
+        };
+        let broad = has_flag(a, &['v'], &["invert-match"])
+            || pattern.is_some_and(|p| p.trim_matches(['^', '$', '.', '*']).chars().count() <= 1);
         if !broad {
             return None;
         }
-        ops.remove(0);
+        if given.is_empty() && !ops.is_empty() {
+            ops.remove(0);
+        }
     }
     // `tar -C DIR x` reads DIR/x.
     let base = option_values(a, Some("-C"), "--directory")
@@ -279,6 +288,9 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         "printenv" => a.is_empty() || a.iter().any(|x| secret_name(&x.text)),
         // `env` with a command is a wrapper (the shell model removed it); what is left runs
         // nothing and prints everything.
+        // jq's `env`/`$ENV`, make's database (`-p`).
+        "jq" | "gojq" | "yq" => a.iter().any(|x| x.text == "env" || x.text.contains("$ENV")),
+        "make" | "gmake" => has_flag(a, &['p'], &["print-data-base"]),
         "env" => operands(a, &["-u", "-C", "-S"])
             .iter()
             .all(|o| o.text.contains('=')),
@@ -308,7 +320,12 @@ fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
     // is `password_reset` (the held-out corpus's ord-h050 was dropped for that reason).
     let hit = args(c).iter().any(|a| {
         let t = a.text.to_ascii_lowercase();
-        SECRET_WORDS.iter().any(|w| t.contains(w))
+        SECRET_WORDS.iter().any(|w| {
+            t.match_indices(w)
+                .map(|(i, _)| &t[i + w.len()..])
+                .map(|rest| rest.strip_prefix('s').unwrap_or(rest))
+                .any(|rest| !rest.starts_with(|ch: char| ch.is_ascii_lowercase()))
+        })
     });
     hit.then_some("searches files for passwords, tokens or keys")
 }

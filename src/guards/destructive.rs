@@ -2,7 +2,7 @@
 //! permission changes are allowed inside the agent's workspace (`rm -rf node_modules`) and
 //! denied anywhere else, including the workspace itself.
 
-use super::argv::{args, has_flag, operands, option_values, program};
+use super::argv::{args, find_roots, has_flag, operands, option_values, program};
 use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
@@ -24,25 +24,48 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
     let a = args(c);
     let targets: Vec<&Arg> = match program(c) {
         "rm" if has_flag(a, &['r', 'R', 'f'], &["recursive", "force"]) => operands(a, &[]),
-        "rmdir" | "unlink" => operands(a, &[]),
+        "rmdir" | "unlink" | "rimraf" | "del-cli" => operands(a, &[]),
+        // find -exec rm {}: every file under the start point, with or without -r.
+        "rm" if c.wrappers.iter().any(|w| w.starts_with("find -")) => operands(a, &[]),
+        "zip" if has_flag(a, &['m'], &["move"]) => operands(a, &["-b", "-t", "-tt", "-x", "-i"])
+            .into_iter()
+            .skip(1)
+            .collect(),
+        "rsync"
+            if has_flag(
+                a,
+                &[],
+                &[
+                    "delete",
+                    "delete-before",
+                    "delete-after",
+                    "delete-during",
+                    "remove-source-files",
+                ],
+            ) =>
+        {
+            operands(
+                a,
+                &["-e", "--rsh", "--exclude", "--include", "-f", "--filter"],
+            )
+            .into_iter()
+            .rev()
+            .take(1)
+            .collect()
+        }
         "shred" | "wipe" | "srm" => operands(a, &["-n", "-s", "--iterations", "--size"]),
         "truncate" => operands(a, &["-s", "-r", "--size", "--reference"]),
         "find" if finds_to_delete(a) => {
-            return find_roots(a)
-                .into_iter()
-                .find_map(|t| outside_root(s, c, t))
+            return find_roots(a).iter().find_map(|t| outside_root(s, c, t))
         }
-        "tar" if a.iter().any(|x| x.text == "--remove-files") => {
-            operands(a, &["-f", "-C", "-T", "-X"])
-        }
+        "tar" if has_flag(a, &[], &["remove-files"]) => operands(a, &["-f", "-C", "-T", "-X"]),
         "git" if cleans(a) => return outside_cwd(s, c),
         // A recursive permission change outside the workspace locks out or opens up what it
         // reaches, as a deletion would destroy it: the first operand is the mode or owner.
         "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
             return system_dir(s, c).or_else(|| {
-                operands(a, &["--reference"])
+                targets_of_mode_change(a)
                     .into_iter()
-                    .skip(1)
                     .find_map(|t| outside(s, c, t))
             });
         }
@@ -81,16 +104,16 @@ fn finds_to_delete(a: &[Arg]) -> bool {
 }
 
 /// `find` starts at the words before its first expression.
-fn find_roots(a: &[Arg]) -> Vec<&Arg> {
-    a.iter()
-        .skip_while(|x| matches!(x.text.as_str(), "-H" | "-L" | "-P"))
-        .take_while(|x| !x.text.starts_with('-') && !matches!(x.text.as_str(), "(" | "!"))
-        .collect()
-}
 
 fn cleans(a: &[Arg]) -> bool {
     let sub = operands(a, &["-C", "-c", "--git-dir", "--work-tree"]);
-    sub.first().is_some_and(|s| s.text == "clean") && has_flag(a, &['f'], &["force"])
+    // `-c clean.requireForce=false` makes a plain `git clean` delete.
+    let unforced = a.iter().any(|x| {
+        x.text
+            .to_ascii_lowercase()
+            .contains("clean.requireforce=false")
+    });
+    sub.first().is_some_and(|s| s.text == "clean") && (unforced || has_flag(a, &['f'], &["force"]))
 }
 
 /// `git clean -f` removes untracked files under the working directory.
@@ -126,23 +149,30 @@ fn outside_cwd(s: &Subject, c: &Command) -> Option<String> {
     })
 }
 
-fn system_dir(s: &Subject, c: &Command) -> Option<String> {
-    operands(args(c), &["--reference"])
+/// The files of `chmod MODE f…`; with `--reference=R` there is no mode operand.
+fn targets_of_mode_change(a: &[Arg]) -> Vec<&Arg> {
+    let reference = a.iter().any(|x| x.text.starts_with("--reference"));
+    let skip = usize::from(!reference);
+    operands(a, &["--reference"])
         .into_iter()
-        .skip(1)
-        .find_map(|t| {
-            let p = s.path_in(c, t);
-            let hit = t.unresolved
-                || SYSTEM_DIRS.contains(&p.path.as_str())
-                || s.env.host.home.as_deref() == Some(p.path.as_str());
-            hit.then(|| {
-                format!(
-                    "`{}` changes permissions of {} recursively",
-                    show(c),
-                    p.path
-                )
-            })
+        .skip(skip)
+        .collect()
+}
+
+fn system_dir(s: &Subject, c: &Command) -> Option<String> {
+    targets_of_mode_change(args(c)).into_iter().find_map(|t| {
+        let p = s.path_in(c, t);
+        let hit = t.unresolved
+            || SYSTEM_DIRS.contains(&p.path.as_str())
+            || s.env.host.home.as_deref() == Some(p.path.as_str());
+        hit.then(|| {
+            format!(
+                "`{}` changes permissions of {} recursively",
+                show(c),
+                p.path
+            )
         })
+    })
 }
 
 fn dd_to_device(c: &Command) -> Option<String> {
@@ -159,7 +189,10 @@ fn device_write(c: &Command) -> Option<String> {
             || t.starts_with("/dev/nvme")
             || t.starts_with("/dev/vd")
             || t.starts_with("/dev/disk")
-            || t.starts_with("/dev/mapper");
+            || t.starts_with("/dev/mapper")
+            || t.starts_with("/dev/xvd")
+            || t.starts_with("/dev/hd")
+            || t.starts_with("/dev/mmcblk");
         device.then(|| format!("`{}` writes to the device {t}", show(c)))
     })
 }

@@ -17,17 +17,71 @@ pub fn check(s: &Subject) -> Option<String> {
 
 fn command(c: &Command) -> Option<&'static str> {
     let a = args(c);
-    match program(c) {
+    // Spellings of the same program: `git-push` (git's exec-path), `python -m twine`,
+    // `cargo +nightly publish`, `docker-compose`, `/etc/init.d/nginx stop`.
+    let prog = program(c);
+    let module = (prog.starts_with("python") && a.first().is_some_and(|x| x.text == "-m"))
+        .then(|| a.get(1).map(|m| m.text.as_str()))
+        .flatten();
+    let a = if module.is_some() {
+        a.get(2..).unwrap_or(&[])
+    } else {
+        a
+    };
+    let a = match a.first() {
+        Some(t) if prog == "cargo" && t.text.starts_with('+') => &a[1..],
+        _ => a,
+    };
+    if c.argv
+        .first()
+        .is_some_and(|p| p.text.starts_with("/etc/init.d/"))
+    {
+        return a.first().and_then(|v| {
+            SYSTEMCTL_MUTATING
+                .contains(&v.text.as_str())
+                .then_some("changes a running service")
+        });
+    }
+    match module.unwrap_or(prog) {
+        "git-push" | "git-send-pack" => Some("pushes with git's own push binary"),
+        "git"
+            if operands(a, &GIT_VALUED)
+                .first()
+                .is_some_and(|v| v.text == "send-pack") =>
+        {
+            Some("pushes refs with git send-pack")
+        }
         "git" => git(a),
+        "pulumi" => first_in(
+            a,
+            &["-s", "--stack", "-C", "--cwd"],
+            &["up", "update", "destroy", "import", "refresh", "cancel"],
+        )
+        .then_some("changes infrastructure"),
+        "skopeo" => {
+            first_in(a, &[], &["copy", "sync", "delete"]).then_some("publishes or deletes an image")
+        }
+        "docker-compose" => first_in(a, &["-f", "--file", "-p", "--project-name"], &["push"])
+            .then_some("publishes images"),
         "kubectl" | "oc" | "k3s" => kubectl(a),
         "helm" => first_in(
             a,
-            &["-n", "--namespace", "--kube-context", "--kubeconfig"],
+            &[
+                "-n",
+                "--namespace",
+                "--kube-context",
+                "--kubeconfig",
+                "--kube-token",
+                "--kube-apiserver",
+                "--kube-as-user",
+                "--registry-config",
+                "--repository-config",
+            ],
             &["install", "upgrade", "uninstall", "delete", "rollback"],
         )
         .then_some("changes a Helm release"),
         "terraform" | "tofu" | "terragrunt" => first_in(
-            a,
+            a.strip_prefix(&[Arg::literal("run-all")][..]).unwrap_or(a),
             &["-chdir"],
             &[
                 "apply",
@@ -111,7 +165,9 @@ fn reaches_protected(spec: &Arg) -> bool {
         || dst.starts_with("release/")
 }
 
-const KUBECTL_VALUED: [&str; 12] = [
+const KUBECTL_VALUED: [&str; 14] = [
+    "-v",
+    "--v",
     "-n",
     "--namespace",
     "--context",
@@ -125,7 +181,8 @@ const KUBECTL_VALUED: [&str; 12] = [
     "--selector",
     "--as",
 ];
-const KUBECTL_MUTATING: [&str; 20] = [
+const KUBECTL_MUTATING: [&str; 21] = [
+    "certificate",
     "apply",
     "create",
     "delete",
@@ -200,9 +257,10 @@ fn docker(a: &[Arg]) -> Option<&'static str> {
     let pushes = match words.as_slice() {
         ["push", ..] => true,
         ["image" | "manifest" | "trust", "push", ..] => true,
-        ["buildx" | "build", ..] => a
-            .iter()
-            .any(|x| x.text == "--push" || x.text.contains("push=true")),
+        ["buildx" | "build", ..] => a.iter().any(|x| {
+            x.text == "--push" || x.text.contains("push=true") || x.text.contains("type=registry")
+        }),
+        ["compose", ..] => words.contains(&"push"),
         ["stack" | "service" | "swarm" | "secret" | "config", verb, ..] => {
             !matches!(*verb, "ls" | "ps" | "inspect" | "logs")
         }
@@ -211,7 +269,8 @@ fn docker(a: &[Arg]) -> Option<&'static str> {
     pushes.then_some("publishes an image or changes a swarm")
 }
 
-const SYSTEMCTL_MUTATING: [&str; 14] = [
+const SYSTEMCTL_MUTATING: [&str; 15] = [
+    "force-reload",
     "start",
     "stop",
     "restart",
@@ -239,6 +298,10 @@ fn systemctl(prog: &str, a: &[Arg]) -> Option<&'static str> {
             "-s",
             "--signal",
             "--kill-whom",
+            "-n",
+            "--lines",
+            "-o",
+            "--output",
         ],
     );
     let verb = if prog == "service" {
@@ -259,6 +322,8 @@ fn publish(a: &[Arg]) -> Option<&'static str> {
         "--access",
         "--repository",
         "--filter",
+        "-w",
+        "--workspace",
     ];
     let ops = operands(a, &valued);
     // `yarn npm publish` (berry) names the registry family first.

@@ -19,10 +19,10 @@ const DECODERS: [&str; 16] = [
 ];
 
 /// Programs that run the code they read.
-pub const INTERPRETERS: [&str; 24] = [
+pub const INTERPRETERS: [&str; 28] = [
     "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox", "python", "python2",
     "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "deno", "bun", "tclsh",
-    "source", ".",
+    "source", ".", "csh", "tcsh", "at", "batch",
 ];
 
 pub fn check(s: &Subject) -> Option<String> {
@@ -90,9 +90,29 @@ fn package_from_url(script: &Script) -> Option<String> {
                 .first()
                 .is_some_and(|v| matches!(v.text.as_str(), "install" | "i" | "add"))
             && args(c).iter().skip(1).any(|x| remote(&x.text));
-        (prog_remote || installs)
+        (prog_remote || installs || runs_remote_module(c))
             .then(|| format!("`{}` runs a package fetched from an address", show(c)))
     })
+}
+
+/// `deno run https://…`, `go run example.com/x@latest`, `uvx --from git+…`: a module fetched
+/// and run in one step.
+fn runs_remote_module(c: &Command) -> bool {
+    let a = args(c);
+    let remote = |t: &str| {
+        t.contains("://") || t.starts_with("git+") || t.starts_with("jsr:") || t.starts_with("npm:")
+    };
+    match program(c) {
+        "deno" | "bun" => a.iter().any(|x| remote(&x.text)),
+        "go" => {
+            a.first().is_some_and(|v| v.text == "run")
+                && a.iter()
+                    .skip(1)
+                    .any(|x| x.text.contains('/') && x.text.contains('@'))
+        }
+        "uvx" | "pipx" | "uv" => a.iter().any(|x| remote(&x.text)),
+        _ => false,
+    }
 }
 
 pub fn is_interpreter(prog: &str) -> bool {
@@ -103,7 +123,10 @@ pub fn is_interpreter(prog: &str) -> bool {
 /// (no literal program of its own: `curl … | python3 -c 'import json…'` reads data).
 fn piped(script: &Script) -> Option<String> {
     script.commands.iter().enumerate().find_map(|(i, c)| {
-        if !is_interpreter(program(c)) || runs_own_literal(c) {
+        // `make -f -` reads its makefile, recipes and all, from stdin.
+        let make_stdin =
+            program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
+        if !(is_interpreter(program(c)) || make_stdin) || !make_stdin && runs_own_literal(c) {
             return None;
         }
         let source = feeder(script, i, 0)?;
@@ -130,6 +153,21 @@ fn feeder(script: &Script, i: usize, depth: u32) -> Option<&Command> {
     })
 }
 
+/// CLIs that print remote content: `gh gist view`, `gh api`, `aws s3 cp s3://… -`,
+/// `gsutil cat`, `az storage blob download … -f /dev/stdout`.
+fn fetches(prog: &str, a: &[crate::shell::Arg]) -> bool {
+    let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+    match prog {
+        "gh" => matches!(
+            words.as_slice(),
+            ["gist", "view", ..] | ["api", ..] | ["release", "download", ..]
+        ),
+        "aws" => matches!(words.as_slice(), ["s3", "cp", ..]) && words.contains(&"-"),
+        "gsutil" | "gcloud" => words.contains(&"cat"),
+        _ => false,
+    }
+}
+
 /// A decoder (not a download): its output is a payload the text did not show.
 pub fn decodes(c: &Command) -> bool {
     !DOWNLOADERS.contains(&program(c)) && is_source(c)
@@ -137,7 +175,7 @@ pub fn decodes(c: &Command) -> bool {
 
 fn is_source(c: &Command) -> bool {
     let prog = program(c);
-    if DOWNLOADERS.contains(&prog) {
+    if DOWNLOADERS.contains(&prog) || fetches(prog, args(c)) {
         return true;
     }
     // `perl -e 'print pack("H*", …)' | sh`: a program computing a script is a decoder.
@@ -182,7 +220,7 @@ fn runs_own_literal(c: &Command) -> bool {
         .first()
         .is_some_and(|f| {
             !f.unresolved
-                && !matches!(f.text.as_str(), "-" | "/dev/stdin")
+                && !matches!(f.text.as_str(), "-" | "/dev/stdin" | "/proc/self/fd/0")
                 && !f.text.starts_with("/dev/fd/")
         })
 }

@@ -9,7 +9,7 @@ use crate::paths::Resolved;
 use crate::shell::{Command, RedirectKind};
 
 /// Programs that read a file without changing it: allowed on governance's state but its keys.
-const READERS: [&str; 16] = [
+const READERS: [&str; 15] = [
     "cat",
     "less",
     "more",
@@ -24,7 +24,6 @@ const READERS: [&str; 16] = [
     "file",
     "sha256sum",
     "md5sum",
-    "openclaw-governance",
     "tac",
 ];
 
@@ -128,7 +127,10 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
 }
 
 /// Programs that destroy a whole tree given its root (`rm -rf ~` takes governance with it).
-const REMOVERS: [&str; 6] = ["rm", "mv", "shred", "chmod", "chown", "find"];
+/// …and those that overwrite a tree given its root (`cp -r forged/ STATE/..`, `tar -x -C /`).
+const REMOVERS: [&str; 12] = [
+    "rm", "mv", "shred", "chmod", "chown", "find", "cp", "rsync", "tar", "unzip", "install", "ln",
+];
 
 fn holds_state(s: &Subject, p: &Resolved) -> Option<String> {
     let roots = [

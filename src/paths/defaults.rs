@@ -120,6 +120,12 @@ const LOCATIONS: &[(&str, &str)] = &[
     // Kubernetes service-account tokens and Docker/compose secrets mounted into containers.
     ("/var/run/secrets/**", "mounted secrets"),
     ("/run/secrets/**", "mounted secrets"),
+    // OpenClaw's own: per-agent auth profiles and credentials hold model provider API keys.
+    (
+        "~/.openclaw/agents/**/auth-profiles.json",
+        "OpenClaw auth profiles",
+    ),
+    ("~/.openclaw/credentials/**", "OpenClaw credentials"),
 ];
 
 /// Ordinary files that a broad entry above would otherwise catch.
@@ -129,6 +135,10 @@ const EXCEPTIONS: &[&str] = &[
     ".env.sample",
     ".env.template",
     ".env.dist",
+    ".env*.example",
+    ".env*.sample",
+    ".env*.template",
+    ".env*.dist",
     // Public halves of SSH keys, and the non-secret files of ~/.ssh.
     "~/.ssh/*.pub",
     "~/.ssh/known_hosts",

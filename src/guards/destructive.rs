@@ -103,8 +103,6 @@ fn finds_to_delete(a: &[Arg]) -> bool {
     a.iter().any(|x| x.text == "-delete")
 }
 
-/// `find` starts at the words before its first expression.
-
 fn cleans(a: &[Arg]) -> bool {
     let sub = operands(a, &["-C", "-c", "--git-dir", "--work-tree"]);
     // `-c clean.requireForce=false` makes a plain `git clean` delete.

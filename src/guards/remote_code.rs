@@ -126,7 +126,8 @@ fn piped(script: &Script) -> Option<String> {
         // `make -f -` reads its makefile, recipes and all, from stdin.
         let make_stdin =
             program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
-        if !(is_interpreter(program(c)) || make_stdin) || !make_stdin && runs_own_literal(c) {
+        let runs_input = make_stdin || is_interpreter(program(c)) && !runs_own_literal(c);
+        if !runs_input {
             return None;
         }
         let source = feeder(script, i, 0)?;

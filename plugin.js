@@ -37,8 +37,14 @@ function hostPathsOf(api) {
   const dir = (p) => path.resolve(p.replace(/^~(?=$|\/)/, os.homedir()));
   const agents = api.config?.agents || {};
   const workspaces = {};
+  // The host takes either form of the roster: `agents.list[]` with ids, or `agents.entries`
+  // keyed by id (agent-roster-provenance in 2026.9.6).
   for (const a of Array.isArray(agents.list) ? agents.list : []) {
     if (a && typeof a.id === 'string' && typeof a.workspace === 'string') workspaces[a.id] = dir(a.workspace);
+  }
+  const entries = agents.entries && typeof agents.entries === 'object' ? agents.entries : {};
+  for (const [id, a] of Object.entries(entries)) {
+    if (a && typeof a.workspace === 'string') workspaces[id] = dir(a.workspace);
   }
   const openclawDir = api.runtime?.state?.resolveStateDir?.(process.env) ||
     process.env.OPENCLAW_STATE_DIR || path.join(os.homedir(), '.openclaw');

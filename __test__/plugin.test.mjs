@@ -251,3 +251,22 @@ test('conversation hooks are registered only when the operator granted conversat
   for (const hook of ['before_prompt_build', 'llm_output']) assert.ok(granted.hooks.has(hook), hook);
   assert.ok(!granted.logs.some((l) => /allowConversationAccess/.test(l.msg)));
 });
+
+test('guards resolve paths against each agent workspace from the host config (agents.list and agents.entries)', () => {
+  const api = mockApi({ config: { builtinPolicies: { destructiveGuard: true } } });
+  api.config = {
+    agents: {
+      defaults: { workspace: '/srv/default-ws' },
+      list: [{ id: 'listed', workspace: '/srv/listed-ws' }],
+      entries: { keyed: { workspace: '/srv/keyed-ws' } },
+    },
+  };
+  plugin.register(api);
+  const rm = (agent, dir) => fire(api, 'before_tool_call', { toolName: 'exec', params: { command: `rm -rf ${dir}/build` } }, tctx(agent));
+  assert.equal(rm('listed', '/srv/listed-ws'), undefined, 'inside its own workspace (agents.list)');
+  assert.equal(rm('keyed', '/srv/keyed-ws'), undefined, 'inside its own workspace (agents.entries)');
+  assert.equal(rm('other', '/srv/default-ws'), undefined, 'an agent without one works in agents.defaults.workspace');
+  const outside = rm('keyed', '/srv/listed-ws');
+  assert.equal(outside?.block, true, "another agent's workspace is outside this one's");
+  assert.match(outside.blockReason, /Destructive guard: `rm -rf \/srv\/listed-ws\/build` deletes/);
+});

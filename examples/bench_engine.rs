@@ -36,7 +36,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     let ordinary: Request = serde_json::from_value(json!({
         "hook": "before_tool_call", "agentId": "forge", "sessionKey": "agent:forge:main",
-        "toolName": "exec", "params": { "command": "ls -la src && git status --short" }
+        "toolName": "exec", "params": { "command": "git status --short && ls -la src | head -n 20 > /tmp/ls.txt" }
     }))?;
     measure(&engine, &ordinary, 2_000);
     let times = measure(&engine, &ordinary, 50_000);

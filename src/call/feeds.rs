@@ -10,7 +10,15 @@ pub fn complete(script: &mut Script, env: &[(String, String)]) {
     let mut extra = Script::default();
     for i in 0..n {
         let fed = fed_text(script, i);
-        let roots = script_roots(script, i);
+        let under_find = script.commands[i]
+            .wrappers
+            .iter()
+            .any(|w| w.starts_with("find -"));
+        let roots = if under_find {
+            script_roots(script, i)
+        } else {
+            Vec::new()
+        };
         let c = &mut script.commands[i];
         if c.wrappers.iter().any(|w| w == "xargs") || names_from_stdin(c) {
             xargs_args(c, fed.as_deref());
@@ -299,6 +307,9 @@ fn names_from_stdin(c: &Command) -> bool {
 /// Programs that run a command or script they are handed: schedulers, terminal multiplexers,
 /// privilege and sandbox runners, `trap`. Their command is analysed like a nested script.
 fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
+    if !RUNNERS.contains(&program(c)) {
+        return Vec::new();
+    }
     let a = args(c);
     let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
     let quote = |w: &[&str]| {
@@ -360,6 +371,37 @@ fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
     };
     one.into_iter().collect()
 }
+
+const RUNNERS: [&str; 28] = [
+    "catchsegv",
+    "at",
+    "batch",
+    "crontab",
+    "trap",
+    "script",
+    "tmux",
+    "screen",
+    "expect",
+    "runuser",
+    "pkexec",
+    "sg",
+    "systemd-run",
+    "chrt",
+    "taskset",
+    "nsenter",
+    "unshare",
+    "firejail",
+    "proot",
+    "strace",
+    "ltrace",
+    "valgrind",
+    "torsocks",
+    "proxychains",
+    "proxychains4",
+    "numactl",
+    "cgexec",
+    "fakeroot",
+];
 
 /// A word as the shell would need it written to mean itself.
 fn shell_quote(w: &str) -> String {

@@ -146,7 +146,7 @@ fn redirect(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
 /// file. A word only partly known is judged by all it could be (`/proc/$$/environ`); a word
 /// not known at all names nothing here (that would deny every `cat "$F"`).
 fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> Option<String> {
-    if a.unresolved && a.text.chars().all(|ch| ch == '*') {
+    if a.unresolved && a.text.chars().all(|ch| ch == '*') || super::only_flags(a) {
         return None;
     }
     let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);

@@ -87,6 +87,8 @@ impl GuardEnv {
 pub struct Subject<'a> {
     pub view: &'a CallView,
     pub env: &'a GuardEnv,
+    /// Each word resolved once per call, whichever guards ask (by working directory and text).
+    resolved: std::cell::RefCell<rustc_hash::FxHashMap<(Option<String>, String), Resolved>>,
 }
 
 impl Subject<'_> {
@@ -96,11 +98,17 @@ impl Subject<'_> {
 
     /// An argument of `c` as the path the program would open, from where `c` runs.
     pub fn path_in(&self, c: &Command, a: &Arg) -> Resolved {
+        let key = (c.cwd.clone(), a.text.clone());
+        if let Some(r) = self.resolved.borrow().get(&key) {
+            return r.clone();
+        }
         let ctx = PathContext {
             cwd: c.cwd.as_deref().or(self.view.cwd.as_deref()),
             home: self.env.host.home.as_deref(),
         };
-        crate::paths::resolve(&a.text, &ctx)
+        let r = crate::paths::resolve(&a.text, &ctx);
+        self.resolved.borrow_mut().insert(key, r.clone());
+        r
     }
 
     pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {
@@ -128,7 +136,11 @@ impl Subject<'_> {
 
 /// The finding of each enabled guard on one call, in `Guard::ALL` order.
 pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding> {
-    let s = Subject { view, env };
+    let s = Subject {
+        view,
+        env,
+        resolved: Default::default(),
+    };
     enabled
         .iter()
         .filter_map(|&g| {
@@ -195,4 +207,13 @@ impl<'a> CallFacts<'a> {
     pub fn home(&self) -> Option<&str> {
         self.env.host.home.as_deref()
     }
+}
+
+/// A word that is only flags (`-la`, `--short`): no path to judge. One with a value attached
+/// (`--env-file=.env`, `-f.env`) is still judged.
+pub fn only_flags(a: &Arg) -> bool {
+    a.text.starts_with('-')
+        && a.text[1..]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
 }

@@ -107,23 +107,26 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
     } else {
         Access::Write
     };
-    args(c).iter().find_map(|a| {
-        let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
-        let p = s.path_in(
-            c,
-            &crate::shell::Arg {
-                text: word.to_string(),
-                ..a.clone()
-            },
-        );
-        let why = touches_state(s, &p, access).or_else(|| {
-            REMOVERS
-                .contains(&prog)
-                .then(|| holds_state(s, &p))
-                .flatten()
-        });
-        why.map(|why| format!("`{}`: {why}", show(c)))
-    })
+    args(c)
+        .iter()
+        .filter(|a| !super::only_flags(a))
+        .find_map(|a| {
+            let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
+            let p = s.path_in(
+                c,
+                &crate::shell::Arg {
+                    text: word.to_string(),
+                    ..a.clone()
+                },
+            );
+            let why = touches_state(s, &p, access).or_else(|| {
+                REMOVERS
+                    .contains(&prog)
+                    .then(|| holds_state(s, &p))
+                    .flatten()
+            });
+            why.map(|why| format!("`{}`: {why}", show(c)))
+        })
 }
 
 /// Programs that destroy a whole tree given its root (`rm -rf ~` takes governance with it).
@@ -147,6 +150,13 @@ fn holds_state(s: &Subject, p: &Resolved) -> Option<String> {
 
 /// Whether `p` is governance's state or OpenClaw's config, and the access is refused.
 fn touches_state(s: &Subject, p: &Resolved, access: Access) -> Option<String> {
+    // Most words are nowhere near either root: decided without building a path.
+    let near =
+        |root: Option<&str>| root.is_some_and(|r| p.path.starts_with(r.trim_end_matches('/')));
+    if !p.pattern && !near(s.env.state_dir.as_deref()) && !near(s.env.host.openclaw_dir.as_deref())
+    {
+        return None;
+    }
     if let Some(state) = s.env.state_dir.as_deref() {
         if covers(state, p) {
             let key = covers(&format!("{}/keys", state.trim_end_matches('/')), p);

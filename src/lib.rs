@@ -8,6 +8,9 @@
 //!   trust     score and tier of the agent
 //!   risk      five-factor score
 //!   policy    index (by hook and agent, pre-sorted) → deny-wins evaluator → conditions
+//!   guards    builtin guards and `command` conditions read what the call would do, worked
+//!             out on first use: call (view of the tool call) ← shell (scripts as bash runs
+//!             them) + paths (resolved as the host opens them, protected sets as globs)
 //!   verdict   allow | deny | escalate (+ the host's requireApproval fields)
 //!   audit     redacted, hash-linked JSONL record, written by a background thread
 //! ```

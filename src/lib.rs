@@ -44,6 +44,7 @@ pub mod lockfile;
 pub mod output;
 pub mod paths;
 pub mod policy;
+pub mod private_file;
 pub mod recency;
 pub mod risk;
 pub mod shell;

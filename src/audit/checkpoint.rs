@@ -9,7 +9,6 @@ use base64::Engine;
 use ed25519_dalek::{Signature, Signer, SigningKey, Verifier as _, VerifyingKey};
 use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::Write;
 use std::path::Path;
 
 const ALG_ED25519: u8 = 0x01;
@@ -61,7 +60,7 @@ impl SignerKey {
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         }
-        write_private(path, &key.encode_private())
+        crate::private_file::create(path, &key.encode_private())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(key)
     }
@@ -118,28 +117,6 @@ impl SignerKey {
         sig.extend_from_slice(&self.key.sign(body.as_bytes()).to_bytes());
         format!("{body}\n\u{2014} {} {}\n", self.name, B64.encode(sig))
     }
-}
-
-#[cfg(unix)]
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()
-}
-
-#[cfg(not(unix))]
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()
 }
 
 pub struct VerifierKey {

@@ -93,6 +93,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
     };
     let tool = req.tool_name.as_deref().unwrap_or("");
     let Some(p) = params else { return v };
+    let env = env_param(p);
     if req.tool_kind.as_deref() == Some("code_mode_exec") {
         // Code mode is also named `exec`, with `code` and `command` both the JavaScript
         // (normalizeCodeModeExecParams): it is judged as code, never parsed as shell.
@@ -100,14 +101,13 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
     } else {
         v.host_change = host_change(tool, p);
         match tool {
-            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p)),
+            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env)),
             "process" | "terminal" => v.scripts.extend(process_input(p)),
             "apply_patch" => v.add_files(patch::paths(p), host),
             _ => {}
         }
         v.add_files(file_params(tool, p), host);
     }
-    let env = params.map(env_param).unwrap_or_default();
     for script in &mut v.scripts {
         feeds::complete(script, &env);
         cwd::track(script, v.cwd.as_deref(), host.home.as_deref());
@@ -156,17 +156,16 @@ fn file_params(tool: &str, p: &Map<String, Value>) -> Vec<(String, Access)> {
 }
 
 /// `exec {command, env}`: the command is a shell string, or an argv array run without a shell.
-fn exec_script(p: &Map<String, Value>) -> Option<Script> {
-    let env = env_param(p);
+fn exec_script(p: &Map<String, Value>, env: &[(String, String)]) -> Option<Script> {
     match p.get("command")? {
         Value::String(s) => Some(shell::analyze(&ShellInput {
             script: host_trimmed(s),
-            env: &env,
+            env,
             depth: 0,
         })),
         Value::Array(items) => {
             let argv: Vec<String> = items.iter().map(value_text).collect();
-            Some(shell::analyze_argv(&argv, &env, 0))
+            Some(shell::analyze_argv(&argv, env, 0))
         }
         _ => None,
     }

@@ -209,6 +209,17 @@ fn kubectl(a: &[Arg]) -> Option<&'static str> {
     first_in(a, &KUBECTL_VALUED, &KUBECTL_MUTATING).then_some("changes a Kubernetes cluster")
 }
 
+/// Docker's global options that take the next word.
+const DOCKER_VALUED: [&str; 7] = [
+    "-H",
+    "--host",
+    "--context",
+    "-c",
+    "--config",
+    "-l",
+    "--log-level",
+];
+
 /// Verbs that only read a Docker daemon's state.
 const DOCKER_READS: [&str; 12] = [
     "ps", "ls", "images", "image", "inspect", "logs", "version", "info", "stats", "top", "events",
@@ -222,37 +233,14 @@ fn docker(a: &[Arg]) -> Option<&'static str> {
             || x.text.starts_with("--host=")
             || x.text.starts_with("--context=")
     });
-    let verb = operands(
-        a,
-        &[
-            "-H",
-            "--host",
-            "--context",
-            "-c",
-            "--config",
-            "-l",
-            "--log-level",
-        ],
-    );
+    let ops = operands(a, &DOCKER_VALUED);
     if remote
-        && verb
+        && ops
             .first()
             .is_some_and(|v| !DOCKER_READS.contains(&v.text.as_str()))
     {
         return Some("changes containers on a remote Docker daemon");
     }
-    let ops = operands(
-        a,
-        &[
-            "-H",
-            "--host",
-            "--context",
-            "-c",
-            "--config",
-            "-l",
-            "--log-level",
-        ],
-    );
     let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
     let pushes = match words.as_slice() {
         ["push", ..] => true,

@@ -7,18 +7,7 @@ use std::path::Path;
 
 const T0: i64 = 1_800_000_000_000;
 
-fn config() -> TrustConfig {
-    TrustConfig {
-        enabled: true,
-        defaults: HashMap::from([("main".to_string(), 60.0), ("*".to_string(), 10.0)]),
-        persist_interval_seconds: 3600,
-        decay_enabled: true,
-        decay_inactivity_days: 30,
-        decay_rate: 0.99,
-        weights: TrustWeights::default(),
-        max_history_per_agent: 5,
-    }
-}
+use super::tests::config;
 
 fn key_file(dir: &Path) -> PathBuf {
     dir.join("keys").join("trust.key")

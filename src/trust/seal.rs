@@ -15,7 +15,6 @@ use base64::engine::general_purpose::STANDARD as B64;
 use base64::Engine;
 use sha2::{Digest, Sha256};
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use subtle::ConstantTimeEq;
 
@@ -100,7 +99,8 @@ impl TrustKey {
         let tmp = path.with_extension(format!("key.{}.tmp", std::process::id()));
         let _ = fs::remove_file(&tmp);
         let text = format!("{KEY_PREFIX}{}\n", B64.encode(key.0));
-        let linked = write_private(&tmp, &text).and_then(|()| fs::hard_link(&tmp, path));
+        let linked =
+            crate::private_file::create(&tmp, &text).and_then(|()| fs::hard_link(&tmp, path));
         let _ = fs::remove_file(&tmp);
         match linked {
             Ok(()) => Ok(key),
@@ -152,26 +152,4 @@ fn decode_hex(hex: &[u8]) -> Option<[u8; 32]> {
         *o = u8::from_str_radix(s, 16).ok()?;
     }
     Some(out)
-}
-
-#[cfg(unix)]
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()
-}
-
-#[cfg(not(unix))]
-fn write_private(path: &Path, text: &str) -> std::io::Result<()> {
-    let mut f = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)?;
-    f.write_all(text.as_bytes())?;
-    f.sync_all()
 }

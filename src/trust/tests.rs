@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 const T0: i64 = 1_800_000_000_000;
 
-fn config() -> TrustConfig {
+pub(super) fn config() -> TrustConfig {
     TrustConfig {
         enabled: true,
         defaults: HashMap::from([("main".to_string(), 60.0), ("*".to_string(), 10.0)]),

@@ -109,6 +109,43 @@ pub struct OutputAudit {
     pub would_block: bool,
 }
 
+impl OutputAudit {
+    /// The violations' text is the agent's (and a contradiction's expected value the operator's):
+    /// it passes the redactor like a message. Claims are shared with the verdict, so the log gets
+    /// its own copies, and only when there is something to write.
+    pub fn redact(&mut self, r: &crate::audit::redact::Redactor) {
+        if self.violations.is_empty() {
+            return;
+        }
+        let text =
+            |t: &crate::output::text::Text| crate::output::text::Text::from(r.text(t.as_str()));
+        let claims = self.claims.iter().map(|c| DetectedClaim {
+            matched_text: text(&c.matched_text),
+            subject: text(&c.subject),
+            assertion: text(&c.assertion),
+            name: c.name.as_ref().map(text),
+            ..c.clone()
+        });
+        self.claims = Arc::new(claims.collect());
+        let violations = self.violations.iter().map(|v| Violation {
+            reason: match &v.reason {
+                crate::output::Reason::Contradicts {
+                    fact_id,
+                    expected,
+                    claimed,
+                } => crate::output::Reason::Contradicts {
+                    fact_id: fact_id.clone(),
+                    expected: text(expected),
+                    claimed: text(claimed),
+                },
+                other => other.clone(),
+            },
+            ..v.clone()
+        });
+        self.violations = Arc::new(violations.collect());
+    }
+}
+
 impl Serialize for OutputAudit {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;

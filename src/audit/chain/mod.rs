@@ -272,12 +272,23 @@ impl Chain {
         Ok(())
     }
 
+    /// Every field that can carry text from an agent, a tool, the host or a config passes the
+    /// redactor. The chain's own events are left whole: their details are positions and hashes
+    /// that `verify` reads back, and nothing outside the chain writes them.
     fn redact(&self, record: &mut AuditRecord) {
         let r = &self.opts.redactor;
         let c = &mut record.context;
         c.tool_params = c.tool_params.as_ref().map(|p| r.params(p));
         c.message_content = c.message_content.as_deref().map(|m| r.text(m));
+        c.message_to = c.message_to.as_deref().map(|m| r.text(m));
+        if let Some(ov) = c.output_validation.as_mut() {
+            ov.redact(r);
+        }
         record.block_reason = record.block_reason.as_deref().map(|m| r.text(m));
+        record.error = record.error.as_deref().map(|m| r.text(m));
+        if !is_chain_event(record.verdict) {
+            record.details = record.details.as_ref().map(|d| r.json(d));
+        }
     }
 
     /// A record's day, never before the newest file's: another writer may already have begun the
@@ -485,4 +496,12 @@ fn canonical_bytes(record: &AuditRecord, level: AuditLevel) -> Result<Vec<u8>, S
         }
     }
     serde_json::to_vec(&v).map_err(|e| e.to_string())
+}
+
+/// Records the chain writes about itself (see `redact`).
+fn is_chain_event(verdict: AuditVerdict) -> bool {
+    matches!(
+        verdict,
+        AuditVerdict::ChainBreak | AuditVerdict::ChainTorn | AuditVerdict::Retention
+    )
 }

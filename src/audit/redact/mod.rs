@@ -31,15 +31,35 @@ const VALUE_FIELDS: [&str; 7] = [
 
 pub struct Redactor {
     custom: Vec<Regex>,
+    /// Characters a text keeps ([`MAX_TEXT`] for the trail).
+    limit: usize,
 }
 
 impl Redactor {
+    /// For the trail: secrets out, long text cut.
     pub fn new(custom: Vec<Regex>) -> Redactor {
-        Redactor { custom }
+        Redactor {
+            custom,
+            limit: MAX_TEXT,
+        }
+    }
+
+    /// For a human who must see the whole thing (an approver): secrets out, nothing cut, so
+    /// the one who shows it decides how, and says what it left out.
+    pub fn whole() -> Redactor {
+        Redactor {
+            custom: Vec::new(),
+            limit: usize::MAX,
+        }
     }
 
     pub fn params(&self, params: &Map<String, Value>) -> Map<String, Value> {
         self.object(params, 0)
+    }
+
+    /// Any JSON value, walked as params are (names, shapes, depth bound).
+    pub fn json(&self, v: &Value) -> Value {
+        self.value(v, 0)
     }
 
     fn value(&self, v: &Value, depth: usize) -> Value {
@@ -110,7 +130,7 @@ impl Redactor {
             .collect()
     }
 
-    /// Secrets replaced, then cut to [`MAX_TEXT`] characters with a marker.
+    /// Secrets replaced, then cut to the limit with a marker.
     pub fn text(&self, s: &str) -> String {
         self.finish(replace(s, &shapes::secrets(s)))
     }
@@ -119,7 +139,7 @@ impl Redactor {
         for re in &self.custom {
             out = re.replace_all(&out, REDACTED).into_owned();
         }
-        truncate(out)
+        truncate(out, self.limit)
     }
 }
 
@@ -139,16 +159,16 @@ fn replace(s: &str, ranges: &[Range<usize>]) -> String {
     out
 }
 
-fn truncate(s: String) -> String {
-    if s.len() <= MAX_TEXT {
+fn truncate(s: String, limit: usize) -> String {
+    if s.len() <= limit {
         return s; // fewer bytes than the limit, so fewer characters too
     }
     let total = s.chars().count();
-    if total <= MAX_TEXT {
+    if total <= limit {
         return s;
     }
-    let kept: String = s.chars().take(MAX_TEXT).collect();
-    format!("{kept}…[truncated {} chars]", total - MAX_TEXT)
+    let kept: String = s.chars().take(limit).collect();
+    format!("{kept}…[truncated {} chars]", total - limit)
 }
 
 #[cfg(test)]

@@ -120,6 +120,8 @@ export interface Status {
   uptimeMs: number;
 }
 
+export type ProvenanceLevel = 'system' | 'owner' | 'local' | 'shared' | 'external' | 'untrusted';
+
 export declare class GovernanceEngine {
   /** @throws {GovernanceConfigError} when `strict` (the default) and the config is invalid. */
   constructor(config?: Record<string, unknown>, options?: EngineOptions);
@@ -149,6 +151,20 @@ export declare class GovernanceEngine {
   updateFact(registryId: string, fact: Record<string, unknown>): string;
   /** One Trace-to-Facts bridge pass now (also runs every traceBridge.intervalSeconds); null when not configured. */
   runTraceBridge(): { filesRead: number; corrections: number; added: number; updated: number; problems: string[] } | null;
+  /**
+   * Provenance (seed 004), when `provenance` is on; each returns the trust level recorded
+   * (`system | owner | local | shared | external | untrusted`) or null when provenance is off.
+   * A tool's result entered its session (after_tool_call); only the SHA-256 of `content` is kept.
+   */
+  observeToolResult(request: Partial<EvaluationRequest>, content?: string): ProvenanceLevel | null;
+  /** A run began (before_agent_run): the owner's words taint nothing, a stranger's are external, a sub-agent's result brings its taint. */
+  observeInbound(inbound: { sessionKey: string; senderIsOwner?: boolean; channel?: string; senderId?: string; provenanceKind?: string; sourceSessionKey?: string; sourceTool?: string }): ProvenanceLevel | null;
+  /** A model call began (model_call_started); its number in the run, for `iteration_gte`. */
+  observeModelCall(sessionKey: string, runId: string): number | null;
+  /** The session's context was replaced (a reset, not a compaction); true when it held taint. */
+  resetProvenance(sessionKey: string): boolean;
+  /** What the session's context holds: the first source of each level, or null. */
+  sessionTaint(sessionKey: string): { sources: Array<{ level: ProvenanceLevel; via: string; what?: string; atMs: number; sha256?: string }>; more: number } | null;
   /** Feeds `context.conversationContains` (user and assistant text). */
   observeMessage(sessionKey: string, text: string): void;
   endSession(sessionKey: string): void;

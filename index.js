@@ -108,6 +108,10 @@ class GovernanceEngine extends Native {
   recordOutcome(request, outcome) {
     super.recordOutcome(JSON.stringify(request || {}), String(outcome));
   }
+
+  observeToolResult(request, content) {
+    return super.observeToolResult(JSON.stringify(request || {}), typeof content === 'string' ? content : undefined);
+  }
 }
 
 function optionalString(v) {

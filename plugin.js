@@ -243,6 +243,32 @@ function messageResult(verdict) {
   return { cancel: true, cancelReason: blockReasonOf(verdict) + suffix };
 }
 
+/** A tool result's text as the model receives it: its text blocks, or the error. */
+function resultText(event) {
+  const r = event.result;
+  if (typeof r === 'string') return r;
+  const blocks = Array.isArray(r?.content) ? r.content : [];
+  const text = blocks.filter((b) => b && b.type === 'text' && typeof b.text === 'string').map((b) => b.text).join('\n');
+  return text || (typeof event.error === 'string' ? event.error : undefined);
+}
+
+/** before_agent_run's event and ctx, as the engine's inbound description. */
+function inboundOf(event, ctx) {
+  const p = ctx.inputProvenance || {};
+  return {
+    sessionKey: ctx.sessionKey || '',
+    senderIsOwner: typeof event.senderIsOwner === 'boolean' ? event.senderIsOwner : undefined,
+    channel: event.channelId || ctx.channelId || ctx.messageProvider || undefined,
+    senderId: event.senderId || ctx.senderId || undefined,
+    provenanceKind: typeof p.kind === 'string' ? p.kind : undefined,
+    sourceSessionKey: typeof p.sourceSessionKey === 'string' ? p.sourceSessionKey : undefined,
+    sourceTool: typeof p.sourceTool === 'string' ? p.sourceTool : undefined,
+  };
+}
+
+/** session_end reasons that replace the session's context (compaction, shutdown, restart keep it). */
+const SESSION_RESETS = new Set(['new', 'reset', 'idle', 'daily', 'deleted']);
+
 // ---- registration ----------------------------------------------------------------------------
 
 function register(api) {
@@ -277,15 +303,37 @@ function register(api) {
     : undefined);
 
   const relay = shared().relay || (shared().relay = approvalRelay(() => shared().engine, log));
+  // Session keys whose session_end was a compaction, until the session_start that follows.
+  const compacted = new Set();
   api.on('before_tool_call', guarded('before_tool_call', (event, ctx = {}) => {
     const request = toolRequest(event, ctx);
     return toolResult(evaluate(request), relay, event.toolCallId || ctx.toolCallId);
   }, failModeBlock), { priority: 1000 });
 
+  // Provenance (seed 004): what enters a session's context, from which source. On when the
+  // config has a `provenance` section (unless `enabled: false`), as in the engine.
+  const provenance = config.provenance != null && config.provenance.enabled !== false;
+
   api.on('after_tool_call', guarded('after_tool_call', (event, ctx = {}) => {
     relay.toolEnded(event.toolCallId || ctx.toolCallId, event.error);
-    engine.recordOutcome(toolRequest(event, ctx), outcomeOf(event));
+    const request = toolRequest(event, ctx);
+    engine.recordOutcome(request, outcomeOf(event));
+    // The host passes the result as the model will see it (each text block cut at 8 000
+    // characters); a failed call's error text enters the context too.
+    if (provenance) engine.observeToolResult(request, resultText(event));
   }), { priority: 900 });
+  if (provenance) {
+    // Fire-and-forget in the host, before each model call of a run: counts them for iteration_gte.
+    api.on('model_call_started', guarded('model_call_started', (event, ctx = {}) => {
+      const session = event.sessionKey || ctx.sessionKey;
+      const run = event.runId || ctx.runId;
+      if (session && run) engine.observeModelCall(session, run);
+    }), { priority: 1 });
+    // /new and /reset (the session key stays, the context goes).
+    api.on('before_reset', guarded('before_reset', (_event, ctx = {}) => {
+      if (ctx.sessionKey) engine.resetProvenance(ctx.sessionKey);
+    }), { priority: 1 });
+  }
 
   // Output validation (seed 000): which hooks validate, from the plugin config.
   const ov = config.outputValidation || {};
@@ -358,8 +406,12 @@ function register(api) {
   // prompt, in the host's before_agent_run, which can stop it.
   const runPolicies = engine ? engine.getStatus().policies.filter((p) => p.hooks.includes('before_agent_start')) : [];
   if (runPolicies.length && !conversationAccess) needsAccess(`${runPolicies.map((p) => p.id).join(', ')} (scoped to before_agent_start)`);
-  if (runPolicies.length && conversationAccess) {
+  // Who sent a run's prompt is known only here (senderIsOwner, inputProvenance).
+  if (provenance && !conversationAccess) needsAccess('provenance of inbound messages and sub-agent results');
+  if ((runPolicies.length || provenance) && conversationAccess) {
     api.on('before_agent_run', guarded('before_agent_run', (event, ctx = {}) => {
+      if (provenance) engine.observeInbound(inboundOf(event, ctx));
+      if (!runPolicies.length) return undefined;
       const verdict = evaluate({
         hook: 'before_agent_start',
         agentId: ctx.agentId,
@@ -387,9 +439,22 @@ function register(api) {
 
   const forget = (key) => key && engine.endSession(key);
   const ended = (key) => key && (engine.endSubagent(key), engine.endSession(key));
-  // A new or reset session must not inherit the conversation context of the one before it.
-  api.on('session_start', guarded('session_start', (event, ctx = {}) => forget(event.sessionKey || ctx.sessionKey)), { priority: 1 });
-  api.on('session_end', guarded('session_end', (event, ctx = {}) => ended(event.sessionKey || ctx.sessionKey)), { priority: 1 });
+  // A new or reset session must not inherit the conversation context of the one before it. A
+  // compaction that rotates the session ends and starts it on the same key: the same
+  // conversation goes on (its summary derives from what came before), so nothing is forgotten.
+  api.on('session_start', guarded('session_start', (event, ctx = {}) => {
+    if (!compacted.delete(event.sessionKey || ctx.sessionKey)) forget(event.sessionKey || ctx.sessionKey);
+  }), { priority: 1 });
+  api.on('session_end', guarded('session_end', (event, ctx = {}) => {
+    const key = event.sessionKey || ctx.sessionKey;
+    if (event.reason === 'compaction') {
+      if (key) compacted.add(key);
+      if (compacted.size > 1024) compacted.delete(compacted.values().next().value);
+      return;
+    }
+    ended(key);
+    if (provenance && key && SESSION_RESETS.has(event.reason)) engine.resetProvenance(key);
+  }), { priority: 1 });
   // The agent graph: a sub-agent is bound by its requester's policies and trust ceiling.
   api.on('subagent_spawned', guarded('subagent_spawned', (event, ctx = {}) => {
     const child = event.childSessionKey || ctx.childSessionKey;

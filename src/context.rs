@@ -107,6 +107,8 @@ pub struct Facts<'a> {
     pub risk: &'a RiskAssessment,
     pub frequency: &'a FrequencyTracker,
     pub conversation: &'a [String],
+    /// What the session's context holds, when provenance is on and anything foreign was read.
+    pub taint: Option<&'a crate::provenance::Taint>,
 }
 
 impl Facts<'_> {

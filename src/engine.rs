@@ -33,6 +33,7 @@ mod live;
 mod messages;
 mod outcomes;
 mod prompt;
+pub mod provenance;
 mod reload;
 mod status;
 mod trail;
@@ -180,41 +181,24 @@ impl GovernanceEngine {
         now: i64,
     ) -> Verdict {
         let lineage = lineage::lineage(core, hook, agent_id, session_key, now);
-        let local = LocalTime::at(now, core.config.timezone);
         let trust = lineage.trust;
-        let risk = core.risk.assess(&RiskInput {
-            tool: req.tool_name.as_deref(),
-            params: req.params.as_ref(),
-            message_to: req.message_to.as_deref(),
-            trust_score: trust.score,
-            local,
-            recent_calls: core.live.frequency.count(
-                FrequencyScope::Agent,
-                agent_id,
-                session_key,
-                60_000,
-                now,
-            ),
-        });
+        let risk = self.risk_of(core, req, agent_id, session_key, trust.score, now);
         let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
-        let decision = core.live.conversations.with(session_key, |conversation| {
-            let facts = Facts {
-                call: &call,
-                req,
-                hook,
-                agent_id,
-                session_key,
-                now_ms: now,
-                local,
-                trust,
-                risk: &risk,
-                frequency: &core.live.frequency,
-                conversation,
-            };
-            match &lineage.ranks {
-                Some(ranks) => evaluator::walk(&core.index, ranks, &facts),
-                None => evaluator::evaluate(&core.index, hook, &facts),
-            }
+        let (taint, iteration) = provenance::session_state(core, session_key);
+        let basis = Basis {
+            hook,
+            req,
+            agent_id,
+            session_key,
+            now,
+            trust,
+            risk: &risk,
+            call: &call,
+            taint: taint.as_ref(),
+        };
+        let decision = self.with_facts(core, &basis, |facts| match &lineage.ranks {
+            Some(ranks) => evaluator::walk(&core.index, ranks, facts),
+            None => evaluator::evaluate(&core.index, hook, facts),
         });
         let guard = decision.decisive.and_then(|m| m.rule.guard());
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
@@ -224,11 +208,59 @@ impl GovernanceEngine {
             let name = verdict.reason.split(':').next().unwrap_or_default();
             verdict.reason = format!("{name}: {}", finding.reason);
         }
+        if hook == Hook::BeforeToolCall {
+            provenance::gate(core, req, taint.as_ref(), iteration, &mut verdict);
+        }
         verdict.cross_agent = lineage.cross;
         if matches!(hook, Hook::BeforeToolCall | Hook::MessageSending) {
             self.check_receiver(core, req, &mut verdict, now);
         }
         verdict
+    }
+
+    fn risk_of(
+        &self,
+        core: &Core,
+        req: &Request,
+        agent_id: &str,
+        session_key: &str,
+        trust_score: f64,
+        now: i64,
+    ) -> RiskAssessment {
+        core.risk.assess(&RiskInput {
+            tool: req.tool_name.as_deref(),
+            params: req.params.as_ref(),
+            message_to: req.message_to.as_deref(),
+            trust_score,
+            local: LocalTime::at(now, core.config.timezone),
+            recent_calls: core.live.frequency.count(
+                FrequencyScope::Agent,
+                agent_id,
+                session_key,
+                60_000,
+                now,
+            ),
+        })
+    }
+
+    /// Runs `f` on the facts conditions read, with the session's recent messages borrowed.
+    fn with_facts<R>(&self, core: &Core, b: &Basis, f: impl FnOnce(&Facts) -> R) -> R {
+        core.live.conversations.with(b.session_key, |conversation| {
+            f(&Facts {
+                call: b.call,
+                req: b.req,
+                hook: b.hook,
+                agent_id: b.agent_id,
+                session_key: b.session_key,
+                now_ms: b.now,
+                local: LocalTime::at(b.now, core.config.timezone),
+                trust: b.trust,
+                risk: b.risk,
+                frequency: &core.live.frequency,
+                conversation,
+                taint: b.taint,
+            })
+        })
     }
 
     /// Feeds trust; a tier change is evidence (ISO A.5.15, A.8.2).
@@ -286,6 +318,19 @@ impl GovernanceEngine {
 }
 
 /// Who acts: the host's agentId, else the agent its session key names.
+/// What one evaluation's facts are built from.
+struct Basis<'a> {
+    hook: Hook,
+    req: &'a Request,
+    agent_id: &'a str,
+    session_key: &'a str,
+    now: i64,
+    trust: TrustSnapshot,
+    risk: &'a RiskAssessment,
+    call: &'a crate::guards::CallFacts<'a>,
+    taint: Option<&'a crate::provenance::Taint>,
+}
+
 pub fn resolve_agent(req: &Request) -> &str {
     req.agent_id
         .as_deref()

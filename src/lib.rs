@@ -11,6 +11,8 @@
 //!   guards    builtin guards and `command` conditions read what the call would do, worked
 //!             out on first use: call (view of the tool call) ← shell (scripts as bash runs
 //!             them) + paths (resolved as the host opens them, protected sets as globs)
+//!   provenance  the session's taint (what its context read, seed 004) for `taint` conditions,
+//!             then provenance policies deny the tools they name (deny wins)
 //!   verdict   allow | deny | escalate (+ the host's requireApproval fields)
 //!   audit     redacted, hash-linked JSONL record, written by a background thread
 //! ```
@@ -26,6 +28,13 @@
 //!   facts     (category, subject) lookups in the registries in force → confirmed | contradicted | …
 //!   verdict   pass | flag | block; the detail stays native until JS reads it
 //!   audit     output_pass | output_flag | output_block, matched segments only
+//! ```
+//!
+//! Provenance (`after_tool_call`, `before_agent_run`, sub-agent and session hooks; `provenance`):
+//!
+//! ```text
+//! shim ──▶ engine::provenance::observe_* ──▶ classify (tool, params, toolTrust → level)
+//!   taint     per session: the first source of each level, lowest first; persisted; reset clears
 //! ```
 //!
 //! Everything but [`napi`] is plain Rust and tested with `cargo test`.
@@ -45,6 +54,7 @@ pub mod output;
 pub mod paths;
 pub mod policy;
 pub mod private_file;
+pub mod provenance;
 pub mod recency;
 pub mod risk;
 pub mod shell;

@@ -138,6 +138,7 @@ proptest! {
             local: LocalTime { minute_of_day: 600, weekday: 3 },
             trust: TrustSnapshot::of(score as f64), risk: &risk, frequency: &frequency,
             conversation: &[],
+            taint: None,
         };
         let got = evaluate(&index, hook, &facts);
         let want = naive(&config.policies, hook, &facts);

@@ -60,9 +60,11 @@ pub struct GovernanceConfig {
     /// Present but not enforced yet (output validation has its own issue).
     /// `outputValidation` (seed 000): compiled into the engine's validator.
     pub output: crate::output::config::OutputConfig,
+    /// `provenance` (seed 004): tool trust levels and the policies gated by session taint.
+    pub provenance: crate::provenance::ProvenanceConfig,
 }
 
-pub const TOP_LEVEL_KEYS: [&str; 17] = [
+pub const TOP_LEVEL_KEYS: [&str; 18] = [
     "enabled",
     "timezone",
     "failMode",
@@ -79,6 +81,7 @@ pub const TOP_LEVEL_KEYS: [&str; 17] = [
     "builtinPolicies",
     "performance",
     "outputValidation",
+    "provenance",
     "$schema",
 ];
 
@@ -108,6 +111,12 @@ impl GovernanceConfig {
         let env = ParseEnv::new(&time_windows, approval.enabled);
         let mut policies = load_policies(root.get("policies"), "policies", &env, &mut issues);
         policies.extend(builtin_policies(&builtins, &mut issues));
+        let provenance = crate::provenance::config::parse(
+            &root.child("provenance", &mut issues),
+            &env,
+            &mut issues,
+        );
+        taint_needs_provenance(&policies, &provenance, &mut issues);
         let config = GovernanceConfig {
             enabled: root.bool("enabled", true, &mut issues),
             fail_mode: match root.choice("failMode", "open", &["open", "closed"], &mut issues) {
@@ -141,6 +150,7 @@ impl GovernanceConfig {
                 &root.child("outputValidation", &mut issues),
                 &mut issues,
             ),
+            provenance,
             timezone_name,
             timezone,
             policies,
@@ -163,6 +173,28 @@ impl GovernanceConfig {
 
     pub fn default_fallback(&self) -> Fallback {
         self.approval.default_fallback
+    }
+}
+
+/// A `taint` condition reads what provenance records; without provenance on it would never
+/// hold, a rule accepted and silently dead.
+fn taint_needs_provenance(
+    policies: &[crate::policy::model::Policy],
+    provenance: &crate::provenance::ProvenanceConfig,
+    issues: &mut Issues,
+) {
+    if provenance.enabled {
+        return;
+    }
+    for p in policies {
+        for r in &p.rules {
+            if r.conditions.iter().any(|c| c.reads_taint()) {
+                issues.push(
+                    &format!("policies.{}.{}", p.id, r.id),
+                    "a taint condition needs provenance.enabled: true",
+                );
+            }
+        }
     }
 }
 

@@ -16,6 +16,7 @@ impl GovernanceEngine {
             live.register_subagent(child_key, parent_key, child_agent, crate::time::now_ms());
             live.conversations.forget(child_key);
         }
+        self.provenance_spawn(child_key, parent_key);
     }
 
     /// From `subagent_ended` / `session_end`.

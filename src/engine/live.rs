@@ -33,6 +33,11 @@ pub struct Live {
     pub approvals: crate::approvals::Approvals,
     /// Facts operators pushed (`governance.facts.update`), replayed into a new validator.
     pub pushed_facts: Mutex<Vec<(String, Fact)>>,
+    /// Sessions' taint and runs' model calls (seed 004).
+    pub provenance: Arc<Mutex<crate::provenance::State>>,
+    /// Writes sessions' taint to provenance.json (beside trust.json) when it changes, if this
+    /// process persists trust: a restart must not forget what a session read.
+    provenance_writer: Option<Persister>,
     sizes: Sizes,
 }
 
@@ -65,6 +70,11 @@ impl Live {
         let graph_writer = graph_file
             .filter(|_| trust_owner.is_some())
             .map(|f| graph_persister(f, graph.clone()));
+        let taint_file = trust_file.as_deref().map(provenance_path);
+        let provenance = Arc::new(Mutex::new(load_provenance(taint_file.as_deref(), logs)));
+        let provenance_writer = taint_file
+            .filter(|_| trust_owner.is_some())
+            .map(|f| provenance_persister(f, provenance.clone()));
         Live {
             trust,
             trust_file,
@@ -75,6 +85,8 @@ impl Live {
             conversations: Conversations::new(sizes.context_messages),
             approvals: Default::default(),
             pushed_facts: Mutex::default(),
+            provenance,
+            provenance_writer,
             sizes,
         }
     }
@@ -96,6 +108,9 @@ impl Live {
             if let Some(mut w) = self.graph_writer.take() {
                 let _ = w.close();
             }
+            if let Some(mut w) = self.provenance_writer.take() {
+                let _ = w.close();
+            }
             let (trust, owner) = open_trust(config, trust_file.clone(), logs);
             self.trust = trust;
             self.graph_writer = trust_file
@@ -104,6 +119,15 @@ impl Live {
                 .filter(|_| owner.is_some())
                 .map(|f| graph_persister(f, self.graph.clone()));
             self.graph_changed();
+            let taint_file = trust_file.as_deref().map(provenance_path);
+            let loaded = load_provenance(taint_file.as_deref(), logs).sessions;
+            if let Ok(mut p) = self.provenance.lock() {
+                p.sessions.merge(loaded);
+            }
+            self.provenance_writer = taint_file
+                .filter(|_| owner.is_some())
+                .map(|f| provenance_persister(f, self.provenance.clone()));
+            self.provenance_changed();
             self.trust_owner = owner;
             self.trust_file = trust_file;
         } else if let Err(e) = self.trust.reconfigure(config.trust.clone()) {
@@ -139,6 +163,13 @@ impl Live {
         }
     }
 
+    /// A session's taint changed: provenance.json is rewritten soon.
+    pub fn provenance_changed(&self) {
+        if let Some(w) = &self.provenance_writer {
+            w.mark_dirty();
+        }
+    }
+
     fn graph_changed(&self) {
         if let Some(w) = &self.graph_writer {
             w.mark_dirty();
@@ -148,12 +179,20 @@ impl Live {
     /// Trust and the graph on disk now.
     pub fn flush(&self) -> Result<(), String> {
         let graph = self.graph_writer.as_ref().map_or(Ok(()), |w| w.flush());
-        self.trust.flush().and(graph)
+        let taint = self
+            .provenance_writer
+            .as_ref()
+            .map_or(Ok(()), |w| w.flush());
+        self.trust.flush().and(graph).and(taint)
     }
 
     pub fn close(&mut self) -> Result<(), String> {
         let graph = self.graph_writer.as_mut().map_or(Ok(()), |w| w.close());
-        self.trust.close().and(graph)
+        let taint = self
+            .provenance_writer
+            .as_mut()
+            .map_or(Ok(()), |w| w.close());
+        self.trust.close().and(graph).and(taint)
     }
 }
 
@@ -195,6 +234,55 @@ fn graph_persister(path: PathBuf, graph: Arc<AgentGraph>) -> Persister {
             relationships: graph.relationships(),
         };
         serde_json::to_vec_pretty(&file).ok()
+    });
+    Persister::start(path, Duration::from_secs(1), snapshot, None)
+}
+
+fn provenance_path(trust_file: &std::path::Path) -> PathBuf {
+    trust_file.with_file_name("provenance.json")
+}
+
+/// An unreadable file is reported, and the process starts without the taint it held: the
+/// operator must know that sessions it named may run tools their taint would have blocked.
+fn load_provenance(path: Option<&std::path::Path>, logs: &Logs) -> crate::provenance::State {
+    use crate::provenance::{Sessions, State, StateFile};
+    let Some(path) = path else {
+        return State::default();
+    };
+    match std::fs::read(path) {
+        Ok(bytes) => match serde_json::from_slice::<StateFile>(&bytes) {
+            Ok(f) => State {
+                sessions: Sessions::from_list(f.sessions),
+                ..State::default()
+            },
+            Err(e) => {
+                log(
+                    logs,
+                    "error",
+                    format!(
+                        "{}: unreadable ({e}); the sessions' taint it held is lost",
+                        path.display()
+                    ),
+                );
+                State::default()
+            }
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => State::default(),
+        Err(e) => {
+            log(logs, "error", format!("{}: {e}", path.display()));
+            State::default()
+        }
+    }
+}
+
+fn provenance_persister(path: PathBuf, state: Arc<Mutex<crate::provenance::State>>) -> Persister {
+    let snapshot = Box::new(move || {
+        let sessions = state.lock().ok()?.sessions.to_list();
+        serde_json::to_vec(&crate::provenance::StateFile {
+            version: 1,
+            sessions,
+        })
+        .ok()
     });
     Persister::start(path, Duration::from_secs(1), snapshot, None)
 }

@@ -358,6 +358,44 @@ impl GovernanceEngine {
             .map_err(|e| Error::new(Status::InvalidArg, e))
     }
 
+    /// A tool's result entered its session (after_tool_call): the level recorded, or null when
+    /// provenance is off. `content` is the result's text; only its SHA-256 is kept.
+    #[napi(catch_unwind)]
+    pub fn observe_tool_result(&self, request: String, content: Option<String>) -> Option<String> {
+        let req: Request = js_json::from_js(&request).ok()?;
+        let level = self.core.observe_tool_result(&req, content.as_deref())?;
+        Some(level.as_str().to_string())
+    }
+
+    /// A run began (before_agent_run): who sent its prompt, or which session's work it carries.
+    #[napi(catch_unwind)]
+    pub fn observe_inbound(&self, inbound: Value) -> Option<String> {
+        let inbound = serde_json::from_value(inbound).ok()?;
+        let level = self.core.observe_inbound(&inbound)?;
+        Some(level.as_str().to_string())
+    }
+
+    /// A model call began in `run_id` (model_call_started); its number in the run.
+    #[napi(catch_unwind)]
+    pub fn observe_model_call(&self, session_key: String, run_id: String) -> Option<u32> {
+        self.core.observe_model_call(&session_key, &run_id)
+    }
+
+    /// The session's context was replaced (a reset, not a compaction): its taint is gone.
+    #[napi(catch_unwind)]
+    pub fn reset_provenance(&self, session_key: String) -> bool {
+        self.core.reset_provenance(&session_key)
+    }
+
+    /// What the session's context holds: `{ sources: [...], more }`, or null.
+    #[napi(catch_unwind)]
+    pub fn session_taint(&self, session_key: String) -> Value {
+        self.core
+            .session_taint(&session_key)
+            .and_then(|t| serde_json::to_value(t).ok())
+            .unwrap_or(Value::Null)
+    }
+
     #[napi(catch_unwind)]
     pub fn observe_message(&self, session_key: String, text: String) {
         self.core.observe_message(&session_key, &text);

@@ -6,6 +6,7 @@ pub mod command;
 pub mod context;
 pub mod frequency;
 pub mod risk;
+pub mod taint;
 pub mod time;
 pub mod tool;
 
@@ -29,6 +30,8 @@ pub enum Condition {
     /// A builtin guard's finding on the call (builtin policies only).
     Guard(crate::guards::Guard),
     Command(command::CommandCondition),
+    /// What the session's context holds (provenance).
+    Taint(taint::TaintCondition),
     Any(Vec<Condition>),
     Not(Box<Condition>),
 }
@@ -72,9 +75,10 @@ impl<'a> ParseEnv<'a> {
     }
 }
 
-pub const TYPES: [&str; 10] = [
+pub const TYPES: [&str; 11] = [
     "tool",
     "command",
+    "taint",
     "time",
     "agent",
     "context",
@@ -117,6 +121,7 @@ impl Condition {
                     }
                 }
             }
+            Some("taint") => Condition::Taint(taint::TaintCondition::parse(&o, issues)?),
             Some("any") => {
                 o.check_keys(&["type", "conditions"], issues);
                 let list = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
@@ -175,8 +180,19 @@ impl Condition {
             Condition::Frequency(c) => c.eval(f),
             Condition::Guard(g) => f.call.finding(*g).is_some(),
             Condition::Command(c) => c.eval(f),
+            Condition::Taint(c) => c.eval(f),
             Condition::Any(list) => list.iter().any(|c| c.eval(f)),
             Condition::Not(c) => !c.eval(f),
+        }
+    }
+
+    /// Whether it reads the session's taint anywhere inside (which needs provenance on).
+    pub fn reads_taint(&self) -> bool {
+        match self {
+            Condition::Taint(_) => true,
+            Condition::Any(list) => list.iter().any(Condition::reads_taint),
+            Condition::Not(c) => c.reads_taint(),
+            _ => false,
         }
     }
 

@@ -1,0 +1,126 @@
+//! `provenance` in the plugin config: the seed's policy vocabulary as JSON.
+//!
+//! ```json
+//! "provenance": { "enabled": true,
+//!   "toolTrust": { "exec": [{ "conditions": [{ "type": "command", "program": "gog" }], "level": "external" }] },
+//!   "policies": [{ "name": "no-exec-when-tainted",
+//!     "when": { "context_taint_includes": ["external", "untrusted"] },
+//!     "action": { "block_tools": ["exec"], "reason": "…" } }] }
+//! ```
+
+use super::classify::ToolTrust;
+use super::level::Level;
+use crate::config::error::Issues;
+use crate::config::reader::{array, string_list, Obj};
+use crate::policy::conditions::ParseEnv;
+use crate::policy::glob::Glob;
+
+#[derive(Debug, Clone, Default)]
+pub struct ProvenanceConfig {
+    pub enabled: bool,
+    pub tool_trust: Option<ToolTrust>,
+    pub policies: Vec<ProvenancePolicy>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ProvenancePolicy {
+    pub name: String,
+    /// Holds when the context includes content of any of these levels (none: any taint).
+    pub taint_includes: Vec<Level>,
+    /// Holds from this model call of the run on (1 = the first).
+    pub iteration_gte: Option<u32>,
+    /// Tools denied while the policy holds.
+    pub block_tools: Vec<Glob>,
+    /// Every tool call of the run denied while the policy holds.
+    pub block_turn: bool,
+    pub reason: Option<String>,
+}
+
+const KEYS: [&str; 3] = ["enabled", "toolTrust", "policies"];
+const WHEN_KEYS: [&str; 2] = ["context_taint_includes", "iteration_gte"];
+const ACTION_KEYS: [&str; 3] = ["block_tools", "block_turn", "reason"];
+
+pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
+    o.check_keys(&KEYS, issues);
+    let enabled = o.bool("enabled", o.is_present(), issues);
+    let tool_trust = Some(ToolTrust::parse(
+        o.get("toolTrust"),
+        &o.path_of("toolTrust"),
+        env,
+        issues,
+    ));
+    let ppath = o.path_of("policies");
+    let policies = array(o.get("policies"), &ppath, issues)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| policy(&Obj::new(Some(p), format!("{ppath}[{i}]"), issues), issues))
+        .collect();
+    ProvenanceConfig {
+        enabled,
+        tool_trust,
+        policies,
+    }
+}
+
+fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {
+    o.check_keys(&["name", "when", "action"], issues);
+    let name = o.string("name", issues).unwrap_or_default();
+    if name.is_empty() {
+        issues.push(&o.path_of("name"), "a provenance policy needs a name");
+    }
+    let when = o.child("when", issues);
+    when.check_keys(&WHEN_KEYS, issues);
+    let lpath = when.path_of("context_taint_includes");
+    let taint_includes = string_list(when.get("context_taint_includes"), &lpath, issues)
+        .iter()
+        .enumerate()
+        .filter_map(|(i, n)| {
+            let l = Level::parse(n);
+            if l.is_none() {
+                issues.push(
+                    &format!("{lpath}[{i}]"),
+                    format!(
+                        "unknown trust level \"{n}\" (one of {})",
+                        Level::NAMES.join(", ")
+                    ),
+                );
+            }
+            l
+        })
+        .collect();
+    let iteration_gte = when.get("iteration_gte").and_then(|v| {
+        let n = v.as_u64().filter(|n| (1..=10_000).contains(n));
+        if n.is_none() {
+            issues.push(
+                &when.path_of("iteration_gte"),
+                "must be a whole number from 1 to 10000",
+            );
+        }
+        n.map(|n| n as u32)
+    });
+    let action = o.child("action", issues);
+    action.check_keys(&ACTION_KEYS, issues);
+    let block_tools: Vec<Glob> = string_list(
+        action.get("block_tools"),
+        &action.path_of("block_tools"),
+        issues,
+    )
+    .iter()
+    .map(|t| Glob::new(t))
+    .collect();
+    let block_turn = action.bool("block_turn", false, issues);
+    if block_tools.is_empty() && !block_turn {
+        issues.push(
+            &action.path,
+            "an action needs block_tools or block_turn: true",
+        );
+    }
+    Some(ProvenancePolicy {
+        name,
+        taint_includes,
+        iteration_gte,
+        block_tools,
+        block_turn,
+        reason: action.string("reason", issues),
+    })
+}

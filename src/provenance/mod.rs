@@ -1,0 +1,93 @@
+//! Provenance (seed 004): where the content in a session's context came from, and tools gated
+//! by it. The host's hooks feed it (a tool's result, an inbound message, a spawned or finished
+//! sub-agent, a reset); `before_tool_call` reads it through provenance policies and the `taint`
+//! condition.
+//!
+//! ```text
+//! after_tool_call ──▶ classify (tool, params → level) ──▶ Sessions::taint (lowest level wins)
+//! before_tool_call ──▶ judge (policies × taint × iteration) ──▶ deny naming the source
+//! ```
+
+pub mod classify;
+pub mod config;
+pub mod level;
+pub mod runs;
+pub mod taint;
+
+pub use config::ProvenanceConfig;
+pub use level::Level;
+pub use runs::Runs;
+pub use taint::{Sessions, Source, Taint};
+
+/// What a process learns: every session's taint (persisted) and its current run's model calls.
+#[derive(Default)]
+pub struct State {
+    pub sessions: Sessions,
+    pub runs: Runs,
+}
+
+/// provenance.json: sessions from the least to the most recently active.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct StateFile {
+    pub version: u32,
+    pub sessions: Vec<(String, Taint)>,
+}
+
+/// A provenance policy's block, with the source that brought the taint.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Block {
+    pub policy: String,
+    pub reason: String,
+}
+
+/// The first policy that blocks `tool` in a session with `taint`, at model call `iteration`.
+pub fn judge(
+    cfg: &ProvenanceConfig,
+    taint: Option<&Taint>,
+    iteration: u32,
+    tool: &str,
+) -> Option<Block> {
+    cfg.policies.iter().find_map(|p| {
+        let source = match p.taint_includes.as_slice() {
+            [] => None,
+            levels => Some(levels.iter().find_map(|l| taint?.source_of(*l))?),
+        };
+        if p.iteration_gte.is_some_and(|n| iteration < n) {
+            return None;
+        }
+        if !p.block_turn && !p.block_tools.iter().any(|g| g.matches(tool)) {
+            return None;
+        }
+        let why = p.reason.clone().unwrap_or_else(|| default_reason(p));
+        let reason = match source {
+            Some(s) => format!(
+                "{why}: the session read {} content ({})",
+                s.level.as_str(),
+                describe(s)
+            ),
+            None => format!("{why}: model call {iteration} of this run"),
+        };
+        Some(Block {
+            policy: p.name.clone(),
+            reason,
+        })
+    })
+}
+
+fn default_reason(p: &config::ProvenancePolicy) -> String {
+    format!("Provenance policy {}", p.name)
+}
+
+/// "web_fetch https://x.example/page at 2026-11-24T00:41:07Z".
+pub fn describe(s: &Source) -> String {
+    let when = chrono::DateTime::from_timestamp_millis(s.at_ms)
+        .map(|t| t.format("%Y-%m-%dT%H:%M:%SZ").to_string())
+        .unwrap_or_default();
+    match s.what.is_empty() {
+        true => format!("{} at {when}", s.via),
+        false => format!("{} {} at {when}", s.via, s.what),
+    }
+}
+
+#[cfg(test)]
+mod tests;

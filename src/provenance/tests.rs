@@ -1,0 +1,192 @@
+use super::config::{parse, ProvenanceConfig};
+use super::*;
+use crate::config::error::Issues;
+use crate::config::reader::Obj;
+use crate::policy::conditions::ParseEnv;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::collections::HashMap;
+
+fn src(level: Level, via: &str, what: &str) -> Source {
+    Source {
+        level,
+        via: via.into(),
+        what: what.into(),
+        at_ms: 1_763_942_400_000,
+        sha256: None,
+    }
+}
+
+fn config(v: Value) -> Result<ProvenanceConfig, String> {
+    let windows = HashMap::new();
+    let env = ParseEnv::new(&windows, false);
+    let mut issues = Issues::default();
+    let c = parse(
+        &Obj::new(Some(&v), "provenance".into(), &mut issues),
+        &env,
+        &mut issues,
+    );
+    issues.into_result(c).map_err(|e| e.to_string())
+}
+
+#[test]
+fn the_lowest_level_wins_and_each_level_keeps_its_first_source() {
+    let mut s = Sessions::default();
+    assert!(s.taint("a", src(Level::Local, "read", "README.md")));
+    assert!(s.taint(
+        "a",
+        src(Level::Untrusted, "web_fetch", "https://evil.example/p")
+    ));
+    assert!(!s.taint(
+        "a",
+        src(Level::Untrusted, "web_fetch", "https://other.example/")
+    ));
+    let t = s.get("a").expect("tainted");
+    assert_eq!(t.lowest(), Some(Level::Untrusted));
+    assert_eq!(
+        t.source_of(Level::Untrusted).map(|s| s.what.as_str()),
+        Some("https://evil.example/p")
+    );
+    assert_eq!(t.more, 1);
+    assert!(s.get("b").is_none(), "sessions are separate");
+    assert!(
+        !s.taint("b", src(Level::Owner, "message", "owner")),
+        "owner content taints nothing"
+    );
+    assert!(s.get("b").is_none());
+}
+
+#[test]
+fn a_reset_clears_and_inheritance_goes_both_ways() {
+    let mut s = Sessions::default();
+    s.taint("parent", src(Level::External, "message", "mail from x@y"));
+    assert!(
+        s.inherit("child", "parent"),
+        "a child starts with its parent's taint"
+    );
+    assert_eq!(
+        s.get("child").and_then(Taint::lowest),
+        Some(Level::External)
+    );
+    s.taint(
+        "child",
+        src(Level::Untrusted, "web_fetch", "https://evil.example/"),
+    );
+    assert!(
+        s.inherit("parent", "child"),
+        "the child's result taints the parent"
+    );
+    assert_eq!(
+        s.get("parent").and_then(Taint::lowest),
+        Some(Level::Untrusted)
+    );
+    assert!(s.clear("parent"));
+    assert!(s.get("parent").is_none());
+    assert!(s.get("child").is_some(), "a reset is per session");
+}
+
+#[test]
+fn a_policy_blocks_only_its_tools_and_names_the_source() {
+    let c = config(json!({ "policies": [{ "name": "no-exec-when-tainted",
+        "when": { "context_taint_includes": ["external", "untrusted"] },
+        "action": { "block_tools": ["exec", "process"] } }] }))
+    .expect("valid");
+    let mut s = Sessions::default();
+    assert_eq!(
+        judge(&c, s.get("a"), 1, "exec"),
+        None,
+        "an untainted session runs exec"
+    );
+    s.taint(
+        "a",
+        src(Level::Untrusted, "web_fetch", "https://evil.example/p"),
+    );
+    let b = judge(&c, s.get("a"), 1, "exec").expect("blocked");
+    assert_eq!(b.policy, "no-exec-when-tainted");
+    assert!(
+        b.reason
+            .contains("web_fetch https://evil.example/p at 2025-11-24T00:00:00Z"),
+        "{}",
+        b.reason
+    );
+    assert_eq!(judge(&c, s.get("a"), 1, "read"), None, "other tools stay");
+    s.taint("c", src(Level::Shared, "memory_search", ""));
+    assert_eq!(
+        judge(&c, s.get("c"), 1, "exec"),
+        None,
+        "shared is not in the list"
+    );
+}
+
+#[test]
+fn iteration_and_block_turn() {
+    let c = config(
+        json!({ "policies": [{ "name": "max-recursion", "when": { "iteration_gte": 5 },
+        "action": { "block_turn": true, "reason": "Max recursion depth exceeded" } }] }),
+    )
+    .expect("valid");
+    assert_eq!(judge(&c, None, 4, "read"), None);
+    let b = judge(&c, None, 5, "read").expect("blocked");
+    assert!(
+        b.reason.starts_with("Max recursion depth exceeded"),
+        "{}",
+        b.reason
+    );
+}
+
+#[test]
+fn bad_config_names_the_key() {
+    for (v, path) in [
+        (
+            json!({ "policies": [{ "name": "x", "when": { "context_taint_includes": ["evil"] }, "action": { "block_tools": ["exec"] } }] }),
+            "provenance.policies[0].when.context_taint_includes[0]",
+        ),
+        (
+            json!({ "policies": [{ "name": "x", "when": {}, "action": { "remove_tools": ["exec"] } }] }),
+            "provenance.policies[0].action.remove_tools",
+        ),
+        (
+            json!({ "policies": [{ "name": "x", "when": { "iteration_gte": 0 }, "action": { "block_turn": true } }] }),
+            "provenance.policies[0].when.iteration_gte",
+        ),
+        (
+            json!({ "toolTrust": { "exec": "evil" } }),
+            "provenance.toolTrust.exec",
+        ),
+        (
+            json!({ "toolTrust": { "exec": [{ "level": "external" }] } }),
+            "provenance.toolTrust.exec[0].conditions",
+        ),
+        (json!({ "tooltrust": {} }), "provenance.tooltrust"),
+    ] {
+        let e = config(v.clone()).expect_err(&v.to_string());
+        assert!(e.contains(path), "{v} → {e}");
+    }
+}
+
+fn level() -> impl Strategy<Value = Level> {
+    prop::sample::select(Level::ALL.to_vec())
+}
+
+proptest! {
+    /// Within a session, until a reset, the lowest level never rises and no level is forgotten.
+    #[test]
+    fn taint_only_grows_until_a_reset(ops in prop::collection::vec((0u8..4, level()), 1..80)) {
+        let mut s = Sessions::default();
+        let mut seen: Vec<Level> = Vec::new();
+        for (op, l) in ops {
+            let before = s.get("a").and_then(Taint::lowest);
+            match op {
+                0 => { s.clear("a"); seen.clear(); continue; }
+                1 => { s.taint("b", src(l, "web_fetch", "")); s.inherit("a", "b"); }
+                _ => { s.taint("a", src(l, "read", "")); }
+            }
+            if l < Level::Owner && !seen.contains(&l) { seen.push(l); }
+            let t = s.get("a");
+            let after = t.and_then(Taint::lowest);
+            if let (Some(b), Some(a)) = (before, after) { prop_assert!(a <= b); }
+            if before.is_some() { prop_assert!(after.is_some()); }
+            for l in &seen { prop_assert!(t.is_some_and(|t| t.includes(*l)), "{l:?} forgotten"); }
+        }
+    }
+}

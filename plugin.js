@@ -317,10 +317,12 @@ function register(api) {
   api.on('after_tool_call', guarded('after_tool_call', (event, ctx = {}) => {
     relay.toolEnded(event.toolCallId || ctx.toolCallId, event.error);
     const request = toolRequest(event, ctx);
-    engine.recordOutcome(request, outcomeOf(event));
+    const outcome = outcomeOf(event);
+    engine.recordOutcome(request, outcome);
     // The host passes the result as the model will see it (each text block cut at 8 000
-    // characters); a failed call's error text enters the context too.
-    if (provenance) engine.observeToolResult(request, resultText(event));
+    // characters); a failed call's error text enters the context too. A blocked call never
+    // ran: its result is the block's reason, nothing foreign.
+    if (provenance && outcome !== 'blocked') engine.observeToolResult(request, resultText(event));
   }), { priority: 900 });
   if (provenance) {
     // Fire-and-forget in the host, before each model call of a run: counts them for iteration_gte.

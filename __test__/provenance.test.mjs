@@ -122,3 +122,11 @@ test('without allowConversationAccess the log says inbound provenance is not tra
   plugin.register(api);
   assert.ok(api.logs.some((l) => l.level === 'error' && /provenance of inbound messages/.test(l.msg)), JSON.stringify(api.logs));
 });
+
+test('a call that was blocked taints nothing: the tool never ran', () => {
+  const api = setup();
+  fire(api, 'after_tool_call', { toolName: 'web_fetch', params: { url: 'https://evil.example/' }, toolCallId: 't9',
+    error: 'blocked', result: { content: [{ type: 'text', text: 'Denied by policy' }], details: { status: 'blocked' } } },
+  { agentId: 'main', sessionKey: MAIN, toolName: 'web_fetch' });
+  assert.equal(exec(api), undefined);
+});

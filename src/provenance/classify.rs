@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The seed's table with the host's tool names (README "Provenance"). A tool that only acts
 /// (writes a file, sends a message) returns text of its own making: local.
-const DEFAULTS: [(&str, Level); 29] = [
+const DEFAULTS: [(&str, Level); 30] = [
     // The host stamps these results `network` itself (web, browser, MCP servers).
     ("web_fetch", Level::Untrusted),
     ("web_search", Level::Untrusted),
@@ -23,6 +23,8 @@ const DEFAULTS: [(&str, Level); 29] = [
     ("*__*", Level::Untrusted),
     // Other people's messages.
     ("conversations_*", Level::External),
+    // A spawn's result is the host's receipt; the child's work arrives later, announced.
+    ("sessions_spawn", Level::Local),
     // Memory and other agents' work: anything any of them read may be in it.
     ("memory_*", Level::Shared),
     ("wiki_*", Level::Shared),

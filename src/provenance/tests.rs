@@ -190,3 +190,30 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_default_table_reads_the_hosts_tools() {
+    use classify::default_level;
+    let p = |v: Value| v.as_object().cloned();
+    for (tool, params, want) in [
+        ("web_fetch", json!({ "url": "https://x" }), Level::Untrusted),
+        ("github__search_issues", json!({}), Level::Untrusted),
+        (
+            "message",
+            json!({ "action": "read", "channel": "slack" }),
+            Level::External,
+        ),
+        (
+            "message",
+            json!({ "action": "send", "to": "x" }),
+            Level::Local,
+        ),
+        ("memory_search", json!({ "query": "x" }), Level::Shared),
+        ("sessions_history", json!({}), Level::Shared),
+        ("sessions_spawn", json!({ "task": "x" }), Level::Local),
+        ("read", json!({ "path": "a" }), Level::Local),
+        ("some_plugin_tool", json!({}), Level::External),
+    ] {
+        assert_eq!(default_level(tool, p(params).as_ref()), want, "{tool}");
+    }
+}

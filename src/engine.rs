@@ -212,6 +212,7 @@ impl GovernanceEngine {
             provenance::gate(core, req, taint.as_ref(), iteration, &mut verdict);
         }
         verdict.cross_agent = lineage.cross;
+        verdict.taint = taint;
         if matches!(hook, Hook::BeforeToolCall | Hook::MessageSending) {
             self.check_receiver(core, req, &mut verdict, now);
         }
@@ -341,6 +342,7 @@ pub fn resolve_agent(req: &Request) -> &str {
 
 fn blank_verdict(trust: TrustSnapshot) -> Verdict {
     Verdict {
+        taint: None,
         action: Action::Allow,
         reason: String::new(),
         policy_id: None,

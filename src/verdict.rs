@@ -62,6 +62,9 @@ pub struct Verdict {
     /// For sub-agents: parent, ancestors, inherited policies and the trust ceiling.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_agent: Option<crate::cross_agent::CrossAgentContext>,
+    /// What the session's context held when provenance judged the call (seed 004).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub taint: Option<crate::provenance::Taint>,
     /// Log lines the host logger should print (one-time warnings); usually empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<LogLine>,

@@ -208,3 +208,29 @@ fn without_provenance_nothing_is_tracked() {
     assert_eq!(fetch(&e, MAIN, "https://evil.example/"), None);
     assert!(e.session_taint(MAIN).is_none());
 }
+
+#[test]
+fn the_decisions_record_carries_the_sessions_taint_and_the_trail_verifies() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    {
+        let e = engine(tmp.path(), config());
+        fetch(&e, MAIN, "https://evil.example/page");
+        assert!(!exec_allowed(&e, MAIN).0);
+        e.flush().expect("flushed");
+        let deny = e
+            .audit_query(&Default::default())
+            .expect("query")
+            .into_iter()
+            .find(|r| r["verdict"] == "deny")
+            .expect("a deny record");
+        assert_eq!(deny["provenance"]["maxTaint"], "untrusted", "{deny}");
+        assert_eq!(deny["provenance"]["sources"][0]["via"], "web_fetch");
+        assert_eq!(
+            deny["provenance"]["sources"][0]["what"],
+            "https://evil.example/page"
+        );
+        assert_eq!(deny["ruleId"], "no-exec-when-tainted");
+        let report = e.audit_verify().expect("verified");
+        assert!(report.valid, "{report:?}");
+    }
+}

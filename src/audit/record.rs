@@ -261,6 +261,9 @@ pub struct AuditRecord {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub policy_id: Option<String>,
     pub prev_hash: String,
+    /// The session's taint when provenance judged the call: `maxTaint` and where each level came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<crate::provenance::TaintAudit>,
     pub risk: RiskSummary,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rule_id: Option<String>,
@@ -301,6 +304,7 @@ impl AuditRecord {
             matched_policies: Vec::new(),
             policy_id: None,
             prev_hash: String::new(),
+            provenance: None,
             risk: RiskSummary {
                 factors: Vec::new(),
                 level: RiskLevel::Low,

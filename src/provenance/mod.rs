@@ -17,7 +17,7 @@ pub mod taint;
 pub use config::ProvenanceConfig;
 pub use level::Level;
 pub use runs::Runs;
-pub use taint::{Sessions, Source, Taint};
+pub use taint::{Sessions, Source, Taint, TaintAudit};
 
 /// What a process learns: every session's taint (persisted) and its current run's model calls.
 #[derive(Default)]

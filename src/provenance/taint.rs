@@ -77,6 +77,26 @@ impl Taint {
     }
 }
 
+/// A decision's record of the session's taint (seed 004 summary: `maxTaint` and its sources);
+/// fields in key order, as every record struct (canonical serialization).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaintAudit {
+    pub max_taint: Level,
+    pub more: u32,
+    pub sources: Vec<Source>,
+}
+
+impl Taint {
+    pub fn audit(&self) -> Option<TaintAudit> {
+        Some(TaintAudit {
+            max_taint: self.lowest()?,
+            more: self.more,
+            sources: self.sources.clone(),
+        })
+    }
+}
+
 /// Every session's taint. Owner and system content taints nothing, so a session that only
 /// talked to its owner is not stored at all.
 #[derive(Default)]

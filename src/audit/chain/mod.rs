@@ -286,6 +286,13 @@ impl Chain {
         }
         record.block_reason = record.block_reason.as_deref().map(|m| r.text(m));
         record.error = record.error.as_deref().map(|m| r.text(m));
+        for s in record
+            .provenance
+            .iter_mut()
+            .flat_map(|p| p.sources.iter_mut())
+        {
+            s.what = r.text(&s.what);
+        }
         if !is_chain_event(record.verdict) {
             record.details = record.details.as_ref().map(|d| r.json(d));
         }

@@ -20,6 +20,8 @@ pub struct ProvenanceConfig {
     pub enabled: bool,
     pub tool_trust: Option<ToolTrust>,
     pub policies: Vec<ProvenancePolicy>,
+    /// The shim wraps stored results of foreign content in provenance markers (`tool_result_persist`).
+    pub mark_tool_results: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -36,7 +38,7 @@ pub struct ProvenancePolicy {
     pub reason: Option<String>,
 }
 
-const KEYS: [&str; 3] = ["enabled", "toolTrust", "policies"];
+const KEYS: [&str; 4] = ["enabled", "toolTrust", "policies", "markToolResults"];
 const WHEN_KEYS: [&str; 2] = ["context_taint_includes", "iteration_gte"];
 const ACTION_KEYS: [&str; 3] = ["block_tools", "block_turn", "reason"];
 
@@ -59,6 +61,7 @@ pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
         enabled,
         tool_trust,
         policies,
+        mark_tool_results: o.bool("markToolResults", false, issues),
     }
 }
 

@@ -217,45 +217,15 @@ fn pattern_hit<'p>(protected: &'p PathSet, path: &crate::paths::Resolved) -> Opt
 /// holds a credential file, read whole.
 fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
     let a = args(c);
-    let grep = matches!(prog, "grep" | "egrep" | "fgrep");
-    let recursive =
-        (prog == "cp" || grep) && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
-    if !TREE_READERS.contains(&prog) && !recursive {
+    let search = tree_search(prog, c);
+    let recursive = prog == "cp" && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
+    if !TREE_READERS.contains(&prog) && !recursive && !search {
         return None;
     }
-    let mut ops = operands(
-        a,
-        &[
-            "-f",
-            "-C",
-            "-T",
-            "-X",
-            "-e",
-            "--exclude",
-            "-o",
-            "-m",
-            "-A",
-            "-B",
-        ],
-    );
-    if grep {
-        // A recursive grep for a word prints matching lines only; one for `.`, `^`, `=` or an
-        // inverted one (`-v`) prints (nearly) every line of every file it reads. The pattern is
-        // the first operand unless given with -e.
-        let given = option_values(a, Some("-e"), "--regexp");
-        let pattern = match given.first() {
-            Some(p) => Some(*p),
-            None => ops.first().map(|p| p.text.as_str()),
-        };
-        let broad = has_flag(a, &['v'], &["invert-match"])
-            || pattern.is_some_and(|p| p.trim_matches(['^', '$', '.', '*']).chars().count() <= 1);
-        if !broad {
-            return None;
-        }
-        if given.is_empty() && !ops.is_empty() {
-            ops.remove(0);
-        }
+    if search {
+        return searched_tree(s, protected, c);
     }
+    let ops = operands(a, &["-f", "-C", "-T", "-X", "--exclude", "-o", "-m"]);
     // `tar -C DIR x` reads DIR/x.
     let base = option_values(a, Some("-C"), "--directory")
         .last()
@@ -279,6 +249,99 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
             dir.path
         ))
     })
+}
+
+/// Options of grep, rg, ag and ack whose value is the next word (not `-E`, `-T`: grep's are
+/// flags, and taking them as valued would make the pattern look like a path).
+const SEARCH_VALUED: [&str; 19] = [
+    "-e",
+    "-f",
+    "-m",
+    "-A",
+    "-B",
+    "-C",
+    "-g",
+    "-t",
+    "-d",
+    "-j",
+    "--glob",
+    "--type",
+    "--type-not",
+    "--regexp",
+    "--file",
+    "--max-count",
+    "--exclude",
+    "--include",
+    "--max-depth",
+];
+
+/// A recursive search prints the lines it matches in every file of the trees it walks. One for
+/// a secret word (`grep -ri password .`) or for (nearly) everything (`.`, `^`, `=`, `-v`)
+/// prints the secrets of any dotenv or key file there: the tree is judged by what it holds on
+/// disk, and the workspace (or a directory above it) is taken to hold the project's dotenv
+/// file, which is where every framework keeps it. Searches that print no lines (`-l`, `-c`,
+/// `-q`) or that only read files named by `--include`/`-g`/`-t` are judged by the disk alone.
+fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
+    let a = args(c);
+    let mut ops = operands(a, &SEARCH_VALUED);
+    let given = option_values(a, Some("-e"), "--regexp");
+    let from_file = !option_values(a, Some("-f"), "--file").is_empty();
+    let pattern = match given.first() {
+        Some(p) => Some(*p),
+        None if from_file => None,
+        None => ops.first().map(|p| p.text.as_str()),
+    };
+    if given.is_empty() && !from_file && !ops.is_empty() {
+        ops.remove(0);
+    }
+    let broad = has_flag(a, &['v'], &["invert-match"])
+        || from_file
+        || pattern.is_some_and(|p| p.trim_matches(['^', '$', '.', '*']).chars().count() <= 1);
+    if !broad && !secret_words(c) {
+        return None;
+    }
+    let quiet = has_flag(
+        a,
+        &['l', 'L', 'c', 'q'],
+        &[
+            "files-with-matches",
+            "files-without-match",
+            "count",
+            "quiet",
+        ],
+    );
+    let filtered = a.iter().any(|x| {
+        let t = x.text.as_str();
+        ["--include", "-g", "--glob", "-t", "--type"]
+            .iter()
+            .any(|f| t == *f || t.starts_with(&format!("{f}=")))
+    });
+    let here = Arg::literal(".");
+    let roots = if ops.is_empty() { vec![&here] } else { ops };
+    roots.into_iter().find_map(|op| {
+        let dir = s.path_in(c, op);
+        let label = protected
+            .contains_protected(&dir)
+            .or_else(|| protected.hit(&dir))
+            .or_else(|| {
+                (!quiet && !filtered && holds_workspace(s, &dir))
+                    .then_some("the workspace's dotenv file")
+            })?;
+        Some(format!(
+            "`{}` prints lines of every file under {} which holds a credential file ({label})",
+            show(c),
+            dir.path
+        ))
+    })
+}
+
+/// The agent's workspace itself or a directory above it.
+fn holds_workspace(s: &Subject, dir: &crate::paths::Resolved) -> bool {
+    let Some(ws) = s.view.workspace.as_deref() else {
+        return false;
+    };
+    let (ws, d) = (ws.trim_end_matches('/'), dir.path.trim_end_matches('/'));
+    ws == d || d.is_empty() || ws.starts_with(&format!("{d}/"))
 }
 
 /// The whole environment printed: where API keys of the agent's process live.
@@ -313,12 +376,18 @@ fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
         prog,
         "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "findstr"
     ) || (prog == "git" && args(c).first().is_some_and(|a| a.text == "grep"));
-    if !searches {
+    // A search through a directory tree (`grep -rn apiKey src/`) prints the lines of the
+    // files it walks: it is judged by what the tree holds (`tree_read`), not by its word.
+    if !searches || tree_search(prog, c) {
         return None;
     }
-    // By substring: `AWS_SECRET_ACCESS_KEY` is a search for a secret, and so, by its text,
-    // is `password_reset` (the held-out corpus's ord-h050 was dropped for that reason).
-    let hit = args(c).iter().any(|a| {
+    secret_words(c).then_some("searches files for passwords, tokens or keys")
+}
+
+/// By substring: `AWS_SECRET_ACCESS_KEY` is a search for a secret, and so, by its text, is
+/// `password_reset` (the held-out corpus's ord-h050 was dropped for that reason).
+fn secret_words(c: &Command) -> bool {
+    args(c).iter().any(|a| {
         let t = a.text.to_ascii_lowercase();
         SECRET_WORDS.iter().any(|w| {
             t.match_indices(w)
@@ -326,8 +395,20 @@ fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
                 .map(|rest| rest.strip_prefix('s').unwrap_or(rest))
                 .any(|rest| !rest.starts_with(|ch: char| ch.is_ascii_lowercase()))
         })
-    });
-    hit.then_some("searches files for passwords, tokens or keys")
+    })
+}
+
+/// A search that walks directories: `grep -r`, and rg/ag/ack, which always do.
+fn tree_search(prog: &str, c: &Command) -> bool {
+    match prog {
+        "grep" | "egrep" | "fgrep" => has_flag(
+            args(c),
+            &['r', 'R'],
+            &["recursive", "dereference-recursive"],
+        ),
+        "rg" | "ag" | "ack" => true,
+        _ => false,
+    }
 }
 
 /// `python3 -m http.server --directory ~/.ssh` serves a directory to the network.

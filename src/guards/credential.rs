@@ -124,13 +124,39 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     }
     args(c)
         .iter()
+        .filter(|a| !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
+}
+
+/// `cp .env.example .env`: the destination of a copy or move inside the workspace is written,
+/// not read — a new dotenv file from a template shows no secret (its source is still judged).
+fn fresh_copy(s: &Subject, c: &Command, a: &Arg) -> bool {
+    if !matches!(program(c), "cp" | "mv" | "install") {
+        return false;
+    }
+    let a_args = args(c);
+    let targeted = a_args
+        .iter()
+        .any(|x| x.text == "-t" || x.text.starts_with("--target-directory"));
+    let ops = operands(a_args, &["-m", "--mode", "-o", "-g", "-S", "--suffix"]);
+    let is_dest = !targeted && ops.len() >= 2 && ops.last().is_some_and(|d| std::ptr::eq(*d, a));
+    is_dest && written_in_workspace(s, &s.path_in(c, a))
+}
+
+/// A file the agent writes in its own workspace (not one reached through `~/.ssh`).
+fn written_in_workspace(s: &Subject, p: &crate::paths::Resolved) -> bool {
+    !p.pattern && s.inside_workspace(p) && !ssh_dir(s, p)
 }
 
 fn redirect(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     c.redirects.iter().find_map(|r| {
         let target = s.path_in(c, &r.target);
+        // `echo 'PORT=3000' >> .env` writes the workspace's own dotenv file, reading nothing.
+        let writes_only = matches!(r.kind, RedirectKind::Write | RedirectKind::Append);
+        if writes_only && written_in_workspace(s, &target) {
+            return None;
+        }
         if let Some(label) = protected.hit(&target) {
             return Some(format!(
                 "`{}` redirects to or from a credential file ({label})",

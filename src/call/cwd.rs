@@ -16,7 +16,14 @@ pub fn track(script: &mut Script, start: Option<&str>, home: Option<&str>) {
     let mut stack: Vec<Option<String>> = Vec::new();
     let mut oldpwd: Option<String> = None;
     for c in &mut script.commands {
-        c.cwd = cwd.clone();
+        c.cwd = match c.cwd.take() {
+            // `env -C DIR cmd`: DIR from where the script is.
+            Some(dir) => {
+                let here = cwd.as_deref().or(start);
+                Some(paths::resolve(&dir, &PathContext { cwd: here, home }).path)
+            }
+            None => cwd.clone(),
+        };
         let prog = program(c);
         if !matches!(prog, "cd" | "pushd" | "popd" | "chdir") {
             continue;

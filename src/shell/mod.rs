@@ -47,7 +47,8 @@ pub struct Command {
     /// 0 for the top level; +1 per nesting.
     pub depth: u32,
     /// Where it runs when a `cd` earlier in the script moved it (set by `call::cwd`, resolved);
-    /// `None`: the call's working directory.
+    /// `None`: the call's working directory. The shell model sets it to a wrapper's directory
+    /// as written (`env -C DIR cmd`; `/` when computed), which `call::cwd` then resolves.
     pub cwd: Option<String>,
 }
 

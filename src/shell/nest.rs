@@ -83,6 +83,9 @@ impl Walker {
                     env,
                     clear_env,
                 } => {
+                    if let Some(dir) = wrappers::chdir(&args[..skip]) {
+                        cx.chdir = Some(dir);
+                    }
                     cx.wrappers.push(label);
                     cx.clear_env |= clear_env;
                     cx.env

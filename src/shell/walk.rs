@@ -44,6 +44,8 @@ pub(super) struct Exec {
     pub env: Vec<(String, Val)>,
     /// `env -i`: the command sees only `env`.
     pub clear_env: bool,
+    /// `env -C DIR cmd`: the directory a wrapper moved the command to, as written.
+    pub chdir: Option<Arg>,
 }
 
 impl Exec {
@@ -595,7 +597,9 @@ impl Walker {
             inputs,
             stdin_text: cx.stdin_text,
             depth: cx.depth,
-            cwd: None,
+            cwd: cx
+                .chdir
+                .map(|d| if d.unresolved { "/".to_owned() } else { d.text }),
         })
     }
 }

@@ -129,6 +129,10 @@ impl Walker {
         match name.as_str() {
             "eval" => self.eval(args, cx),
             "find" => self.find(args, cx),
+            // `echo CMD | at now`: at runs its stdin as a shell script (unless `-f FILE`).
+            "at" | "batch" if !args[1..].iter().any(|a| a.text.starts_with("-f")) => {
+                self.stdin_script(&name, args, cx)
+            }
             _ => {
                 self.declare(&name, &args);
                 vec![self.emit(args, cx)]
@@ -152,20 +156,24 @@ impl Walker {
                 }
                 vec![self.emit(args, cx)]
             }
-            ShellCall::Stdin => {
-                let text = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
-                if cx.stdin_dynamic {
-                    self.opaque(OpaqueKind::DynamicScript, &cx.src);
-                }
-                let mut out = vec![self.emit(args.clone(), cx.clone())];
-                if let Some(text) = text {
-                    let script = Arg::literal(&text);
-                    let label = format!("{name} -s");
-                    out.extend(self.nested_shell(&label, &args, script, Vec::new(), cx));
-                }
-                out
-            }
+            ShellCall::Stdin => self.stdin_script(name, args, cx),
         }
+    }
+
+    /// A program that runs its stdin as a shell script: the command itself, then the script
+    /// when its text is known.
+    fn stdin_script(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        let text = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
+        if cx.stdin_dynamic {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+        }
+        let mut out = vec![self.emit(args.clone(), cx.clone())];
+        if let Some(text) = text {
+            let script = Arg::literal(&text);
+            let label = format!("{name} -s");
+            out.extend(self.nested_shell(&label, &args, script, Vec::new(), cx));
+        }
+        out
     }
 
     /// The text a literal feeder writes into a pipe (`echo 'rm -rf /x' | sh`): `echo` of known

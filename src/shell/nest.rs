@@ -133,11 +133,48 @@ impl Walker {
             "at" | "batch" if !args[1..].iter().any(|a| a.text.starts_with("-f")) => {
                 self.stdin_script(&name, args, cx)
             }
+            "cd" | "pushd" => {
+                let alternatives = self.cdpath(&args, &cx);
+                let mut out = vec![self.emit(args, cx.clone())];
+                for dir in alternatives {
+                    let mut alt = cx.clone();
+                    alt.wrappers.push("CDPATH".to_owned());
+                    out.push(self.emit(vec![Arg::literal(&name), Arg::literal(&dir)], alt));
+                }
+                out
+            }
             _ => {
                 self.declare(&name, &args);
                 vec![self.emit(args, cx)]
             }
         }
+    }
+
+    /// `CDPATH=/home/agent; cd docs` may go to /home/agent/docs (bash searches CDPATH before
+    /// `.` for a name that is not absolute nor `./…`, `../…`): each such directory, to be judged
+    /// as one more place the `cd` may lead (after the command itself).
+    fn cdpath(&self, args: &[Arg], cx: &Exec) -> Vec<String> {
+        // `CDPATH=… cd x`: the command's own assignment counts first.
+        let own = cx.env.iter().rev().find(|(n, _)| n == "CDPATH");
+        let value = own.map_or_else(|| self.vars.get("CDPATH"), |(_, v)| v.clone());
+        let Val::Set(path) = value else {
+            return Vec::new();
+        };
+        let target = args[1..].iter().find(|a| !a.text.starts_with('-'));
+        let searched = |t: &&Arg| {
+            let dotted = matches!(t.text.as_str(), "." | "..")
+                || t.text.starts_with("./")
+                || t.text.starts_with("../");
+            !t.unresolved && !t.text.starts_with('/') && !dotted
+        };
+        let Some(t) = target.filter(searched) else {
+            return Vec::new();
+        };
+        path.split(':')
+            .filter(|d| !d.is_empty())
+            .take(8)
+            .map(|d| format!("{}/{}", d.trim_end_matches('/'), t.text))
+            .collect()
     }
 
     fn shell(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {

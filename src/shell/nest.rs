@@ -201,7 +201,7 @@ impl Walker {
     /// when its text is known.
     fn stdin_script(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
         let text = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
-        if cx.stdin_dynamic {
+        if cx.stdin_dynamic || text.is_none() && self.transformed_literal(&cx.inputs) {
             self.opaque(OpaqueKind::DynamicScript, &cx.src);
         }
         let mut out = vec![self.emit(args.clone(), cx.clone())];
@@ -237,6 +237,27 @@ impl Walker {
             "cat" if args.is_empty() => c.stdin_text.clone(),
             _ => None,
         }
+    }
+
+    /// `echo 'Xm -rf ~' | sed s/X/r/ | sh`: text the script wrote is changed on its way into
+    /// the shell (sed, cut, tr, dd conv=, awk…), so what runs is only known when it runs. A
+    /// pipe from a file (`cat deploy.sh | sh`) is the file run, as `sh deploy.sh` is.
+    fn transformed_literal(&self, inputs: &[usize]) -> bool {
+        let mut todo: Vec<usize> = inputs.to_vec();
+        let mut seen = 0;
+        while let Some(i) = todo.pop() {
+            seen += 1;
+            let Some(c) = self.get(i).filter(|_| seen <= 64) else {
+                return false;
+            };
+            let prog = c.argv.first().map_or("", |a| basename(&a.text));
+            let literal = c.stdin_text.is_some() || matches!(prog, "echo" | "printf");
+            if literal && seen > 1 {
+                return true;
+            }
+            todo.extend(&c.inputs);
+        }
+        false
     }
 
     /// Runs `script` as a child shell's script at the next depth, with the child's

@@ -5,7 +5,7 @@
 use super::vars::{Val, Vars};
 use super::walk::{Exec, Walker};
 use super::wrappers::{self, basename, Peel};
-use super::{ansi, Arg, OpaqueKind, MAX_DEPTH};
+use super::{ansi, Arg, OpaqueKind, RedirectKind, MAX_DEPTH};
 
 const SHELLS: &[&str] = &[
     "sh",
@@ -123,6 +123,10 @@ impl Walker {
     /// `args[0]` is the program: shells, `eval` and `find` contain more commands.
     fn run_program(&mut self, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
         let name = basename(&args[0].text).to_owned();
+        self.note_written(&name, &args, &cx);
+        if let Some(out) = self.run_written(&name, &args, &cx) {
+            return out;
+        }
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, args, cx);
         }
@@ -197,6 +201,61 @@ impl Walker {
         }
     }
 
+    /// `echo 'rm -rf ~/docs' > t.sh`, `cat > t.sh <<EOF`, `printf … | tee t.sh`: the literal
+    /// text a command writes into files, remembered by their base names (a later run of the
+    /// same name through another spelling of its path is judged by it too).
+    fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
+        let text = match name {
+            "echo" | "printf" => printed(args, None),
+            "cat" | "tee" if args.len() == 1 || name == "tee" => {
+                cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs))
+            }
+            _ => None,
+        };
+        let Some(mut text) = text else { return };
+        text.push('\n');
+        let mut targets: Vec<&Arg> = cx
+            .redirects
+            .iter()
+            .filter(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append))
+            .map(|r| &r.target)
+            .collect();
+        if name == "tee" {
+            targets.extend(args[1..].iter().filter(|a| !a.text.starts_with('-')));
+        }
+        for t in targets.into_iter().filter(|t| !t.unresolved).take(8) {
+            let key = basename(&t.text).to_owned();
+            match self.written.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, old)) => old.push_str(&text),
+                None => self.written.push((key, text.clone())),
+            }
+        }
+    }
+
+    /// `sh t.sh`, `bash ./t.sh`, `source t.sh`, `./t.sh` of a file the script wrote: the
+    /// command itself, then what the file holds, as a script one level down.
+    fn run_written(&mut self, name: &str, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
+        let file = if SHELLS.contains(&name) {
+            match shell_call(args) {
+                ShellCall::File(i) => &args[i],
+                _ => return None,
+            }
+        } else if matches!(name, "source" | ".") {
+            args.get(1)?
+        } else if args[0].text.contains('/') {
+            &args[0]
+        } else {
+            return None;
+        };
+        let key = basename(&file.text);
+        let text = self.written.iter().find(|(k, _)| k == key)?.1.clone();
+        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        let label = format!("{name} (written)");
+        let script = Arg::literal(&text);
+        out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
+        Some(out)
+    }
+
     /// A program that runs its stdin as a shell script: the command itself, then the script
     /// when its text is known.
     fn stdin_script(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
@@ -218,25 +277,7 @@ impl Walker {
     fn fed_text(&self, inputs: &[usize]) -> Option<String> {
         let [i] = inputs else { return None };
         let c = self.get(*i)?;
-        if c.argv.iter().any(|a| a.unresolved || a.pattern) {
-            return None;
-        }
-        let args = &c.argv[1..];
-        match basename(&c.argv.first()?.text) {
-            "echo" => {
-                let flags = args
-                    .iter()
-                    .take_while(|a| a.text == "-n" || a.text == "-e" || a.text == "-E");
-                let decode = flags.clone().any(|a| a.text == "-e");
-                let text = join(&args[flags.count()..]).text;
-                Some(if decode { ansi::decode(&text) } else { text })
-            }
-            "printf" if args.len() == 1 && !args[0].text.contains(['%', '\\']) => {
-                Some(args[0].text.clone())
-            }
-            "cat" if args.is_empty() => c.stdin_text.clone(),
-            _ => None,
-        }
+        printed(&c.argv, c.stdin_text.as_ref())
     }
 
     /// `echo 'Xm -rf ~' | sed s/X/r/ | sh`: text the script wrote is changed on its way into
@@ -381,6 +422,30 @@ impl Walker {
             }
             _ => {}
         }
+    }
+}
+
+/// What `echo` of known words (`-e` decoding escapes), `printf` of a plain format, or `cat` of
+/// a here-doc (`stdin`) prints.
+fn printed(argv: &[Arg], stdin: Option<&String>) -> Option<String> {
+    if argv.iter().any(|a| a.unresolved || a.pattern) {
+        return None;
+    }
+    let args = argv.get(1..)?;
+    match basename(&argv.first()?.text) {
+        "echo" => {
+            let flags = args
+                .iter()
+                .take_while(|a| a.text == "-n" || a.text == "-e" || a.text == "-E");
+            let decode = flags.clone().any(|a| a.text == "-e");
+            let text = join(&args[flags.count()..]).text;
+            Some(if decode { ansi::decode(&text) } else { text })
+        }
+        "printf" if args.len() == 1 && !args[0].text.contains(['%', '\\']) => {
+            Some(args[0].text.clone())
+        }
+        "cat" if args.is_empty() => stdin.cloned(),
+        _ => None,
     }
 }
 

@@ -26,6 +26,9 @@ pub(super) struct Walker {
     /// matches, so it expands to the pattern (active even when quoted) and is only known when
     /// it runs.
     pub(super) loop_globs: Vec<(String, String)>,
+    /// Files the script wrote with literal text (`echo 'rm -rf ~' > t.sh`), by base name, so a
+    /// later `sh t.sh` or `./t.sh` is judged by what it runs.
+    pub(super) written: Vec<(String, String)>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -67,6 +70,7 @@ impl Walker {
             prefix: Vec::new(),
             fast: true,
             loop_globs: Vec::new(),
+            written: Vec::new(),
         }
     }
 

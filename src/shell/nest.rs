@@ -123,6 +123,9 @@ impl Walker {
     /// `args[0]` is the program: shells, `eval` and `find` contain more commands.
     fn run_program(&mut self, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
         let name = basename(&args[0].text).to_owned();
+        if let Some(out) = self.alias(&name, &args, &cx) {
+            return out;
+        }
         self.note_written(&name, &args, &cx);
         if let Some(out) = self.run_written(&name, &args, &cx) {
             return out;
@@ -199,6 +202,43 @@ impl Walker {
             }
             ShellCall::Stdin => self.stdin_script(name, args, cx),
         }
+    }
+
+    /// `alias NAME=TEXT` is remembered; a later command named NAME runs TEXT followed by its
+    /// words (bash needs `shopt -s expand_aliases` outside an interactive shell, zsh does not:
+    /// aliases are followed whatever the shell). An alias is not expanded inside itself.
+    fn alias(&mut self, name: &str, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
+        if name == "alias" {
+            for a in args[1..].iter().filter(|a| !a.unresolved) {
+                if let Some((n, v)) = a.text.split_once('=') {
+                    self.aliases.retain(|(k, _)| k != n);
+                    self.aliases.push((n.to_owned(), v.to_owned()));
+                }
+            }
+            return None;
+        }
+        if name == "unalias" {
+            let gone: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
+            self.aliases.retain(|(k, _)| !gone.contains(&k.as_str()));
+            return None;
+        }
+        let at = self.aliases.iter().position(|(k, _)| *k == args[0].text)?;
+        let (key, text) = self.aliases.remove(at);
+        let mut words = vec![Arg::literal(&text)];
+        words.extend(args[1..].iter().cloned());
+        let script = join(&words);
+        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        if cx.depth + 1 > MAX_DEPTH {
+            self.too_deep(&script.text);
+        } else {
+            let mut inner = cx.clone();
+            inner.wrappers.push(format!("alias {key}"));
+            out.extend(
+                self.in_prefix(&inner, |w| w.script(&script.text, cx.depth + 1, &cx.inputs)),
+            );
+        }
+        self.aliases.insert(at.min(self.aliases.len()), (key, text));
+        Some(out)
     }
 
     /// `echo 'rm -rf ~/docs' > t.sh`, `cat > t.sh <<EOF`, `printf … | tee t.sh`: the literal

@@ -29,6 +29,8 @@ pub(super) struct Walker {
     /// Files the script wrote with literal text (`echo 'rm -rf ~' > t.sh`), by base name, so a
     /// later `sh t.sh` or `./t.sh` is judged by what it runs.
     pub(super) written: Vec<(String, String)>,
+    /// `alias ll='rm -rf ~'`: names defined with literal text, expanded where used later.
+    pub(super) aliases: Vec<(String, String)>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -71,6 +73,7 @@ impl Walker {
             fast: true,
             loop_globs: Vec::new(),
             written: Vec::new(),
+            aliases: Vec::new(),
         }
     }
 

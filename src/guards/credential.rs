@@ -107,6 +107,12 @@ fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
 
 fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     let prog = program(c);
+    if let Some(name) = printed_secret_variable(prog, c) {
+        return Some(format!(
+            "`{}` prints ${name}, a secret from the environment",
+            show(c)
+        ));
+    }
     let why = environment_dump(prog, c)
         .or_else(|| secret_search(prog, c))
         .or_else(|| secret_store(prog, c));
@@ -370,6 +376,25 @@ fn holds_workspace(s: &Subject, dir: &crate::paths::Resolved) -> bool {
     ws == d || d.is_empty() || ws.starts_with(&format!("{d}/"))
 }
 
+/// Programs that print their words or their stdin (a here-string): `echo "$GITHUB_TOKEN"`,
+/// `base64 <<< "$AWS_SECRET_ACCESS_KEY"`. Passing a token to the program that uses it
+/// (`curl -H "Authorization: Bearer $GITHUB_TOKEN"`) is not printing it.
+const PRINTERS: [&str; 12] = [
+    "echo", "printf", "print", "cat", "tee", "base64", "base32", "xxd", "od", "hexdump", "rev",
+    "logger",
+];
+
+/// A secret-named variable from the host environment expanded into a printing command.
+fn printed_secret_variable<'c>(prog: &str, c: &'c Command) -> Option<&'c str> {
+    if !PRINTERS.contains(&prog) {
+        return None;
+    }
+    c.env_reads
+        .iter()
+        .find(|n| secret_name(n))
+        .map(String::as_str)
+}
+
 /// The whole environment printed: where API keys of the agent's process live.
 fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
@@ -389,12 +414,60 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
                     .all(|x| matches!(x.text.as_str(), "-p" | "-x" | "-px" | "-xp"))
         }
         "compgen" => has_flag(a, &['v', 'e'], &[]),
+        _ if super::inline::code(c).is_some_and(code_reads_environment) => true,
         "ps" => a
             .iter()
             .any(|x| !x.text.starts_with('-') && x.text.contains('e')),
         _ => false,
     };
     dumps.then_some("prints the environment, where the agent's keys and tokens live")
+}
+
+/// How programs name their environment, as whole words: awk's `ENVIRON`, Perl's `%ENV`/
+/// `$ENV{…}` and Ruby's `ENV`, Python's `os.environ`/`os.getenv`, Node's `process.env`, PHP's
+/// `getenv`/`$_ENV`.
+const ENV_NAMES: [&str; 6] = [
+    "ENVIRON",
+    "ENV",
+    "environ",
+    "getenv",
+    "process.env",
+    "$_ENV",
+];
+
+/// Inline code that reads the environment whole (`for (k in ENVIRON)`, `ENV.to_h`) or a
+/// secret-named variable of it (`ENVIRON["OPENAI_API_KEY"]`, `process.env.GH_TOKEN`); one
+/// variable of another name (`ENVIRON["HOME"]`) is not a dump.
+fn code_reads_environment(code: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    ENV_NAMES.iter().any(|name| {
+        code.match_indices(name).any(|(i, _)| {
+            let rest = &code[i + name.len()..];
+            let word = !code[..i].ends_with(ident) && !rest.starts_with(ident);
+            word && environment_key(rest, *name == "process.env").is_none_or(secret_name)
+        })
+    })
+}
+
+/// The literal key right after an environment's name: `["K"]`, `{K}`, `('K')`, `.get("K")`,
+/// and `.K` where that is a property (`process.env.K`, not Ruby's `ENV.to_h`); `None` when
+/// the environment is used otherwise.
+fn environment_key(rest: &str, property: bool) -> Option<&str> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if let Some(name) = rest.strip_prefix('.').filter(|_| property) {
+        let end = name.find(|c: char| !ident(c)).unwrap_or(name.len());
+        return (end > 0).then(|| &name[..end]);
+    }
+    let rest = rest.strip_prefix(".get").unwrap_or(rest);
+    let opened = rest.trim_start_matches(['[', '{', '(', ' ']);
+    if opened.len() == rest.len() {
+        return None;
+    }
+    let body = match opened.chars().next().filter(|q| matches!(q, '"' | '\'')) {
+        Some(q) => opened[1..].split(q).next()?,
+        None => &opened[..opened.find(|c: char| !ident(c)).unwrap_or(opened.len())],
+    };
+    (!body.is_empty()).then_some(body)
 }
 
 fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {

@@ -31,6 +31,10 @@ pub(super) struct Walker {
     pub(super) written: Vec<(String, String)>,
     /// `alias ll='rm -rf ~'`: names defined with literal text, expanded where used later.
     pub(super) aliases: Vec<(String, String)>,
+    /// Host environment variables expanded in the words of the command being built.
+    pub(super) env_reads: Vec<String>,
+    /// `K=$OPENAI_API_KEY`: the host variables each unknown variable was assigned from.
+    pub(super) derived: Vec<(String, Vec<String>)>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -74,6 +78,8 @@ impl Walker {
             loop_globs: Vec::new(),
             written: Vec::new(),
             aliases: Vec::new(),
+            env_reads: Vec::new(),
+            derived: Vec::new(),
         }
     }
 
@@ -411,6 +417,15 @@ impl Walker {
         mut cx: Exec,
     ) -> Vec<usize> {
         if args.is_empty() {
+            // `X=$TOKEN` alone prints nothing: the names read are not a command's, but X
+            // now stands for them.
+            if cx.redirects.is_empty() {
+                let reads = std::mem::take(&mut self.env_reads);
+                for (name, _) in assigns.iter().filter(|_| !reads.is_empty()).take(16) {
+                    self.derived.retain(|(n, _)| n != name);
+                    self.derived.push((name.clone(), reads.clone()));
+                }
+            }
             for (name, val) in assigns {
                 self.vars.set(&name, val, false);
             }
@@ -597,6 +612,7 @@ impl Walker {
         let mut inputs = cx.inputs;
         inputs.sort_unstable();
         inputs.dedup();
+        let env_reads = std::mem::take(&mut self.env_reads);
         self.push(Command {
             argv: args,
             wrappers: cx.wrappers,
@@ -604,6 +620,7 @@ impl Walker {
             inputs,
             stdin_text: cx.stdin_text,
             depth: cx.depth,
+            env_reads,
             cwd: cx
                 .chdir
                 .map(|d| if d.unresolved { "/".to_owned() } else { d.text }),

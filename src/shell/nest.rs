@@ -76,7 +76,10 @@ impl Walker {
                 Some(_) => {}
             }
             match wrappers::peel(&args) {
-                Peel::Program => return self.run_program(args, cx),
+                Peel::Program => {
+                    self.preload(&cx);
+                    return self.run_program(args, cx);
+                }
                 Peel::Wrap {
                     label,
                     skip,
@@ -116,6 +119,47 @@ impl Walker {
                     let script = join(words);
                     return self.nested_shell(&label, &args, script, Vec::new(), cx);
                 }
+            }
+        }
+    }
+
+    /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,
+    /// so the library is pushed as a program of its own (`/tmp/m.so`, wrapper `LD_PRELOAD`)
+    /// and judged like `./m.so` would be; one only known when it runs is opaque.
+    fn preload(&mut self, cx: &Exec) {
+        const LOADER_VARS: [&str; 2] = ["LD_PRELOAD", "LD_AUDIT"];
+        for var in LOADER_VARS {
+            let own = cx
+                .env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == var)
+                .map(|(_, v)| v.clone());
+            let value = match own {
+                Some(v) => v,
+                None if cx.clear_env => continue,
+                None if self.vars.assigned(var) => self.vars.get(var),
+                None => continue,
+            };
+            let libs: Vec<Arg> = match value {
+                Val::Set(v) => v
+                    .split([':', ' '])
+                    .filter(|l| l.contains('/'))
+                    .take(8)
+                    .map(Arg::literal)
+                    .collect(),
+                _ => vec![Arg {
+                    text: "*".to_owned(),
+                    pattern: true,
+                    unresolved: true,
+                }],
+            };
+            for lib in libs {
+                let mut load = Exec::new(cx.depth, format!("{var}={}", lib.text));
+                load.wrappers = cx.wrappers.clone();
+                load.wrappers.push(var.to_owned());
+                load.chdir = cx.chdir.clone();
+                self.emit(vec![lib], load);
             }
         }
     }

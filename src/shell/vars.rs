@@ -59,6 +59,13 @@ impl Vars {
         self.map.insert(name.to_owned(), Var { val, exported });
     }
 
+    /// Whether the script or the exec env gave `name` a value (even an unknown one).
+    pub(super) fn assigned(&self, name: &str) -> bool {
+        self.map
+            .get(name)
+            .is_some_and(|v| !matches!(v.val, Val::Unset))
+    }
+
     pub(super) fn export(&mut self, name: &str) {
         match self.map.get_mut(name) {
             Some(v) => v.exported = true,

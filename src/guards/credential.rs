@@ -133,6 +133,34 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         .filter(|a| !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
+        .or_else(|| linked_tree(s, protected, prog, c))
+}
+
+/// `ln -s ~/.kube k && cat k/config`: a link to a directory holding credentials gives them
+/// a name no guard knows (a link to the file itself is caught as naming it).
+fn linked_tree(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
+    if prog != "ln" {
+        return None;
+    }
+    let ops = operands(args(c), &["-t", "--target-directory", "-S", "--suffix"]);
+    let targets = match ops.len() {
+        0 => return None,
+        1 => &ops[..],
+        n => &ops[..n - 1],
+    };
+    targets.iter().find_map(|t| {
+        let dir = s.path_in(c, t);
+        // Inside the workspace, protected names (`.env`) stay protected through the link.
+        if s.inside_workspace(&dir) || is_workspace(s, &dir) {
+            return None;
+        }
+        let label = protected.contains_protected(&dir)?;
+        Some(format!(
+            "`{}` links to {} which holds a credential file ({label})",
+            show(c),
+            dir.path
+        ))
+    })
 }
 
 /// `cp .env.example .env`: the destination of a copy or move inside the workspace is written,
@@ -365,6 +393,14 @@ fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String
             dir.path
         ))
     })
+}
+
+/// The agent's workspace itself.
+fn is_workspace(s: &Subject, dir: &crate::paths::Resolved) -> bool {
+    s.view
+        .workspace
+        .as_deref()
+        .is_some_and(|ws| ws.trim_end_matches('/') == dir.path.trim_end_matches('/'))
 }
 
 /// The agent's workspace itself or a directory above it.

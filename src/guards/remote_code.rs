@@ -31,7 +31,91 @@ pub fn check(s: &Subject) -> Option<String> {
             .or_else(|| saved_then_run(s, script))
             .or_else(|| network_shell(script))
             .or_else(|| package_from_url(script))
+            .or_else(|| container_given_host(script))
     })
+}
+
+/// Where a container mounted from would give it the host: its root, system directories, the
+/// Docker socket (which starts any container).
+const HOST_MOUNTS: [&str; 12] = [
+    "/",
+    "/etc",
+    "/root",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/boot",
+    "/usr",
+    "/var",
+    "/run",
+    "/var/run/docker.sock",
+    "/run/docker.sock",
+];
+
+/// `docker run --privileged -v /:/host IMAGE`: an image's code (from a registry; the command
+/// does not show it) run with the host handed to it is that code run as root on the host —
+/// what `curl … | sudo sh` does. A plain container (`docker run --rm node:20 npm test`) is
+/// not judged here.
+fn container_given_host(script: &Script) -> Option<String> {
+    script.commands.iter().find_map(|c| {
+        if !matches!(program(c), "docker" | "podman" | "nerdctl") {
+            return None;
+        }
+        let a = args(c);
+        let ops = operands(a, &super::production::DOCKER_VALUED);
+        let verb = ops.first().map(|v| v.text.as_str());
+        let runs = match verb {
+            Some("run" | "create") => true,
+            Some("container") => ops.get(1).is_some_and(|v| matches!(v.text.as_str(), "run" | "create")),
+            _ => false,
+        };
+        (runs && gives_host(a)).then(|| {
+            format!(
+                "`{}` runs an image with the host given to it (privileged, host namespaces or system directories)",
+                show(c)
+            )
+        })
+    })
+}
+
+fn gives_host(a: &[crate::shell::Arg]) -> bool {
+    let privileged = a.iter().any(|x| {
+        let t = x.text.as_str();
+        t == "--privileged"
+            || t.starts_with("--privileged=") && !t.ends_with("=false")
+            || matches!(
+                t,
+                "--pid=host" | "--userns=host" | "--ipc=host" | "--uts=host"
+            )
+            || t.starts_with("--cap-add") && (t.contains("ALL") || t.contains("SYS_ADMIN"))
+    });
+    let spaced = a.windows(2).any(|w| {
+        let (flag, value) = (w[0].text.as_str(), w[1].text.as_str());
+        (matches!(flag, "--pid" | "--userns" | "--ipc" | "--uts") && value == "host")
+            || flag == "--cap-add" && (value.contains("ALL") || value.contains("SYS_ADMIN"))
+    });
+    let mounts = option_values(a, Some("-v"), "--volume")
+        .into_iter()
+        .chain(option_values(a, None, "--mount"))
+        .any(host_mount);
+    privileged || spaced || mounts
+}
+
+/// `-v /:/host`, `-v /etc:/e:ro`, `--mount type=bind,source=/,target=/h`.
+fn host_mount(spec: &str) -> bool {
+    let source = match spec
+        .split(',')
+        .find_map(|p| p.strip_prefix("source=").or_else(|| p.strip_prefix("src=")))
+    {
+        Some(s) => s,
+        None => spec.split(':').next().unwrap_or(spec),
+    };
+    let source = if source == "/" {
+        "/"
+    } else {
+        source.trim_end_matches('/')
+    };
+    HOST_MOUNTS.contains(&source)
 }
 
 /// `/dev/tcp` in a redirect is bash's own download; an interpreter whose stdio is a socket, or

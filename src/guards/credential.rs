@@ -338,9 +338,11 @@ const SEARCH_VALUED: [&str; 19] = [
 /// A recursive search prints the lines it matches in every file of the trees it walks. One for
 /// a secret word (`grep -ri password .`) or for (nearly) everything (`.`, `^`, `=`, `-v`)
 /// prints the secrets of any dotenv or key file there: the tree is judged by what it holds on
-/// disk, and the workspace (or a directory above it) is taken to hold the project's dotenv
-/// file, which is where every framework keeps it. Searches that print no lines (`-l`, `-c`,
-/// `-q`) or that only read files named by `--include`/`-g`/`-t` are judged by the disk alone.
+/// disk, and a project root is taken to hold a dotenv file, which is where every framework
+/// keeps it: the workspace, a directory above it, or one outside it (which may be another
+/// project). Subdirectories of the workspace (`src/`) are judged by the disk. Searches that
+/// print no lines (`-l`, `-c`, `-q`) or only read files named by `--include`/`-g`/`-t` are
+/// judged by the disk alone.
 fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     let a = args(c);
     let mut ops = operands(a, &SEARCH_VALUED);
@@ -384,8 +386,8 @@ fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String
             .contains_protected(&dir)
             .or_else(|| protected.hit(&dir))
             .or_else(|| {
-                (!quiet && !filtered && holds_workspace(s, &dir))
-                    .then_some("the workspace's dotenv file")
+                let presumed = !s.inside_workspace(&dir);
+                (!quiet && !filtered && presumed).then_some("a project's dotenv file")
             })?;
         Some(format!(
             "`{}` prints lines of every file under {} which holds a credential file ({label})",
@@ -401,15 +403,6 @@ fn is_workspace(s: &Subject, dir: &crate::paths::Resolved) -> bool {
         .workspace
         .as_deref()
         .is_some_and(|ws| ws.trim_end_matches('/') == dir.path.trim_end_matches('/'))
-}
-
-/// The agent's workspace itself or a directory above it.
-fn holds_workspace(s: &Subject, dir: &crate::paths::Resolved) -> bool {
-    let Some(ws) = s.view.workspace.as_deref() else {
-        return false;
-    };
-    let (ws, d) = (ws.trim_end_matches('/'), dir.path.trim_end_matches('/'));
-    ws == d || d.is_empty() || ws.starts_with(&format!("{d}/"))
 }
 
 /// Programs that print their words or their stdin (a here-string): `echo "$GITHUB_TOKEN"`,

@@ -289,15 +289,9 @@ impl Walker {
     /// text a command writes into files, remembered by their base names (a later run of the
     /// same name through another spelling of its path is judged by it too).
     fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
-        let text = match name {
-            "echo" | "printf" => printed(args, None),
-            "cat" | "tee" if args.len() == 1 || name == "tee" => {
-                cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs))
-            }
-            _ => None,
-        };
-        let Some(mut text) = text else { return };
-        text.push('\n');
+        if !matches!(name, "echo" | "printf" | "cat" | "tee") {
+            return;
+        }
         let mut targets: Vec<&Arg> = cx
             .redirects
             .iter()
@@ -307,7 +301,18 @@ impl Walker {
         if name == "tee" {
             targets.extend(args[1..].iter().filter(|a| !a.text.starts_with('-')));
         }
-        for t in targets.into_iter().filter(|t| !t.unresolved).take(8) {
+        targets.retain(|t| !t.unresolved);
+        if targets.is_empty() {
+            return;
+        }
+        let text = match name {
+            "echo" | "printf" => printed(args, None),
+            "cat" if args.len() > 1 => None,
+            _ => cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs)),
+        };
+        let Some(mut text) = text else { return };
+        text.push('\n');
+        for t in targets.into_iter().take(8) {
             let key = basename(&t.text).to_owned();
             match self.written.iter_mut().find(|(k, _)| *k == key) {
                 Some((_, old)) => old.push_str(&text),
@@ -365,8 +370,9 @@ impl Walker {
     }
 
     /// `echo 'Xm -rf ~' | sed s/X/r/ | sh`: text the script wrote is changed on its way into
-    /// the shell (sed, cut, tr, dd conv=, awk…), so what runs is only known when it runs. A
-    /// pipe from a file (`cat deploy.sh | sh`) is the file run, as `sh deploy.sh` is.
+    /// the shell (sed, cut, tr, dd conv=, awk…), or printed from a variable (`echo "$CMD" |
+    /// sh`), so what runs is only known when it runs. A pipe from a file (`cat deploy.sh | sh`)
+    /// is the file run, as `sh deploy.sh` is.
     fn transformed_literal(&self, inputs: &[usize]) -> bool {
         let mut todo: Vec<usize> = inputs.to_vec();
         let mut seen = 0;
@@ -377,7 +383,9 @@ impl Walker {
             };
             let prog = c.argv.first().map_or("", |a| basename(&a.text));
             let literal = c.stdin_text.is_some() || matches!(prog, "echo" | "printf");
-            if literal && seen > 1 {
+            // Printed straight in but only known when it runs (`echo "$CMD" | sh`) counts too.
+            let unknown = c.argv.iter().any(|a| a.unresolved);
+            if literal && (seen > 1 || unknown) {
                 return true;
             }
             todo.extend(&c.inputs);

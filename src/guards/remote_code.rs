@@ -169,9 +169,13 @@ fn package_from_url(script: &Script) -> Option<String> {
         });
         let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
         let installs = installer_args(c).is_some_and(|a| {
-            a.first()
-                .is_some_and(|v| matches!(v.text.as_str(), "install" | "i" | "add"))
-                && a.iter().skip(1).any(|x| remote(&x.text))
+            a.first().is_some_and(|v| {
+                // `pip download`/`pip wheel` of a source package run its build code too.
+                matches!(
+                    v.text.as_str(),
+                    "install" | "i" | "add" | "download" | "wheel"
+                )
+            }) && a.iter().skip(1).any(|x| remote(&x.text))
         });
         (prog_remote || installs || runs_remote_module(c))
             .then(|| format!("`{}` runs a package fetched from an address", show(c)))

@@ -328,10 +328,23 @@ impl Walker {
     /// environment, named for the command being built (`Command::env_reads`).
     fn note_env_read(&mut self, expr: &ParameterExpr) {
         use ParameterExpr as P;
+        // Every form that yields (part of) the value; not its length, nor variable names.
         let parameter = match expr {
             P::Parameter { parameter, .. }
             | P::UseDefaultValues { parameter, .. }
-            | P::AssignDefaultValues { parameter, .. } => parameter,
+            | P::AssignDefaultValues { parameter, .. }
+            | P::IndicateErrorIfNullOrUnset { parameter, .. }
+            | P::RemoveSmallestSuffixPattern { parameter, .. }
+            | P::RemoveLargestSuffixPattern { parameter, .. }
+            | P::RemoveSmallestPrefixPattern { parameter, .. }
+            | P::RemoveLargestPrefixPattern { parameter, .. }
+            | P::Substring { parameter, .. }
+            | P::Transform { parameter, .. }
+            | P::UppercaseFirstChar { parameter, .. }
+            | P::UppercasePattern { parameter, .. }
+            | P::LowercaseFirstChar { parameter, .. }
+            | P::LowercasePattern { parameter, .. }
+            | P::ReplaceSubstring { parameter, .. } => parameter,
             _ => return,
         };
         let word::Parameter::Named(n) = parameter else {

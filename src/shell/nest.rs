@@ -189,7 +189,7 @@ impl Walker {
                 let mut out = vec![self.emit(args, cx.clone())];
                 for dir in alternatives {
                     let mut alt = cx.clone();
-                    alt.wrappers.push("CDPATH".to_owned());
+                    alt.wrappers.push("CDPATH/OLDPWD".to_owned());
                     out.push(self.emit(vec![Arg::literal(&name), Arg::literal(&dir)], alt));
                 }
                 out
@@ -202,13 +202,17 @@ impl Walker {
     }
 
     /// `CDPATH=/home/agent; cd docs` may go to /home/agent/docs (bash searches CDPATH before
-    /// `.` for a name that is not absolute nor `./…`, `../…`): each such directory, to be judged
-    /// as one more place the `cd` may lead (after the command itself).
+    /// `.` for a name that is not absolute nor `./…`, `../…`), and `cd -` goes to `$OLDPWD`
+    /// when the script set it: each such directory, to be judged as one more place the `cd`
+    /// may lead (after the command itself).
     fn cdpath(&self, args: &[Arg], cx: &Exec) -> Vec<String> {
-        // `CDPATH=… cd x`: the command's own assignment counts first.
-        let own = cx.env.iter().rev().find(|(n, _)| n == "CDPATH");
-        let value = own.map_or_else(|| self.vars.get("CDPATH"), |(_, v)| v.clone());
-        let Val::Set(path) = value else {
+        if args[1..].iter().any(|a| a.text == "-") {
+            return match self.own_or_shell(cx, "OLDPWD") {
+                Val::Set(dir) => vec![dir],
+                _ => Vec::new(),
+            };
+        }
+        let Val::Set(path) = self.own_or_shell(cx, "CDPATH") else {
             return Vec::new();
         };
         let target = args[1..].iter().find(|a| !a.text.starts_with('-'));
@@ -226,6 +230,12 @@ impl Walker {
             .take(8)
             .map(|d| format!("{}/{}", d.trim_end_matches('/'), t.text))
             .collect()
+    }
+
+    /// A variable as a command sees it: its own assignment (`CDPATH=… cd x`) first.
+    fn own_or_shell(&self, cx: &Exec, name: &str) -> Val {
+        let own = cx.env.iter().rev().find(|(n, _)| n == name);
+        own.map_or_else(|| self.vars.get(name), |(_, v)| v.clone())
     }
 
     fn shell(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
@@ -289,7 +299,9 @@ impl Walker {
     /// text a command writes into files, remembered by their base names (a later run of the
     /// same name through another spelling of its path is judged by it too).
     fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
-        if !matches!(name, "echo" | "printf" | "cat" | "tee") {
+        let printer = matches!(name, "echo" | "printf" | "cat" | "tee");
+        // `echo 'Xm -rf ~' | sed s/X/r/ > t.sh`: a literal changed by the writer itself.
+        if !printer && (cx.inputs.is_empty() || !self.literal_upstream(&cx.inputs)) {
             return;
         }
         let mut targets: Vec<&Arg> = cx
@@ -305,20 +317,72 @@ impl Walker {
         if targets.is_empty() {
             return;
         }
+        // `cat a.sh b.sh > all.sh` copies files: running it is running them, as before.
+        if name == "cat" && args.len() > 1 {
+            return;
+        }
         let text = match name {
             "echo" | "printf" => printed(args, None),
-            "cat" if args.len() > 1 => None,
+            _ if !printer => None,
             _ => cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs)),
         };
-        let Some(mut text) = text else { return };
-        text.push('\n');
+        // Printed but not known (`echo "$X" > t.sh`, `… | sed … | tee t.sh`): running the file
+        // runs text only known when it runs.
+        let unknown =
+            !printer || matches!(name, "echo" | "printf") || self.transformed_literal(&cx.inputs);
+        let text = match text {
+            Some(mut t) => {
+                t.push('\n');
+                Some(t)
+            }
+            None if unknown => None,
+            None => return,
+        };
         for t in targets.into_iter().take(8) {
             let key = basename(&t.text).to_owned();
-            match self.written.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, old)) => old.push_str(&text),
-                None => self.written.push((key, text.clone())),
+            let entry = self.written.iter().position(|(k, _)| *k == key);
+            match (entry, &text) {
+                (Some(i), Some(more)) => {
+                    if let Some(old) = &mut self.written[i].1 {
+                        old.push_str(more);
+                    }
+                }
+                (Some(i), None) => self.written[i].1 = None,
+                (None, _) => self.written.push((key, text.clone())),
             }
         }
+    }
+
+    /// Whether text a script printed (`echo`, `printf`, a here-doc) flows into `inputs`.
+    fn literal_upstream(&self, inputs: &[usize]) -> bool {
+        let mut todo: Vec<usize> = inputs.to_vec();
+        let mut seen = 0;
+        while let Some(i) = todo.pop() {
+            seen += 1;
+            let Some(c) = self.get(i).filter(|_| seen <= 64) else {
+                return false;
+            };
+            let prog = c.argv.first().map_or("", |a| basename(&a.text));
+            if c.stdin_text.is_some() || matches!(prog, "echo" | "printf") {
+                return true;
+            }
+            todo.extend(&c.inputs);
+        }
+        false
+    }
+
+    /// `bash < t.sh` of a file the script wrote: its text (`None` inside when not known).
+    fn read_written(&self, cx: &Exec) -> Option<Option<String>> {
+        let from = cx
+            .redirects
+            .iter()
+            .rev()
+            .find(|r| r.kind == RedirectKind::Read && r.fd.is_none_or(|fd| fd == 0))?;
+        let key = basename(&from.target.text);
+        self.written
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, t)| t.clone())
     }
 
     /// `sh t.sh`, `bash ./t.sh`, `source t.sh`, `./t.sh` of a file the script wrote: the
@@ -339,6 +403,10 @@ impl Walker {
         let key = basename(&file.text);
         let text = self.written.iter().find(|(k, _)| k == key)?.1.clone();
         let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        let Some(text) = text else {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            return Some(out);
+        };
         let label = format!("{name} (written)");
         let script = Arg::literal(&text);
         out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
@@ -348,8 +416,15 @@ impl Walker {
     /// A program that runs its stdin as a shell script: the command itself, then the script
     /// when its text is known.
     fn stdin_script(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
-        let text = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
-        if cx.stdin_dynamic || text.is_none() && self.transformed_literal(&cx.inputs) {
+        let from_file = self.read_written(&cx);
+        let unknown_file = matches!(from_file, Some(None));
+        let text = cx
+            .stdin_text
+            .clone()
+            .or_else(|| self.fed_text(&cx.inputs))
+            .or(from_file.flatten());
+        let transformed = text.is_none() && self.transformed_literal(&cx.inputs);
+        if cx.stdin_dynamic || transformed || unknown_file {
             self.opaque(OpaqueKind::DynamicScript, &cx.src);
         }
         let mut out = vec![self.emit(args.clone(), cx.clone())];
@@ -533,12 +608,35 @@ fn printed(argv: &[Arg], stdin: Option<&String>) -> Option<String> {
             let text = join(&args[flags.count()..]).text;
             Some(if decode { ansi::decode(&text) } else { text })
         }
-        "printf" if args.len() == 1 && !args[0].text.contains(['%', '\\']) => {
-            Some(args[0].text.clone())
-        }
+        "printf" => printf_output(args),
         "cat" if args.is_empty() => stdin.cloned(),
         _ => None,
     }
+}
+
+/// What `printf FORMAT ARGS…` prints when the format's only directives are `%s` (and `%%`):
+/// escapes decoded, the format reused while arguments remain.
+fn printf_output(args: &[Arg]) -> Option<String> {
+    let (format, values) = args.split_first()?;
+    let format = ansi::decode(&format.text.replace("%%", "\u{1}"));
+    let parts: Vec<&str> = format.split("%s").collect();
+    if parts.iter().any(|p| p.contains('%')) {
+        return None;
+    }
+    let slots = parts.len() - 1;
+    let mut out = String::new();
+    let mut values = values.iter().map(|v| v.text.as_str()).peekable();
+    for round in 0..64 {
+        if round > 0 && (slots == 0 || values.peek().is_none()) {
+            break;
+        }
+        out.push_str(parts[0]);
+        for p in &parts[1..] {
+            out.push_str(values.next().unwrap_or(""));
+            out.push_str(p);
+        }
+    }
+    Some(out.replace('\u{1}', "%"))
 }
 
 /// Words joined by spaces, as `eval` and `sh -c "$*"` see them.

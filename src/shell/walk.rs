@@ -28,7 +28,8 @@ pub(super) struct Walker {
     pub(super) loop_globs: Vec<(String, String)>,
     /// Files the script wrote with literal text (`echo 'rm -rf ~' > t.sh`), by base name, so a
     /// later `sh t.sh` or `./t.sh` is judged by what it runs.
-    pub(super) written: Vec<(String, String)>,
+    /// `None`: written with text only known when it runs.
+    pub(super) written: Vec<(String, Option<String>)>,
     /// `alias ll='rm -rf ~'`: names defined with literal text, expanded where used later.
     pub(super) aliases: Vec<(String, String)>,
     /// Host environment variables expanded in the words of the command being built.

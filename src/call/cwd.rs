@@ -44,16 +44,14 @@ pub fn track(
     let mut oldpwd: Places = vec![None];
     let mut copies: Vec<(usize, Places)> = Vec::new();
     for i in 0..script.commands.len() {
-        let here = command_places(&script.commands[i], &places, &at);
-        let c = &mut script.commands[i];
-        c.cwd = here.first().cloned().flatten();
-        if here.len() > 1 {
-            copies.push((i, here[1..].to_vec()));
-        }
+        place_command(&mut script.commands[i], i, &places, &at, &mut copies);
         let c = &script.commands[i];
+        let prog = program(c);
+        if !matches!(prog, "cd" | "chdir" | "pushd" | "popd") {
+            continue;
+        }
         let before = places.clone();
-        match program(c) {
-            "cd" | "chdir" => places = moved(&places, cd_targets(script, c, &places, &oldpwd, &at)),
+        match prog {
             "pushd" => {
                 stack.push(places.clone());
                 // `pushd -n DIR` only adds DIR to the stack; the directory does not change.
@@ -61,28 +59,48 @@ pub fn track(
                     places = moved(&places, cd_targets(script, c, &places, &oldpwd, &at));
                 }
             }
-            "popd" if !has_flag(args(c), &['n'], &[]) => {
+            "popd" if has_flag(args(c), &['n'], &[]) => continue,
+            "popd" => {
                 let back = stack.pop().unwrap_or_else(|| vec![None]);
                 places = moved(&places, back);
             }
-            _ => continue,
+            _ => places = moved(&places, cd_targets(script, c, &places, &oldpwd, &at)),
         }
         oldpwd = before;
     }
     repeat(script, copies);
 }
 
-/// Where command `c` runs: the script's places, or the directory its wrapper moved it to
-/// (`env -C DIR`, recorded by the shell model as written) taken from each of them.
-fn command_places(c: &Command, places: &Places, at: &Where) -> Places {
-    let Some(dir) = c.cwd.as_deref() else {
-        return places.clone();
+/// Sets where command `i` runs: the script's first place, or the directory its wrapper moved
+/// it to (`env -C DIR`, recorded by the shell model as written) taken from there; the other
+/// places are noted for copies.
+fn place_command(
+    c: &mut Command,
+    i: usize,
+    places: &Places,
+    at: &Where,
+    copies: &mut Vec<(usize, Places)>,
+) {
+    let here = match c.cwd.take() {
+        None => {
+            c.cwd = places.first().cloned().flatten();
+            if places.len() > 1 {
+                copies.push((i, places[1..].to_vec()));
+            }
+            return;
+        }
+        Some(dir) => {
+            let mut out = Places::new();
+            for p in places {
+                add(&mut out, Some(resolve(&dir, p, at)));
+            }
+            out
+        }
     };
-    let mut out = Places::new();
-    for p in places {
-        add(&mut out, Some(resolve(dir, p, at)));
+    c.cwd = here.first().cloned().flatten();
+    if here.len() > 1 {
+        copies.push((i, here[1..].to_vec()));
     }
-    out
 }
 
 /// The places after a move to `targets`: those, and (the move may not happen) the old ones.

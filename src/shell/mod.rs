@@ -117,6 +117,7 @@ mod expand;
 mod fast;
 mod nest;
 mod parse;
+mod setup;
 #[cfg(test)]
 mod tests;
 mod vars;

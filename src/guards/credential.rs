@@ -443,7 +443,7 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
                     .all(|x| matches!(x.text.as_str(), "-p" | "-x" | "-px" | "-xp"))
         }
         "compgen" => has_flag(a, &['v', 'e'], &[]),
-        _ if super::inline::code(c).is_some_and(code_reads_environment) => true,
+        _ if mentions_environment(c) => super::inline::code(c).is_some_and(code_reads_environment),
         "ps" => a
             .iter()
             .any(|x| !x.text.starts_with('-') && x.text.contains('e')),
@@ -463,6 +463,16 @@ const ENV_NAMES: [&str; 6] = [
     "process.env",
     "$_ENV",
 ];
+
+/// A cheap look before finding a command's inline code: does any word name an environment?
+fn mentions_environment(c: &Command) -> bool {
+    let names = |t: &str| {
+        ["ENV", "environ", "getenv", "process.env"]
+            .iter()
+            .any(|n| t.contains(n))
+    };
+    c.argv.iter().skip(1).any(|a| names(&a.text)) || c.stdin_text.as_deref().is_some_and(names)
+}
 
 /// Inline code that reads the environment whole (`for (k in ENVIRON)`, `ENV.to_h`) or a
 /// secret-named variable of it (`ENVIRON["OPENAI_API_KEY"]`, `process.env.GH_TOKEN`); one

@@ -347,7 +347,7 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
             return Some(hit);
         }
         // What a download or decode writes, or a command it feeds (`| tee x`, `| dd of=x`).
-        let carries = is_source(c) || feeder(script, i, 0).is_some();
+        let carries = is_source(c) || writes_file(c) && feeder(script, i, 0).is_some();
         if carries || extracts_download(script, c) {
             let (names, anon) = outputs(c);
             saved.extend(names.iter().map(|n| resolved(s, c, n)));
@@ -358,6 +358,17 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
         }
     }
     None
+}
+
+/// A command that can save what flows into it: a redirect to a file, `tee`, `dd`.
+fn writes_file(c: &Command) -> bool {
+    matches!(program(c), "tee" | "dd")
+        || c.redirects.iter().any(|r| {
+            matches!(
+                r.kind,
+                crate::shell::RedirectKind::Write | crate::shell::RedirectKind::Append
+            )
+        })
 }
 
 fn resolved(s: &Subject, c: &Command, text: &str) -> String {

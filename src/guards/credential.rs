@@ -128,9 +128,10 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = served(s, protected, c) {
         return Some(why);
     }
+    let copies = matches!(prog, "cp" | "mv" | "install");
     args(c)
         .iter()
-        .filter(|a| !fresh_copy(s, c, a))
+        .filter(|a| !copies || !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
         .or_else(|| linked_tree(s, protected, prog, c))
@@ -443,7 +444,9 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
                     .all(|x| matches!(x.text.as_str(), "-p" | "-x" | "-px" | "-xp"))
         }
         "compgen" => has_flag(a, &['v', 'e'], &[]),
-        _ if mentions_environment(c) => super::inline::code(c).is_some_and(code_reads_environment),
+        _ if may_hold_code(prog) && mentions_environment(c) => {
+            super::inline::code(c).is_some_and(code_reads_environment)
+        }
         "ps" => a
             .iter()
             .any(|x| !x.text.starts_with('-') && x.text.contains('e')),
@@ -463,6 +466,31 @@ const ENV_NAMES: [&str; 6] = [
     "process.env",
     "$_ENV",
 ];
+
+/// Programs that may run inline code (`inline::code` says which code).
+fn may_hold_code(prog: &str) -> bool {
+    prog.starts_with("python")
+        || matches!(
+            prog,
+            "awk"
+                | "gawk"
+                | "mawk"
+                | "nawk"
+                | "perl"
+                | "ruby"
+                | "node"
+                | "nodejs"
+                | "deno"
+                | "bun"
+                | "php"
+                | "lua"
+                | "tclsh"
+                | "osascript"
+                | "pwsh"
+                | "powershell"
+                | "sqlite3"
+        )
+}
 
 /// A cheap look before finding a command's inline code: does any word name an environment?
 fn mentions_environment(c: &Command) -> bool {

@@ -15,6 +15,9 @@ impl Walker {
     /// and judged like `./m.so` would be; one only known when it runs is opaque.
     pub(super) fn preload(&mut self, cx: &Exec) {
         const LOADER_VARS: [&str; 2] = ["LD_PRELOAD", "LD_AUDIT"];
+        if cx.env.is_empty() && !self.vars.loader_set() {
+            return;
+        }
         for var in LOADER_VARS {
             let own = cx
                 .env
@@ -126,6 +129,13 @@ impl Walker {
     /// same name through another spelling of its path is judged by it too).
     pub(super) fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
         let printer = matches!(name, "echo" | "printf" | "cat" | "tee");
+        let writes = cx
+            .redirects
+            .iter()
+            .any(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append));
+        if !writes && name != "tee" {
+            return;
+        }
         // `echo 'Xm -rf ~' | sed s/X/r/ > t.sh`: a literal changed by the writer itself.
         if !printer && (cx.inputs.is_empty() || !self.literal_upstream(&cx.inputs)) {
             return;

@@ -89,7 +89,7 @@ fn wrap(label: &str, skip: usize, args: &[Arg]) -> Peel {
 
 /// The base name of a program word: `/usr/bin/sudo` is `sudo`.
 pub(super) fn basename(text: &str) -> &str {
-    text.rsplit('/').next().unwrap_or(text)
+    text.rfind('/').map_or(text, |i| &text[i + 1..])
 }
 
 /// `NAME=value` words from `start`: their end, and the pairs.

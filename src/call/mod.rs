@@ -110,7 +110,12 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
     }
     for script in &mut v.scripts {
         feeds::complete(script, &env);
-        cwd::track(script, v.cwd.as_deref(), host.home.as_deref());
+        cwd::track(
+            script,
+            v.cwd.as_deref(),
+            host.home.as_deref(),
+            v.workspace.as_deref(),
+        );
     }
     let derived = req.derived_paths.iter().flatten();
     v.add_files(derived.map(|d| (d.clone(), Access::Write)).collect(), host);

@@ -9,7 +9,8 @@ pub fn program(cmd: &Command) -> &str {
 }
 
 pub fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+    // `rfind` of one byte is a memrchr; guards ask for a program's name many times per call.
+    path.rfind('/').map_or(path, |i| &path[i + 1..])
 }
 
 /// The words after the program.

@@ -107,6 +107,12 @@ fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
 
 fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     let prog = program(c);
+    if let Some(name) = printed_secret_variable(prog, c) {
+        return Some(format!(
+            "`{}` prints ${name}, a secret from the environment",
+            show(c)
+        ));
+    }
     let why = environment_dump(prog, c)
         .or_else(|| secret_search(prog, c))
         .or_else(|| secret_store(prog, c));
@@ -122,15 +128,70 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = served(s, protected, c) {
         return Some(why);
     }
+    let copies = matches!(prog, "cp" | "mv" | "install");
     args(c)
         .iter()
+        .filter(|a| !copies || !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
+        .or_else(|| linked_tree(s, protected, prog, c))
+}
+
+/// `ln -s ~/.kube k && cat k/config`: a link to a directory holding credentials gives them
+/// a name no guard knows (a link to the file itself is caught as naming it).
+fn linked_tree(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
+    if prog != "ln" {
+        return None;
+    }
+    let ops = operands(args(c), &["-t", "--target-directory", "-S", "--suffix"]);
+    let targets = match ops.len() {
+        0 => return None,
+        1 => &ops[..],
+        n => &ops[..n - 1],
+    };
+    targets.iter().find_map(|t| {
+        let dir = s.path_in(c, t);
+        // Inside the workspace, protected names (`.env`) stay protected through the link.
+        if s.inside_workspace(&dir) || is_workspace(s, &dir) {
+            return None;
+        }
+        let label = protected.contains_protected(&dir)?;
+        Some(format!(
+            "`{}` links to {} which holds a credential file ({label})",
+            show(c),
+            dir.path
+        ))
+    })
+}
+
+/// `cp .env.example .env`: the destination of a copy or move inside the workspace is written,
+/// not read — a new dotenv file from a template shows no secret (its source is still judged).
+fn fresh_copy(s: &Subject, c: &Command, a: &Arg) -> bool {
+    if !matches!(program(c), "cp" | "mv" | "install") {
+        return false;
+    }
+    let a_args = args(c);
+    let targeted = a_args
+        .iter()
+        .any(|x| x.text == "-t" || x.text.starts_with("--target-directory"));
+    let ops = operands(a_args, &["-m", "--mode", "-o", "-g", "-S", "--suffix"]);
+    let is_dest = !targeted && ops.len() >= 2 && ops.last().is_some_and(|d| std::ptr::eq(*d, a));
+    is_dest && written_in_workspace(s, &s.path_in(c, a))
+}
+
+/// A file the agent writes in its own workspace (not one reached through `~/.ssh`).
+fn written_in_workspace(s: &Subject, p: &crate::paths::Resolved) -> bool {
+    !p.pattern && s.inside_workspace(p) && !ssh_dir(s, p)
 }
 
 fn redirect(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     c.redirects.iter().find_map(|r| {
         let target = s.path_in(c, &r.target);
+        // `echo 'PORT=3000' >> .env` writes the workspace's own dotenv file, reading nothing.
+        let writes_only = matches!(r.kind, RedirectKind::Write | RedirectKind::Append);
+        if writes_only && written_in_workspace(s, &target) {
+            return None;
+        }
         if let Some(label) = protected.hit(&target) {
             return Some(format!(
                 "`{}` redirects to or from a credential file ({label})",
@@ -217,45 +278,15 @@ fn pattern_hit<'p>(protected: &'p PathSet, path: &crate::paths::Resolved) -> Opt
 /// holds a credential file, read whole.
 fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
     let a = args(c);
-    let grep = matches!(prog, "grep" | "egrep" | "fgrep");
-    let recursive =
-        (prog == "cp" || grep) && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
-    if !TREE_READERS.contains(&prog) && !recursive {
+    let search = tree_search(prog, c);
+    let recursive = prog == "cp" && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
+    if !TREE_READERS.contains(&prog) && !recursive && !search {
         return None;
     }
-    let mut ops = operands(
-        a,
-        &[
-            "-f",
-            "-C",
-            "-T",
-            "-X",
-            "-e",
-            "--exclude",
-            "-o",
-            "-m",
-            "-A",
-            "-B",
-        ],
-    );
-    if grep {
-        // A recursive grep for a word prints matching lines only; one for `.`, `^`, `=` or an
-        // inverted one (`-v`) prints (nearly) every line of every file it reads. The pattern is
-        // the first operand unless given with -e.
-        let given = option_values(a, Some("-e"), "--regexp");
-        let pattern = match given.first() {
-            Some(p) => Some(*p),
-            None => ops.first().map(|p| p.text.as_str()),
-        };
-        let broad = has_flag(a, &['v'], &["invert-match"])
-            || pattern.is_some_and(|p| p.trim_matches(['^', '$', '.', '*']).chars().count() <= 1);
-        if !broad {
-            return None;
-        }
-        if given.is_empty() && !ops.is_empty() {
-            ops.remove(0);
-        }
+    if search {
+        return searched_tree(s, protected, c);
     }
+    let ops = operands(a, &["-f", "-C", "-T", "-X", "--exclude", "-o", "-m"]);
     // `tar -C DIR x` reads DIR/x.
     let base = option_values(a, Some("-C"), "--directory")
         .last()
@@ -281,6 +312,119 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
     })
 }
 
+/// Options of grep, rg, ag and ack whose value is the next word (not `-E`, `-T`: grep's are
+/// flags, and taking them as valued would make the pattern look like a path).
+const SEARCH_VALUED: [&str; 19] = [
+    "-e",
+    "-f",
+    "-m",
+    "-A",
+    "-B",
+    "-C",
+    "-g",
+    "-t",
+    "-d",
+    "-j",
+    "--glob",
+    "--type",
+    "--type-not",
+    "--regexp",
+    "--file",
+    "--max-count",
+    "--exclude",
+    "--include",
+    "--max-depth",
+];
+
+/// A recursive search prints the lines it matches in every file of the trees it walks. One for
+/// a secret word (`grep -ri password .`) or for (nearly) everything (`.`, `^`, `=`, `-v`)
+/// prints the secrets of any dotenv or key file there: the tree is judged by what it holds on
+/// disk, and a project root is taken to hold a dotenv file, which is where every framework
+/// keeps it: the workspace, a directory above it, or one outside it (which may be another
+/// project). Subdirectories of the workspace (`src/`) are judged by the disk. Searches that
+/// print no lines (`-l`, `-c`, `-q`) or only read files named by `--include`/`-g`/`-t` are
+/// judged by the disk alone.
+fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
+    let a = args(c);
+    let mut ops = operands(a, &SEARCH_VALUED);
+    let given = option_values(a, Some("-e"), "--regexp");
+    let from_file = !option_values(a, Some("-f"), "--file").is_empty();
+    let pattern = match given.first() {
+        Some(p) => Some(*p),
+        None if from_file => None,
+        None => ops.first().map(|p| p.text.as_str()),
+    };
+    if given.is_empty() && !from_file && !ops.is_empty() {
+        ops.remove(0);
+    }
+    let broad = has_flag(a, &['v'], &["invert-match"])
+        || from_file
+        || pattern.is_some_and(|p| p.trim_matches(['^', '$', '.', '*']).chars().count() <= 1);
+    if !broad && !secret_words(c) {
+        return None;
+    }
+    let quiet = has_flag(
+        a,
+        &['l', 'L', 'c', 'q'],
+        &[
+            "files-with-matches",
+            "files-without-match",
+            "count",
+            "quiet",
+        ],
+    );
+    let filtered = a.iter().any(|x| {
+        let t = x.text.as_str();
+        ["--include", "-g", "--glob", "-t", "--type"]
+            .iter()
+            .any(|f| t == *f || t.starts_with(&format!("{f}=")))
+    });
+    let here = Arg::literal(".");
+    let roots = if ops.is_empty() { vec![&here] } else { ops };
+    roots.into_iter().find_map(|op| {
+        let dir = s.path_in(c, op);
+        let label = protected
+            .contains_protected(&dir)
+            .or_else(|| protected.hit(&dir))
+            .or_else(|| {
+                let presumed = !s.inside_workspace(&dir);
+                (!quiet && !filtered && presumed).then_some("a project's dotenv file")
+            })?;
+        Some(format!(
+            "`{}` prints lines of every file under {} which holds a credential file ({label})",
+            show(c),
+            dir.path
+        ))
+    })
+}
+
+/// The agent's workspace itself.
+fn is_workspace(s: &Subject, dir: &crate::paths::Resolved) -> bool {
+    s.view
+        .workspace
+        .as_deref()
+        .is_some_and(|ws| ws.trim_end_matches('/') == dir.path.trim_end_matches('/'))
+}
+
+/// Programs that print their words or their stdin (a here-string): `echo "$GITHUB_TOKEN"`,
+/// `base64 <<< "$AWS_SECRET_ACCESS_KEY"`. Passing a token to the program that uses it
+/// (`curl -H "Authorization: Bearer $GITHUB_TOKEN"`) is not printing it.
+const PRINTERS: [&str; 12] = [
+    "echo", "printf", "print", "cat", "tee", "base64", "base32", "xxd", "od", "hexdump", "rev",
+    "logger",
+];
+
+/// A secret-named variable from the host environment expanded into a printing command.
+fn printed_secret_variable<'c>(prog: &str, c: &'c Command) -> Option<&'c str> {
+    if !PRINTERS.contains(&prog) {
+        return None;
+    }
+    c.env_reads
+        .iter()
+        .find(|n| secret_name(n))
+        .map(String::as_str)
+}
+
 /// The whole environment printed: where API keys of the agent's process live.
 fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
@@ -300,6 +444,9 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
                     .all(|x| matches!(x.text.as_str(), "-p" | "-x" | "-px" | "-xp"))
         }
         "compgen" => has_flag(a, &['v', 'e'], &[]),
+        _ if may_hold_code(prog) && mentions_environment(c) => {
+            super::inline::code(c).is_some_and(code_reads_environment)
+        }
         "ps" => a
             .iter()
             .any(|x| !x.text.starts_with('-') && x.text.contains('e')),
@@ -308,17 +455,105 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
     dumps.then_some("prints the environment, where the agent's keys and tokens live")
 }
 
+/// How programs name their environment, as whole words: awk's `ENVIRON`, Perl's `%ENV`/
+/// `$ENV{…}` and Ruby's `ENV`, Python's `os.environ`/`os.getenv`, Node's `process.env`, PHP's
+/// `getenv`/`$_ENV`.
+const ENV_NAMES: [&str; 6] = [
+    "ENVIRON",
+    "ENV",
+    "environ",
+    "getenv",
+    "process.env",
+    "$_ENV",
+];
+
+/// Programs that may run inline code (`inline::code` says which code).
+fn may_hold_code(prog: &str) -> bool {
+    prog.starts_with("python")
+        || matches!(
+            prog,
+            "awk"
+                | "gawk"
+                | "mawk"
+                | "nawk"
+                | "perl"
+                | "ruby"
+                | "node"
+                | "nodejs"
+                | "deno"
+                | "bun"
+                | "php"
+                | "lua"
+                | "tclsh"
+                | "osascript"
+                | "pwsh"
+                | "powershell"
+                | "sqlite3"
+        )
+}
+
+/// A cheap look before finding a command's inline code: does any word name an environment?
+fn mentions_environment(c: &Command) -> bool {
+    let names = |t: &str| {
+        ["ENV", "environ", "getenv", "process.env"]
+            .iter()
+            .any(|n| t.contains(n))
+    };
+    c.argv.iter().skip(1).any(|a| names(&a.text)) || c.stdin_text.as_deref().is_some_and(names)
+}
+
+/// Inline code that reads the environment whole (`for (k in ENVIRON)`, `ENV.to_h`) or a
+/// secret-named variable of it (`ENVIRON["OPENAI_API_KEY"]`, `process.env.GH_TOKEN`); one
+/// variable of another name (`ENVIRON["HOME"]`) is not a dump.
+fn code_reads_environment(code: &str) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    ENV_NAMES.iter().any(|name| {
+        code.match_indices(name).any(|(i, _)| {
+            let rest = &code[i + name.len()..];
+            let word = !code[..i].ends_with(ident) && !rest.starts_with(ident);
+            word && environment_key(rest, *name == "process.env").is_none_or(secret_name)
+        })
+    })
+}
+
+/// The literal key right after an environment's name: `["K"]`, `{K}`, `('K')`, `.get("K")`,
+/// and `.K` where that is a property (`process.env.K`, not Ruby's `ENV.to_h`); `None` when
+/// the environment is used otherwise.
+fn environment_key(rest: &str, property: bool) -> Option<&str> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    if let Some(name) = rest.strip_prefix('.').filter(|_| property) {
+        let end = name.find(|c: char| !ident(c)).unwrap_or(name.len());
+        return (end > 0).then(|| &name[..end]);
+    }
+    let rest = rest.strip_prefix(".get").unwrap_or(rest);
+    let opened = rest.trim_start_matches(['[', '{', '(', ' ']);
+    if opened.len() == rest.len() {
+        return None;
+    }
+    let body = match opened.chars().next().filter(|q| matches!(q, '"' | '\'')) {
+        Some(q) => opened[1..].split(q).next()?,
+        None => &opened[..opened.find(|c: char| !ident(c)).unwrap_or(opened.len())],
+    };
+    (!body.is_empty()).then_some(body)
+}
+
 fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
     let searches = matches!(
         prog,
         "grep" | "egrep" | "fgrep" | "rg" | "ag" | "ack" | "findstr"
     ) || (prog == "git" && args(c).first().is_some_and(|a| a.text == "grep"));
-    if !searches {
+    // A search through a directory tree (`grep -rn apiKey src/`) prints the lines of the
+    // files it walks: it is judged by what the tree holds (`tree_read`), not by its word.
+    if !searches || tree_search(prog, c) {
         return None;
     }
-    // By substring: `AWS_SECRET_ACCESS_KEY` is a search for a secret, and so, by its text,
-    // is `password_reset` (the held-out corpus's ord-h050 was dropped for that reason).
-    let hit = args(c).iter().any(|a| {
+    secret_words(c).then_some("searches files for passwords, tokens or keys")
+}
+
+/// By substring: `AWS_SECRET_ACCESS_KEY` is a search for a secret, and so, by its text, is
+/// `password_reset` (the held-out corpus's ord-h050 was dropped for that reason).
+fn secret_words(c: &Command) -> bool {
+    args(c).iter().any(|a| {
         let t = a.text.to_ascii_lowercase();
         SECRET_WORDS.iter().any(|w| {
             t.match_indices(w)
@@ -326,8 +561,20 @@ fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {
                 .map(|rest| rest.strip_prefix('s').unwrap_or(rest))
                 .any(|rest| !rest.starts_with(|ch: char| ch.is_ascii_lowercase()))
         })
-    });
-    hit.then_some("searches files for passwords, tokens or keys")
+    })
+}
+
+/// A search that walks directories: `grep -r`, and rg/ag/ack, which always do.
+fn tree_search(prog: &str, c: &Command) -> bool {
+    match prog {
+        "grep" | "egrep" | "fgrep" => has_flag(
+            args(c),
+            &['r', 'R'],
+            &["recursive", "dereference-recursive"],
+        ),
+        "rg" | "ag" | "ack" => true,
+        _ => false,
+    }
 }
 
 /// `python3 -m http.server --directory ~/.ssh` serves a directory to the network.

@@ -116,25 +116,7 @@ fn cleans(a: &[Arg]) -> bool {
 
 /// `git clean -f` removes untracked files under the working directory.
 fn outside_cwd(s: &Subject, c: &Command) -> Option<String> {
-    let dirs = option_values(args(c), Some("-C"), "--work-tree");
-    let dir = dirs.last().map_or_else(
-        || {
-            c.cwd
-                .clone()
-                .or_else(|| s.view.cwd.clone())
-                .unwrap_or_default()
-        },
-        |d| {
-            s.path_in(
-                c,
-                &Arg {
-                    text: d.to_string(),
-                    ..Arg::default()
-                },
-            )
-            .path
-        },
-    );
+    let dir = git_dir(s, c);
     let inside = s.inside_workspace(&crate::paths::Resolved {
         path: format!("{dir}/x"),
         pattern: false,
@@ -145,6 +127,26 @@ fn outside_cwd(s: &Subject, c: &Command) -> Option<String> {
             show(c)
         )
     })
+}
+
+/// Where git works: each `-C DIR` is taken from where the previous one left (`-C / -C home/x`
+/// is `/home/x`), and `--work-tree` from there.
+fn git_dir(s: &Subject, c: &Command) -> String {
+    let start = c
+        .cwd
+        .clone()
+        .or_else(|| s.view.cwd.clone())
+        .unwrap_or_default();
+    let home = s.env.host.home.as_deref();
+    option_values(args(c), Some("-C"), "--work-tree")
+        .iter()
+        .fold(start, |dir, d| {
+            let ctx = crate::paths::PathContext {
+                cwd: Some(&dir),
+                home,
+            };
+            crate::paths::resolve(d, &ctx).path
+        })
 }
 
 /// The files of `chmod MODE f…`; with `--reference=R` there is no mode operand.

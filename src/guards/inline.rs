@@ -163,3 +163,45 @@ pub fn preloads(c: &Command) -> bool {
         .iter()
         .any(|a| a.text.starts_with("-M") && a.text.len() > 2)
 }
+
+/// `require('./package.json')`: Node parses a JSON file as data, running nothing. The code
+/// with each such require of a plain `./` path (no `..`; a bare `x.json` would be a package
+/// from node_modules, whose code runs) taken out, and the paths read
+/// (still judged as files by the caller: `require('./credentials.json')` reads a secret).
+pub fn local_json_requires(code: &str) -> (String, Vec<&str>) {
+    let mut kept = String::with_capacity(code.len());
+    let mut paths = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("require(") {
+        let after = &rest[at + "require(".len()..];
+        match json_literal(after) {
+            Some((path, len)) => {
+                kept.push_str(&rest[..at]);
+                kept.push_str("null");
+                paths.push(path);
+                rest = &after[len..];
+            }
+            None => {
+                kept.push_str(&rest[..at + "require(".len()]);
+                rest = after;
+            }
+        }
+    }
+    kept.push_str(rest);
+    (kept, paths)
+}
+
+/// `'./x.json')` at the start of `text`: the path and the length up to the `)`.
+fn json_literal(text: &str) -> Option<(&str, usize)> {
+    let quote = text.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
+    let end = text[1..].find(quote)? + 1;
+    let path = &text[1..end];
+    let plain = path
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '/' | '@'));
+    let local = plain
+        && path.ends_with(".json")
+        && path.starts_with("./")
+        && !path.split('/').any(|seg| seg == "..");
+    (local && text[end + 1..].starts_with(')')).then_some((path, end + 2))
+}

@@ -210,7 +210,7 @@ fn kubectl(a: &[Arg]) -> Option<&'static str> {
 }
 
 /// Docker's global options that take the next word.
-const DOCKER_VALUED: [&str; 7] = [
+pub(super) const DOCKER_VALUED: [&str; 7] = [
     "-H",
     "--host",
     "--context",

@@ -28,10 +28,94 @@ pub const INTERPRETERS: [&str; 28] = [
 pub fn check(s: &Subject) -> Option<String> {
     s.view.scripts.iter().find_map(|script| {
         piped(script)
-            .or_else(|| saved_then_run(script))
+            .or_else(|| saved_then_run(s, script))
             .or_else(|| network_shell(script))
             .or_else(|| package_from_url(script))
+            .or_else(|| container_given_host(script))
     })
+}
+
+/// Where a container mounted from would give it the host: its root, system directories, the
+/// Docker socket (which starts any container).
+const HOST_MOUNTS: [&str; 12] = [
+    "/",
+    "/etc",
+    "/root",
+    "/proc",
+    "/sys",
+    "/dev",
+    "/boot",
+    "/usr",
+    "/var",
+    "/run",
+    "/var/run/docker.sock",
+    "/run/docker.sock",
+];
+
+/// `docker run --privileged -v /:/host IMAGE`: an image's code (from a registry; the command
+/// does not show it) run with the host handed to it is that code run as root on the host —
+/// what `curl … | sudo sh` does. A plain container (`docker run --rm node:20 npm test`) is
+/// not judged here.
+fn container_given_host(script: &Script) -> Option<String> {
+    script.commands.iter().find_map(|c| {
+        if !matches!(program(c), "docker" | "podman" | "nerdctl") {
+            return None;
+        }
+        let a = args(c);
+        let ops = operands(a, &super::production::DOCKER_VALUED);
+        let verb = ops.first().map(|v| v.text.as_str());
+        let runs = match verb {
+            Some("run" | "create") => true,
+            Some("container") => ops.get(1).is_some_and(|v| matches!(v.text.as_str(), "run" | "create")),
+            _ => false,
+        };
+        (runs && gives_host(a)).then(|| {
+            format!(
+                "`{}` runs an image with the host given to it (privileged, host namespaces or system directories)",
+                show(c)
+            )
+        })
+    })
+}
+
+fn gives_host(a: &[crate::shell::Arg]) -> bool {
+    let privileged = a.iter().any(|x| {
+        let t = x.text.as_str();
+        t == "--privileged"
+            || t.starts_with("--privileged=") && !t.ends_with("=false")
+            || matches!(
+                t,
+                "--pid=host" | "--userns=host" | "--ipc=host" | "--uts=host"
+            )
+            || t.starts_with("--cap-add") && (t.contains("ALL") || t.contains("SYS_ADMIN"))
+    });
+    let spaced = a.windows(2).any(|w| {
+        let (flag, value) = (w[0].text.as_str(), w[1].text.as_str());
+        (matches!(flag, "--pid" | "--userns" | "--ipc" | "--uts") && value == "host")
+            || flag == "--cap-add" && (value.contains("ALL") || value.contains("SYS_ADMIN"))
+    });
+    let mounts = option_values(a, Some("-v"), "--volume")
+        .into_iter()
+        .chain(option_values(a, None, "--mount"))
+        .any(host_mount);
+    privileged || spaced || mounts
+}
+
+/// `-v /:/host`, `-v /etc:/e:ro`, `--mount type=bind,source=/,target=/h`.
+fn host_mount(spec: &str) -> bool {
+    let source = match spec
+        .split(',')
+        .find_map(|p| p.strip_prefix("source=").or_else(|| p.strip_prefix("src=")))
+    {
+        Some(s) => s,
+        None => spec.split(':').next().unwrap_or(spec),
+    };
+    let source = if source == "/" {
+        "/"
+    } else {
+        source.trim_end_matches('/')
+    };
+    HOST_MOUNTS.contains(&source)
 }
 
 /// `/dev/tcp` in a redirect is bash's own download; an interpreter whose stdio is a socket, or
@@ -84,15 +168,38 @@ fn package_from_url(script: &Script) -> Option<String> {
                 || w.ends_with(" exec")
         });
         let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
-        let installers = ["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv"];
-        let installs = installers.contains(&program(c))
-            && args(c)
-                .first()
-                .is_some_and(|v| matches!(v.text.as_str(), "install" | "i" | "add"))
-            && args(c).iter().skip(1).any(|x| remote(&x.text));
+        let installs = installer_args(c).is_some_and(|a| {
+            a.first().is_some_and(|v| {
+                // `pip download`/`pip wheel` of a source package run its build code too.
+                matches!(
+                    v.text.as_str(),
+                    "install" | "i" | "add" | "download" | "wheel"
+                )
+            }) && a.iter().skip(1).any(|x| remote(&x.text))
+        });
         (prog_remote || installs || runs_remote_module(c))
             .then(|| format!("`{}` runs a package fetched from an address", show(c)))
     })
+}
+
+/// A package installer's words after its name: `pip install …`, and the same through
+/// `python3 -m pip …` or `uv pip …`.
+fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
+    let installers = ["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv"];
+    let a = args(c);
+    let prog = program(c);
+    let pip_at = match prog {
+        p if p.starts_with("python") => a
+            .windows(2)
+            .position(|w| w[0].text == "-m" && w[1].text.starts_with("pip"))
+            .map(|k| k + 2),
+        "uv" if a.first().is_some_and(|x| x.text == "pip") => Some(1),
+        _ => None,
+    };
+    match pip_at {
+        Some(k) => a.get(k..),
+        None => installers.contains(&prog).then_some(a),
+    }
 }
 
 /// `deno run https://…`, `go run example.com/x@latest`, `uvx --from git+…`: a module fetched
@@ -216,6 +323,10 @@ fn runs_own_literal(c: &Command) -> bool {
     if matches!(prog, "source" | "." | "eval") {
         return false;
     }
+    // `at now`, `batch`: the job is stdin unless `-f FILE` names it; the operands are times.
+    if matches!(prog, "at" | "batch") {
+        return has_flag(a, &['f'], &[]);
+    }
     // A script file operand (not `-`, not /dev/stdin, not a substitution) runs that file.
     operands(a, &["-O", "-o", "-W", "-X", "-m"])
         .first()
@@ -226,28 +337,47 @@ fn runs_own_literal(c: &Command) -> bool {
         })
 }
 
-/// `curl -o x.sh URL && sh x.sh`, `wget URL -O x; chmod +x x; ./x`.
-fn saved_then_run(script: &Script) -> Option<String> {
+/// `curl -o x.sh URL && sh x.sh`, `wget URL -O x; chmod +x x; ./x`, `curl … | tee x; sh x`:
+/// files are compared as the paths they resolve to (`-o i.sh` then `bash /srv/app/i.sh`).
+fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
     let mut saved: Vec<String> = Vec::new();
     let mut unnamed = false;
-    for c in &script.commands {
-        if let Some(hit) = runs_saved(c, &saved, unnamed) {
+    for (i, c) in script.commands.iter().enumerate() {
+        if let Some(hit) = runs_saved(s, c, &saved, unnamed) {
             return Some(hit);
         }
-        if is_source(c) || extracts_download(script, c) {
+        // What a download or decode writes, or a command it feeds (`| tee x`, `| dd of=x`).
+        let carries = is_source(c) || writes_file(c) && feeder(script, i, 0).is_some();
+        if carries || extracts_download(script, c) {
             let (names, anon) = outputs(c);
-            saved.extend(names);
+            saved.extend(names.iter().map(|n| resolved(s, c, n)));
             unnamed |= anon;
         }
         if let Some(dir) = cloned(c) {
-            saved.push(dir);
+            saved.push(resolved(s, c, &dir));
         }
     }
     None
 }
 
-/// Files a download or decode writes: `-o F`, `-O F` (wget), `> F`; `curl -O`/`wget URL` use a
-/// name from the URL, which is not known here.
+/// A command that can save what flows into it: a redirect to a file, `tee`, `dd`.
+fn writes_file(c: &Command) -> bool {
+    matches!(program(c), "tee" | "dd")
+        || c.redirects.iter().any(|r| {
+            matches!(
+                r.kind,
+                crate::shell::RedirectKind::Write | crate::shell::RedirectKind::Append
+            )
+        })
+}
+
+fn resolved(s: &Subject, c: &Command, text: &str) -> String {
+    s.path_in(c, &crate::shell::Arg::literal(text)).path
+}
+
+/// Files a download or decode writes: `-o F`, `-O F` (wget), `> F`, `tee F`, `dd of=F`,
+/// `--output-dir D` for curl's names; `curl -O`/`wget URL` use a name from the URL, which is
+/// not known here.
 fn outputs(c: &Command) -> (Vec<String>, bool) {
     let a = args(c);
     let mut names: Vec<String> = c
@@ -270,9 +400,21 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
             .last()
             .map(|d| vec![d.text.as_str()])
             .unwrap_or_default(),
+        "tee" => operands(a, &[]).iter().map(|f| f.text.as_str()).collect(),
+        "dd" => a
+            .iter()
+            .filter_map(|x| x.text.strip_prefix("of="))
+            .collect(),
         _ => option_values(a, Some("-o"), "--output"),
     };
-    names.extend(flagged.iter().filter(|f| **f != "-").map(|f| f.to_string()));
+    let dir = option_values(a, None, "--output-dir")
+        .last()
+        .copied()
+        .filter(|_| prog == "curl");
+    names.extend(flagged.iter().filter(|f| **f != "-").map(|f| match dir {
+        Some(d) if !f.starts_with('/') => format!("{}/{f}", d.trim_end_matches('/')),
+        _ => f.to_string(),
+    }));
     let anonymous = match prog {
         "curl" => has_flag(a, &['O'], &["remote-name", "remote-name-all"]),
         "wget" => flagged.is_empty() && names.is_empty(),
@@ -282,9 +424,12 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
     (names, anonymous)
 }
 
-fn runs_saved(c: &Command, saved: &[String], unnamed: bool) -> Option<String> {
+fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Option<String> {
     let prog_path = c.argv.first().map(|a| a.text.as_str()).unwrap_or("");
-    let named = |t: &str| saved.iter().any(|s| same_file(s, t));
+    let named = |t: &str| {
+        let t = resolved(s, c, t);
+        saved.iter().any(|f| same_file(f, &t))
+    };
     let executes_path = prog_path.contains('/') && (named(prog_path) || unnamed);
     let interpreted = is_interpreter(program(c))
         && operands(args(c), &[])
@@ -306,9 +451,11 @@ fn runs_saved(c: &Command, saved: &[String], unnamed: bool) -> Option<String> {
 
 /// The file or something under the directory saved there.
 fn same_file(saved: &str, run: &str) -> bool {
-    let norm = |p: &str| p.trim_start_matches("./").trim_end_matches('/').to_string();
-    let (saved, run) = (norm(saved), norm(run));
-    run == saved || run.starts_with(&format!("{saved}/"))
+    let (saved, run) = (saved.trim_end_matches('/'), run.trim_end_matches('/'));
+    run == saved
+        || run
+            .strip_prefix(saved)
+            .is_some_and(|rest| rest.starts_with('/'))
 }
 
 /// `git clone URL [DIR]` saves a remote repository: its DIR, or the name the URL ends with.

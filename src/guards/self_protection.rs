@@ -93,6 +93,9 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             show(c)
         ));
     }
+    if let Some(why) = governance_cli(s, c) {
+        return Some(format!("`{}`: {why}", show(c)));
+    }
     for r in &c.redirects {
         let access = match r.kind {
             RedirectKind::Read | RedirectKind::Duplicate => Access::Read,
@@ -127,6 +130,26 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             });
             why.map(|why| format!("`{}`: {why}", show(c)))
         })
+}
+
+/// Governance's own CLI keeps its state in `DIR/governance` under `--state-dir DIR`: `check`
+/// writes an audit trail and trust there, `audit …` reads it (keys excepted). So
+/// `openclaw-governance check --state-dir STATE/..` writes the live state.
+fn governance_cli(s: &Subject, c: &Command) -> Option<String> {
+    if program(c) != "openclaw-governance" {
+        return None;
+    }
+    let a = args(c);
+    let dir = super::argv::option_values(a, None, "--state-dir")
+        .last()
+        .copied()?;
+    let sub = operands(a, &["--state-dir", "--config"]);
+    let access = match sub.first().map(|x| x.text.as_str()) {
+        Some("audit") => Access::Read,
+        _ => Access::Write,
+    };
+    let state = crate::shell::Arg::literal(&format!("{}/governance", dir.trim_end_matches('/')));
+    touches_state(s, &s.path_in(c, &state), access)
 }
 
 /// Programs that destroy a whole tree given its root (`rm -rf ~` takes governance with it).

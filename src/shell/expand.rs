@@ -274,7 +274,10 @@ impl Walker {
             }
             WordPiece::ParameterExpansion(expr) => match self.parameter(expr, depth, inputs) {
                 Some(v) => f.expansion(&v, dq),
-                None => f.cur.unknown(),
+                None => {
+                    self.note_env_read(expr);
+                    f.cur.unknown()
+                }
             },
             WordPiece::CommandSubstitution(s) => {
                 inputs.extend(self.substitution(s, depth));
@@ -314,9 +317,51 @@ impl Walker {
     /// do not leak); returns the commands whose output it yields.
     pub(super) fn substitution(&mut self, script: &str, depth: u32) -> Vec<usize> {
         let saved = self.vars.clone();
+        let reads = std::mem::take(&mut self.env_reads);
         let out = self.script(script, depth + 1, &[]);
         self.vars = saved;
+        self.env_reads = reads;
         out
+    }
+
+    /// `$OPENAI_API_KEY` with nothing in the script setting it: a value from the host's
+    /// environment, named for the command being built (`Command::env_reads`).
+    fn note_env_read(&mut self, expr: &ParameterExpr) {
+        use ParameterExpr as P;
+        // Every form that yields (part of) the value; not its length, nor variable names.
+        let parameter = match expr {
+            P::Parameter { parameter, .. }
+            | P::UseDefaultValues { parameter, .. }
+            | P::AssignDefaultValues { parameter, .. }
+            | P::IndicateErrorIfNullOrUnset { parameter, .. }
+            | P::RemoveSmallestSuffixPattern { parameter, .. }
+            | P::RemoveLargestSuffixPattern { parameter, .. }
+            | P::RemoveSmallestPrefixPattern { parameter, .. }
+            | P::RemoveLargestPrefixPattern { parameter, .. }
+            | P::Substring { parameter, .. }
+            | P::Transform { parameter, .. }
+            | P::UppercaseFirstChar { parameter, .. }
+            | P::UppercasePattern { parameter, .. }
+            | P::LowercaseFirstChar { parameter, .. }
+            | P::LowercasePattern { parameter, .. }
+            | P::ReplaceSubstring { parameter, .. } => parameter,
+            _ => return,
+        };
+        let word::Parameter::Named(n) = parameter else {
+            return;
+        };
+        if self.vars.get(n) != Val::Unknown {
+            return;
+        }
+        let sources = match self.derived.iter().find(|(d, _)| d == n) {
+            Some((_, from)) => from.clone(),
+            None => vec![n.clone()],
+        };
+        for s in sources {
+            if !self.env_reads.contains(&s) && self.env_reads.len() < 16 {
+                self.env_reads.push(s);
+            }
+        }
     }
 
     /// Arithmetic can hide substitutions (`$(( $(rm …) ))`); its value is never needed.

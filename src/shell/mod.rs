@@ -46,8 +46,12 @@ pub struct Command {
     pub stdin_text: Option<String>,
     /// 0 for the top level; +1 per nesting.
     pub depth: u32,
+    /// Variables the script never set (so from the host's environment) expanded in its words,
+    /// redirects or here-strings: `echo "$OPENAI_API_KEY"` prints one.
+    pub env_reads: Vec<String>,
     /// Where it runs when a `cd` earlier in the script moved it (set by `call::cwd`, resolved);
-    /// `None`: the call's working directory.
+    /// `None`: the call's working directory. The shell model sets it to a wrapper's directory
+    /// as written (`env -C DIR cmd`; `/` when computed), which `call::cwd` then resolves.
     pub cwd: Option<String>,
 }
 
@@ -113,6 +117,7 @@ mod expand;
 mod fast;
 mod nest;
 mod parse;
+mod setup;
 #[cfg(test)]
 mod tests;
 mod vars;

@@ -7,7 +7,7 @@ use super::walk::{Exec, Walker};
 use super::wrappers::{self, basename, Peel};
 use super::{ansi, Arg, OpaqueKind, MAX_DEPTH};
 
-const SHELLS: &[&str] = &[
+pub(super) const SHELLS: &[&str] = &[
     "sh",
     "bash",
     "zsh",
@@ -20,7 +20,7 @@ const SHELLS: &[&str] = &[
 ];
 
 /// How a shell was asked to get its script.
-enum ShellCall {
+pub(super) enum ShellCall {
     /// `-c STRING [NAME ARGS…]`: the index of STRING.
     String(usize),
     /// A script file (index): run, not known.
@@ -29,7 +29,7 @@ enum ShellCall {
     Stdin,
 }
 
-fn shell_call(args: &[Arg]) -> ShellCall {
+pub(super) fn shell_call(args: &[Arg]) -> ShellCall {
     let mut dash_c = false;
     let mut stdin = false;
     let mut i = 1;
@@ -76,13 +76,19 @@ impl Walker {
                 Some(_) => {}
             }
             match wrappers::peel(&args) {
-                Peel::Program => return self.run_program(args, cx),
+                Peel::Program => {
+                    self.preload(&cx);
+                    return self.run_program(args, cx);
+                }
                 Peel::Wrap {
                     label,
                     skip,
                     env,
                     clear_env,
                 } => {
+                    if let Some(dir) = wrappers::chdir(&args[..skip]) {
+                        cx.chdir = Some(dir);
+                    }
                     cx.wrappers.push(label);
                     cx.clear_env |= clear_env;
                     cx.env
@@ -120,12 +126,33 @@ impl Walker {
     /// `args[0]` is the program: shells, `eval` and `find` contain more commands.
     fn run_program(&mut self, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
         let name = basename(&args[0].text).to_owned();
+        if let Some(out) = self.alias(&name, &args, &cx) {
+            return out;
+        }
+        self.note_written(&name, &args, &cx);
+        if let Some(out) = self.run_written(&name, &args, &cx) {
+            return out;
+        }
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, args, cx);
         }
         match name.as_str() {
             "eval" => self.eval(args, cx),
             "find" => self.find(args, cx),
+            // `echo CMD | at now`: at runs its stdin as a shell script (unless `-f FILE`).
+            "at" | "batch" if !args[1..].iter().any(|a| a.text.starts_with("-f")) => {
+                self.stdin_script(&name, args, cx)
+            }
+            "cd" | "pushd" => {
+                let alternatives = self.cdpath(&args, &cx);
+                let mut out = vec![self.emit(args, cx.clone())];
+                for dir in alternatives {
+                    let mut alt = cx.clone();
+                    alt.wrappers.push("CDPATH/OLDPWD".to_owned());
+                    out.push(self.emit(vec![Arg::literal(&name), Arg::literal(&dir)], alt));
+                }
+                out
+            }
             _ => {
                 self.declare(&name, &args);
                 vec![self.emit(args, cx)]
@@ -149,52 +176,69 @@ impl Walker {
                 }
                 vec![self.emit(args, cx)]
             }
-            ShellCall::Stdin => {
-                let text = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
-                if cx.stdin_dynamic {
-                    self.opaque(OpaqueKind::DynamicScript, &cx.src);
-                }
-                let mut out = vec![self.emit(args.clone(), cx.clone())];
-                if let Some(text) = text {
-                    let script = Arg::literal(&text);
-                    let label = format!("{name} -s");
-                    out.extend(self.nested_shell(&label, &args, script, Vec::new(), cx));
-                }
-                out
-            }
+            ShellCall::Stdin => self.stdin_script(name, args, cx),
         }
+    }
+
+    /// A program that runs its stdin as a shell script: the command itself, then the script
+    /// when its text is known.
+    fn stdin_script(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        let from_file = self.read_written(&cx);
+        let unknown_file = matches!(from_file, Some(None));
+        let text = cx
+            .stdin_text
+            .clone()
+            .or_else(|| self.fed_text(&cx.inputs))
+            .or(from_file.flatten());
+        let transformed = text.is_none() && self.transformed_literal(&cx.inputs);
+        if cx.stdin_dynamic || transformed || unknown_file {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+        }
+        let mut out = vec![self.emit(args.clone(), cx.clone())];
+        if let Some(text) = text {
+            let script = Arg::literal(&text);
+            let label = format!("{name} -s");
+            out.extend(self.nested_shell(&label, &args, script, Vec::new(), cx));
+        }
+        out
     }
 
     /// The text a literal feeder writes into a pipe (`echo 'rm -rf /x' | sh`): `echo` of known
     /// words (`-e` decoding escapes), `printf` of a plain format, `cat` of a here-doc.
-    fn fed_text(&self, inputs: &[usize]) -> Option<String> {
+    pub(super) fn fed_text(&self, inputs: &[usize]) -> Option<String> {
         let [i] = inputs else { return None };
         let c = self.get(*i)?;
-        if c.argv.iter().any(|a| a.unresolved || a.pattern) {
-            return None;
-        }
-        let args = &c.argv[1..];
-        match basename(&c.argv.first()?.text) {
-            "echo" => {
-                let flags = args
-                    .iter()
-                    .take_while(|a| a.text == "-n" || a.text == "-e" || a.text == "-E");
-                let decode = flags.clone().any(|a| a.text == "-e");
-                let text = join(&args[flags.count()..]).text;
-                Some(if decode { ansi::decode(&text) } else { text })
+        printed(&c.argv, c.stdin_text.as_ref())
+    }
+
+    /// `echo 'Xm -rf ~' | sed s/X/r/ | sh`: text the script wrote is changed on its way into
+    /// the shell (sed, cut, tr, dd conv=, awk…), or printed from a variable (`echo "$CMD" |
+    /// sh`), so what runs is only known when it runs. A pipe from a file (`cat deploy.sh | sh`)
+    /// is the file run, as `sh deploy.sh` is.
+    pub(super) fn transformed_literal(&self, inputs: &[usize]) -> bool {
+        let mut todo: Vec<usize> = inputs.to_vec();
+        let mut seen = 0;
+        while let Some(i) = todo.pop() {
+            seen += 1;
+            let Some(c) = self.get(i).filter(|_| seen <= 64) else {
+                return false;
+            };
+            let prog = c.argv.first().map_or("", |a| basename(&a.text));
+            let literal = c.stdin_text.is_some() || matches!(prog, "echo" | "printf");
+            // Printed straight in but only known when it runs (`echo "$CMD" | sh`) counts too.
+            let unknown = c.argv.iter().any(|a| a.unresolved);
+            if literal && (seen > 1 || unknown) {
+                return true;
             }
-            "printf" if args.len() == 1 && !args[0].text.contains(['%', '\\']) => {
-                Some(args[0].text.clone())
-            }
-            "cat" if args.is_empty() => c.stdin_text.clone(),
-            _ => None,
+            todo.extend(&c.inputs);
         }
+        false
     }
 
     /// Runs `script` as a child shell's script at the next depth, with the child's
     /// environment; a script that is not literal is opaque and the command itself is kept
     /// (its inputs say where the script came from).
-    fn nested_shell(
+    pub(super) fn nested_shell(
         &mut self,
         label: &str,
         args: &[Arg],
@@ -227,7 +271,11 @@ impl Walker {
     }
 
     /// Walks with `cx`'s wrappers prepended to every command, and its redirects added.
-    fn in_prefix(&mut self, cx: &Exec, f: impl FnOnce(&mut Walker) -> Vec<usize>) -> Vec<usize> {
+    pub(super) fn in_prefix(
+        &mut self,
+        cx: &Exec,
+        f: impl FnOnce(&mut Walker) -> Vec<usize>,
+    ) -> Vec<usize> {
         let from = self.len();
         let saved = self.prefix.len();
         self.prefix.extend(cx.wrappers.iter().cloned());
@@ -315,8 +363,55 @@ impl Walker {
     }
 }
 
+/// What `echo` of known words (`-e` decoding escapes), `printf` of a plain format, or `cat` of
+/// a here-doc (`stdin`) prints.
+pub(super) fn printed(argv: &[Arg], stdin: Option<&String>) -> Option<String> {
+    if argv.iter().any(|a| a.unresolved || a.pattern) {
+        return None;
+    }
+    let args = argv.get(1..)?;
+    match basename(&argv.first()?.text) {
+        "echo" => {
+            let flags = args
+                .iter()
+                .take_while(|a| a.text == "-n" || a.text == "-e" || a.text == "-E");
+            let decode = flags.clone().any(|a| a.text == "-e");
+            let text = join(&args[flags.count()..]).text;
+            Some(if decode { ansi::decode(&text) } else { text })
+        }
+        "printf" => printf_output(args),
+        "cat" if args.is_empty() => stdin.cloned(),
+        _ => None,
+    }
+}
+
+/// What `printf FORMAT ARGS…` prints when the format's only directives are `%s` (and `%%`):
+/// escapes decoded, the format reused while arguments remain.
+fn printf_output(args: &[Arg]) -> Option<String> {
+    let (format, values) = args.split_first()?;
+    let format = ansi::decode(&format.text.replace("%%", "\u{1}"));
+    let parts: Vec<&str> = format.split("%s").collect();
+    if parts.iter().any(|p| p.contains('%')) {
+        return None;
+    }
+    let slots = parts.len() - 1;
+    let mut out = String::new();
+    let mut values = values.iter().map(|v| v.text.as_str()).peekable();
+    for round in 0..64 {
+        if round > 0 && (slots == 0 || values.peek().is_none()) {
+            break;
+        }
+        out.push_str(parts[0]);
+        for p in &parts[1..] {
+            out.push_str(values.next().unwrap_or(""));
+            out.push_str(p);
+        }
+    }
+    Some(out.replace('\u{1}', "%"))
+}
+
 /// Words joined by spaces, as `eval` and `sh -c "$*"` see them.
-fn join(words: &[Arg]) -> Arg {
+pub(super) fn join(words: &[Arg]) -> Arg {
     let mut out = Arg::default();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {

@@ -31,6 +31,8 @@ pub(super) const DEFAULT_IFS: &str = " \t\n";
 #[derive(Debug, Clone, Default)]
 pub(super) struct Vars {
     map: FxHashMap<String, Var>,
+    /// Some `LD_*` variable was given a value: the dynamic loader's settings need a look.
+    loader: bool,
 }
 
 impl Vars {
@@ -55,8 +57,21 @@ impl Vars {
             Val::Set(v) if v.len() > MAX_VALUE => Val::Unknown,
             v => v,
         };
+        self.loader |= name.starts_with("LD_");
         let exported = export || self.map.get(name).is_some_and(|v| v.exported);
         self.map.insert(name.to_owned(), Var { val, exported });
+    }
+
+    /// Whether an `LD_*` variable was ever given a value.
+    pub(super) fn loader_set(&self) -> bool {
+        self.loader
+    }
+
+    /// Whether the script or the exec env gave `name` a value (even an unknown one).
+    pub(super) fn assigned(&self, name: &str) -> bool {
+        self.map
+            .get(name)
+            .is_some_and(|v| !matches!(v.val, Val::Unset))
     }
 
     pub(super) fn export(&mut self, name: &str) {

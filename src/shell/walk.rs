@@ -26,6 +26,16 @@ pub(super) struct Walker {
     /// matches, so it expands to the pattern (active even when quoted) and is only known when
     /// it runs.
     pub(super) loop_globs: Vec<(String, String)>,
+    /// Files the script wrote with literal text (`echo 'rm -rf ~' > t.sh`), by base name, so a
+    /// later `sh t.sh` or `./t.sh` is judged by what it runs.
+    /// `None`: written with text only known when it runs.
+    pub(super) written: Vec<(String, Option<String>)>,
+    /// `alias ll='rm -rf ~'`: names defined with literal text, expanded where used later.
+    pub(super) aliases: Vec<(String, String)>,
+    /// Host environment variables expanded in the words of the command being built.
+    pub(super) env_reads: Vec<String>,
+    /// `K=$OPENAI_API_KEY`: the host variables each unknown variable was assigned from.
+    pub(super) derived: Vec<(String, Vec<String>)>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -44,6 +54,8 @@ pub(super) struct Exec {
     pub env: Vec<(String, Val)>,
     /// `env -i`: the command sees only `env`.
     pub clear_env: bool,
+    /// `env -C DIR cmd`: the directory a wrapper moved the command to, as written.
+    pub chdir: Option<Arg>,
 }
 
 impl Exec {
@@ -65,6 +77,10 @@ impl Walker {
             prefix: Vec::new(),
             fast: true,
             loop_globs: Vec::new(),
+            written: Vec::new(),
+            aliases: Vec::new(),
+            env_reads: Vec::new(),
+            derived: Vec::new(),
         }
     }
 
@@ -402,6 +418,15 @@ impl Walker {
         mut cx: Exec,
     ) -> Vec<usize> {
         if args.is_empty() {
+            // `X=$TOKEN` alone prints nothing: the names read are not a command's, but X
+            // now stands for them.
+            if cx.redirects.is_empty() {
+                let reads = std::mem::take(&mut self.env_reads);
+                for (name, _) in assigns.iter().filter(|_| !reads.is_empty()).take(16) {
+                    self.derived.retain(|(n, _)| n != name);
+                    self.derived.push((name.clone(), reads.clone()));
+                }
+            }
             for (name, val) in assigns {
                 self.vars.set(&name, val, false);
             }
@@ -588,6 +613,7 @@ impl Walker {
         let mut inputs = cx.inputs;
         inputs.sort_unstable();
         inputs.dedup();
+        let env_reads = std::mem::take(&mut self.env_reads);
         self.push(Command {
             argv: args,
             wrappers: cx.wrappers,
@@ -595,7 +621,10 @@ impl Walker {
             inputs,
             stdin_text: cx.stdin_text,
             depth: cx.depth,
-            cwd: None,
+            env_reads,
+            cwd: cx
+                .chdir
+                .map(|d| if d.unresolved { "/".to_owned() } else { d.text }),
         })
     }
 }

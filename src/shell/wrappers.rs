@@ -89,7 +89,7 @@ fn wrap(label: &str, skip: usize, args: &[Arg]) -> Peel {
 
 /// The base name of a program word: `/usr/bin/sudo` is `sudo`.
 pub(super) fn basename(text: &str) -> &str {
-    text.rsplit('/').next().unwrap_or(text)
+    text.rfind('/').map_or(text, |i| &text[i + 1..])
 }
 
 /// `NAME=value` words from `start`: their end, and the pairs.
@@ -137,6 +137,11 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
             with_env("sudo", end, env, false, args)
         }
         "doas" => wrap("doas", after_options(args, 1, "uC", &[]), args),
+        // `unshare -r CMD` runs CMD in new namespaces (as mapped root with -r).
+        "unshare" => {
+            let long = &["setgroups", "setuid", "setgid", "root", "wd", "propagation"];
+            wrap("unshare", after_options(args, 1, "SGRw", long), args)
+        }
         "env" => env(args),
         "nice" => wrap("nice", after_options(args, 1, "n", &["adjustment"]), args),
         "nohup" | "builtin" | "setsid" | "unbuffer" => {
@@ -321,4 +326,32 @@ pub(super) fn package_binary(spec: &str) -> &str {
         None => spec,
     };
     unscoped.split('@').next().unwrap_or(unscoped)
+}
+
+/// The directory a wrapper runs its command in (`env -C DIR`, `env --chdir=DIR`, `sudo -D DIR`,
+/// `unshare -w DIR`), among the wrapper's own words `words` (program first).
+pub(super) fn chdir(words: &[Arg]) -> Option<Arg> {
+    let (short, long) = match basename(&words.first()?.text) {
+        "env" => ("-C", "--chdir"),
+        "sudo" => ("-D", "--chdir"),
+        "unshare" => ("-w", "--wd"),
+        _ => return None,
+    };
+    let mut found = None;
+    for (i, a) in words.iter().enumerate().skip(1) {
+        let t = a.text.as_str();
+        let joined = t
+            .strip_prefix(long)
+            .and_then(|v| v.strip_prefix('='))
+            .or_else(|| t.strip_prefix(short).filter(|v| !v.is_empty()));
+        if t == short || t == long {
+            found = words.get(i + 1).cloned();
+        } else if let Some(dir) = joined {
+            found = Some(Arg {
+                text: dir.to_owned(),
+                ..a.clone()
+            });
+        }
+    }
+    found
 }

@@ -1,0 +1,253 @@
+//! What a script sets up for the commands after it: files it writes and then runs
+//! (`echo 'rm -rf ~' > t.sh && sh t.sh`), aliases (`alias ll='rm -rf ~'`), libraries the loader
+//! preloads (`LD_PRELOAD=/tmp/m.so ls`), and where a `cd` may lead besides its operand
+//! (`CDPATH`, `$OLDPWD`). Each is followed so the guards judge what really runs.
+
+use super::nest::{join, printed, shell_call, ShellCall, SHELLS};
+use super::vars::Val;
+use super::walk::{Exec, Walker};
+use super::wrappers::basename;
+use super::{Arg, OpaqueKind, RedirectKind, MAX_DEPTH};
+
+impl Walker {
+    /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,
+    /// so the library is pushed as a program of its own (`/tmp/m.so`, wrapper `LD_PRELOAD`)
+    /// and judged like `./m.so` would be; one only known when it runs is opaque.
+    pub(super) fn preload(&mut self, cx: &Exec) {
+        const LOADER_VARS: [&str; 2] = ["LD_PRELOAD", "LD_AUDIT"];
+        if cx.env.is_empty() && !self.vars.loader_set() {
+            return;
+        }
+        for var in LOADER_VARS {
+            let own = cx
+                .env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == var)
+                .map(|(_, v)| v.clone());
+            let value = match own {
+                Some(v) => v,
+                None if cx.clear_env => continue,
+                None if self.vars.assigned(var) => self.vars.get(var),
+                None => continue,
+            };
+            let libs: Vec<Arg> = match value {
+                Val::Set(v) => v
+                    .split([':', ' '])
+                    .filter(|l| l.contains('/'))
+                    .take(8)
+                    .map(Arg::literal)
+                    .collect(),
+                _ => vec![Arg {
+                    text: "*".to_owned(),
+                    pattern: true,
+                    unresolved: true,
+                }],
+            };
+            for lib in libs {
+                let mut load = Exec::new(cx.depth, format!("{var}={}", lib.text));
+                load.wrappers = cx.wrappers.clone();
+                load.wrappers.push(var.to_owned());
+                load.chdir = cx.chdir.clone();
+                self.emit(vec![lib], load);
+            }
+        }
+    }
+    /// `CDPATH=/home/agent; cd docs` may go to /home/agent/docs (bash searches CDPATH before
+    /// `.` for a name that is not absolute nor `./…`, `../…`), and `cd -` goes to `$OLDPWD`
+    /// when the script set it: each such directory, to be judged as one more place the `cd`
+    /// may lead (after the command itself).
+    pub(super) fn cdpath(&self, args: &[Arg], cx: &Exec) -> Vec<String> {
+        if args[1..].iter().any(|a| a.text == "-") {
+            return match self.own_or_shell(cx, "OLDPWD") {
+                Val::Set(dir) => vec![dir],
+                _ => Vec::new(),
+            };
+        }
+        let Val::Set(path) = self.own_or_shell(cx, "CDPATH") else {
+            return Vec::new();
+        };
+        let target = args[1..].iter().find(|a| !a.text.starts_with('-'));
+        let searched = |t: &&Arg| {
+            let dotted = matches!(t.text.as_str(), "." | "..")
+                || t.text.starts_with("./")
+                || t.text.starts_with("../");
+            !t.unresolved && !t.text.starts_with('/') && !dotted
+        };
+        let Some(t) = target.filter(searched) else {
+            return Vec::new();
+        };
+        path.split(':')
+            .filter(|d| !d.is_empty())
+            .take(8)
+            .map(|d| format!("{}/{}", d.trim_end_matches('/'), t.text))
+            .collect()
+    }
+    /// A variable as a command sees it: its own assignment (`CDPATH=… cd x`) first.
+    pub(super) fn own_or_shell(&self, cx: &Exec, name: &str) -> Val {
+        let own = cx.env.iter().rev().find(|(n, _)| n == name);
+        own.map_or_else(|| self.vars.get(name), |(_, v)| v.clone())
+    }
+    /// `alias NAME=TEXT` is remembered; a later command named NAME runs TEXT followed by its
+    /// words (bash needs `shopt -s expand_aliases` outside an interactive shell, zsh does not:
+    /// aliases are followed whatever the shell). An alias is not expanded inside itself.
+    pub(super) fn alias(&mut self, name: &str, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
+        if name == "alias" {
+            for a in args[1..].iter().filter(|a| !a.unresolved) {
+                if let Some((n, v)) = a.text.split_once('=') {
+                    self.aliases.retain(|(k, _)| k != n);
+                    self.aliases.push((n.to_owned(), v.to_owned()));
+                }
+            }
+            return None;
+        }
+        if name == "unalias" {
+            let gone: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
+            self.aliases.retain(|(k, _)| !gone.contains(&k.as_str()));
+            return None;
+        }
+        let at = self.aliases.iter().position(|(k, _)| *k == args[0].text)?;
+        let (key, text) = self.aliases.remove(at);
+        let mut words = vec![Arg::literal(&text)];
+        words.extend(args[1..].iter().cloned());
+        let script = join(&words);
+        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        if cx.depth + 1 > MAX_DEPTH {
+            self.too_deep(&script.text);
+        } else {
+            let mut inner = cx.clone();
+            inner.wrappers.push(format!("alias {key}"));
+            out.extend(
+                self.in_prefix(&inner, |w| w.script(&script.text, cx.depth + 1, &cx.inputs)),
+            );
+        }
+        self.aliases.insert(at.min(self.aliases.len()), (key, text));
+        Some(out)
+    }
+    /// `echo 'rm -rf ~/docs' > t.sh`, `cat > t.sh <<EOF`, `printf … | tee t.sh`: the literal
+    /// text a command writes into files, remembered by their base names (a later run of the
+    /// same name through another spelling of its path is judged by it too).
+    pub(super) fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
+        let printer = matches!(name, "echo" | "printf" | "cat" | "tee");
+        let writes = cx
+            .redirects
+            .iter()
+            .any(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append));
+        if !writes && name != "tee" {
+            return;
+        }
+        // `echo 'Xm -rf ~' | sed s/X/r/ > t.sh`: a literal changed by the writer itself.
+        if !printer && (cx.inputs.is_empty() || !self.literal_upstream(&cx.inputs)) {
+            return;
+        }
+        let mut targets: Vec<&Arg> = cx
+            .redirects
+            .iter()
+            .filter(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append))
+            .map(|r| &r.target)
+            .collect();
+        if name == "tee" {
+            targets.extend(args[1..].iter().filter(|a| !a.text.starts_with('-')));
+        }
+        targets.retain(|t| !t.unresolved);
+        if targets.is_empty() {
+            return;
+        }
+        // `cat a.sh b.sh > all.sh` copies files: running it is running them, as before.
+        if name == "cat" && args.len() > 1 {
+            return;
+        }
+        let text = match name {
+            "echo" | "printf" => printed(args, None),
+            _ if !printer => None,
+            _ => cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs)),
+        };
+        // Printed but not known (`echo "$X" > t.sh`, `… | sed … | tee t.sh`): running the file
+        // runs text only known when it runs.
+        let unknown =
+            !printer || matches!(name, "echo" | "printf") || self.transformed_literal(&cx.inputs);
+        let text = match text {
+            Some(mut t) => {
+                t.push('\n');
+                Some(t)
+            }
+            None if unknown => None,
+            None => return,
+        };
+        for t in targets.into_iter().take(8) {
+            let key = basename(&t.text).to_owned();
+            let entry = self.written.iter().position(|(k, _)| *k == key);
+            match (entry, &text) {
+                (Some(i), Some(more)) => {
+                    if let Some(old) = &mut self.written[i].1 {
+                        old.push_str(more);
+                    }
+                }
+                (Some(i), None) => self.written[i].1 = None,
+                (None, _) => self.written.push((key, text.clone())),
+            }
+        }
+    }
+    /// Whether text a script printed (`echo`, `printf`, a here-doc) flows into `inputs`.
+    pub(super) fn literal_upstream(&self, inputs: &[usize]) -> bool {
+        let mut todo: Vec<usize> = inputs.to_vec();
+        let mut seen = 0;
+        while let Some(i) = todo.pop() {
+            seen += 1;
+            let Some(c) = self.get(i).filter(|_| seen <= 64) else {
+                return false;
+            };
+            let prog = c.argv.first().map_or("", |a| basename(&a.text));
+            if c.stdin_text.is_some() || matches!(prog, "echo" | "printf") {
+                return true;
+            }
+            todo.extend(&c.inputs);
+        }
+        false
+    }
+    /// `bash < t.sh` of a file the script wrote: its text (`None` inside when not known).
+    pub(super) fn read_written(&self, cx: &Exec) -> Option<Option<String>> {
+        let from = cx
+            .redirects
+            .iter()
+            .rev()
+            .find(|r| r.kind == RedirectKind::Read && r.fd.is_none_or(|fd| fd == 0))?;
+        let key = basename(&from.target.text);
+        self.written
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, t)| t.clone())
+    }
+    /// `sh t.sh`, `bash ./t.sh`, `source t.sh`, `./t.sh` of a file the script wrote: the
+    /// command itself, then what the file holds, as a script one level down.
+    pub(super) fn run_written(
+        &mut self,
+        name: &str,
+        args: &[Arg],
+        cx: &Exec,
+    ) -> Option<Vec<usize>> {
+        let file = if SHELLS.contains(&name) {
+            match shell_call(args) {
+                ShellCall::File(i) => &args[i],
+                _ => return None,
+            }
+        } else if matches!(name, "source" | ".") {
+            args.get(1)?
+        } else if args[0].text.contains('/') {
+            &args[0]
+        } else {
+            return None;
+        };
+        let key = basename(&file.text);
+        let text = self.written.iter().find(|(k, _)| k == key)?.1.clone();
+        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        let Some(text) = text else {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            return Some(out);
+        };
+        let label = format!("{name} (written)");
+        let script = Arg::literal(&text);
+        out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
+        Some(out)
+    }
+}

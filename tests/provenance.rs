@@ -234,3 +234,18 @@ fn the_decisions_record_carries_the_sessions_taint_and_the_trail_verifies() {
         assert!(report.valid, "{report:?}");
     }
 }
+
+#[test]
+fn mail_arriving_as_a_hook_sessions_prompt_is_external_even_flagged_as_the_owners() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let e = engine(tmp.path(), config());
+    let mail = "agent:main:hook:gmail:msg-42";
+    let run = Inbound {
+        session_key: mail.into(),
+        sender_is_owner: Some(true),
+        ..Default::default()
+    };
+    assert_eq!(e.observe_inbound(&run), Some(Level::External));
+    let (allowed, reason) = exec_allowed(&e, mail);
+    assert!(!allowed && reason.contains("hook gmail"), "{reason}");
+}

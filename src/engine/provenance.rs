@@ -144,6 +144,16 @@ impl GovernanceEngine {
                 }
                 (Level::Shared, via, from)
             }
+            // Mail and webhooks arrive as the prompt of a `hook:` session (hook:gmail:…,
+            // hook:imap:…): someone else's words, whatever the run's sender flag says.
+            _ if is_hook_session(session) => {
+                let source = session.split(':').skip_while(|s| *s != "hook").nth(1);
+                (
+                    Level::External,
+                    "hook".to_string(),
+                    source.unwrap_or_default().to_string(),
+                )
+            }
             _ if inbound.sender_is_owner == Some(true) => return Some(Level::Owner),
             _ => {
                 let sender = [inbound.channel.as_deref(), inbound.sender_id.as_deref()]
@@ -220,6 +230,10 @@ impl GovernanceEngine {
             core.live.provenance_changed();
         }
     }
+}
+
+fn is_hook_session(key: &str) -> bool {
+    key.split(':').any(|s| s == "hook")
 }
 
 /// What a call read, for a reason: a URL without its query, a path, a search, a command's head.

@@ -148,17 +148,7 @@ pub fn default_level(tool: &str, params: Option<&serde_json::Map<String, Value>>
 }
 
 fn level(name: &str, path: &str, issues: &mut Issues) -> Option<Level> {
-    let l = Level::parse(name);
-    if l.is_none() {
-        issues.push(
-            path,
-            format!(
-                "unknown trust level \"{name}\" (one of {})",
-                Level::NAMES.join(", ")
-            ),
-        );
-    }
-    l
+    Level::parse_at(name, path, issues)
 }
 
 fn rules(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Rule> {

@@ -77,19 +77,7 @@ fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {
     let taint_includes = string_list(when.get("context_taint_includes"), &lpath, issues)
         .iter()
         .enumerate()
-        .filter_map(|(i, n)| {
-            let l = Level::parse(n);
-            if l.is_none() {
-                issues.push(
-                    &format!("{lpath}[{i}]"),
-                    format!(
-                        "unknown trust level \"{n}\" (one of {})",
-                        Level::NAMES.join(", ")
-                    ),
-                );
-            }
-            l
-        })
+        .filter_map(|(i, n)| Level::parse_at(n, &format!("{lpath}[{i}]"), issues))
         .collect();
     let iteration_gte = when.get("iteration_gte").and_then(|v| {
         let n = v.as_u64().filter(|n| (1..=10_000).contains(n));

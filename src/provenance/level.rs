@@ -51,6 +51,25 @@ impl Level {
         })
     }
 
+    /// `name` read from config at `path`; an unknown name is an issue naming the levels.
+    pub fn parse_at(
+        name: &str,
+        path: &str,
+        issues: &mut crate::config::error::Issues,
+    ) -> Option<Level> {
+        let l = Level::parse(name);
+        if l.is_none() {
+            issues.push(
+                path,
+                format!(
+                    "unknown trust level \"{name}\" (one of {})",
+                    Level::NAMES.join(", ")
+                ),
+            );
+        }
+        l
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Level::System => "system",

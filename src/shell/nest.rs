@@ -216,23 +216,11 @@ impl Walker {
     /// sh`), so what runs is only known when it runs. A pipe from a file (`cat deploy.sh | sh`)
     /// is the file run, as `sh deploy.sh` is.
     pub(super) fn transformed_literal(&self, inputs: &[usize]) -> bool {
-        let mut todo: Vec<usize> = inputs.to_vec();
-        let mut seen = 0;
-        while let Some(i) = todo.pop() {
-            seen += 1;
-            let Some(c) = self.get(i).filter(|_| seen <= 64) else {
-                return false;
-            };
-            let prog = c.argv.first().map_or("", |a| basename(&a.text));
-            let literal = c.stdin_text.is_some() || matches!(prog, "echo" | "printf");
+        self.any_upstream(inputs, |c, seen| {
             // Printed straight in but only known when it runs (`echo "$CMD" | sh`) counts too.
             let unknown = c.argv.iter().any(|a| a.unresolved);
-            if literal && (seen > 1 || unknown) {
-                return true;
-            }
-            todo.extend(&c.inputs);
-        }
-        false
+            super::setup::prints_literal(c) && (seen > 1 || unknown)
+        })
     }
 
     /// Runs `script` as a child shell's script at the next depth, with the child's

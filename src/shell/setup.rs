@@ -190,6 +190,16 @@ impl Walker {
     }
     /// Whether text a script printed (`echo`, `printf`, a here-doc) flows into `inputs`.
     pub(super) fn literal_upstream(&self, inputs: &[usize]) -> bool {
+        self.any_upstream(inputs, |c, _| prints_literal(c))
+    }
+
+    /// Whether some command feeding `inputs`, however far up, holds `pred` (given the command
+    /// and how many were looked at so far, itself included). At most 64 are looked at.
+    pub(super) fn any_upstream(
+        &self,
+        inputs: &[usize],
+        pred: impl Fn(&crate::shell::Command, usize) -> bool,
+    ) -> bool {
         let mut todo: Vec<usize> = inputs.to_vec();
         let mut seen = 0;
         while let Some(i) = todo.pop() {
@@ -197,14 +207,14 @@ impl Walker {
             let Some(c) = self.get(i).filter(|_| seen <= 64) else {
                 return false;
             };
-            let prog = c.argv.first().map_or("", |a| basename(&a.text));
-            if c.stdin_text.is_some() || matches!(prog, "echo" | "printf") {
+            if pred(c, seen) {
                 return true;
             }
             todo.extend(&c.inputs);
         }
         false
     }
+
     /// `bash < t.sh` of a file the script wrote: its text (`None` inside when not known).
     pub(super) fn read_written(&self, cx: &Exec) -> Option<Option<String>> {
         let from = cx
@@ -250,4 +260,10 @@ impl Walker {
         out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
         Some(out)
     }
+}
+
+/// Text the script itself prints: a here-string/here-doc, `echo`, `printf`.
+pub(super) fn prints_literal(c: &crate::shell::Command) -> bool {
+    let prog = c.argv.first().map_or("", |a| basename(&a.text));
+    c.stdin_text.is_some() || matches!(prog, "echo" | "printf")
 }

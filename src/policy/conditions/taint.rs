@@ -17,19 +17,7 @@ pub enum TaintCondition {
 impl TaintCondition {
     pub fn parse(o: &Obj, issues: &mut Issues) -> Option<TaintCondition> {
         o.check_keys(&["type", "includes", "atOrBelow"], issues);
-        let level = |name: &str, path: &str, issues: &mut Issues| {
-            let l = Level::parse(name);
-            if l.is_none() {
-                issues.push(
-                    path,
-                    format!(
-                        "unknown trust level \"{name}\" (one of {})",
-                        Level::NAMES.join(", ")
-                    ),
-                );
-            }
-            l
-        };
+        let level = Level::parse_at;
         match (o.get("includes"), o.get("atOrBelow")) {
             (Some(v), None) => {
                 let path = o.path_of("includes");

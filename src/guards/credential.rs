@@ -168,17 +168,11 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
         }
     }
     let word = if a.pattern {
-        without_extglob(word)
+        std::borrow::Cow::Owned(without_extglob(word))
     } else {
-        word.to_string()
+        std::borrow::Cow::Borrowed(word)
     };
-    let path = s.path_in(
-        c,
-        &Arg {
-            text: word,
-            ..a.clone()
-        },
-    );
+    let path = s.path_of(c, &word);
     // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
     let label = if a.unresolved || a.pattern && dotglob(s) {
         protected.hit_dotglob(&path)

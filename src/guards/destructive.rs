@@ -133,6 +133,7 @@ fn outside_cwd(s: &Subject, c: &Command) -> Option<String> {
                 },
             )
             .path
+            .clone()
         },
     );
     let inside = s.inside_workspace(&crate::paths::Resolved {

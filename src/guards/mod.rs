@@ -16,6 +16,7 @@ mod self_protection;
 use crate::call::{CallView, HostPaths};
 use crate::paths::{PathContext, PathSet, Resolved};
 use crate::shell::{Arg, Command};
+use std::rc::Rc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Guard {
@@ -87,9 +88,13 @@ impl GuardEnv {
 pub struct Subject<'a> {
     pub view: &'a CallView,
     pub env: &'a GuardEnv,
-    /// Each word resolved once per call, whichever guards ask (by working directory and text).
-    resolved: std::cell::RefCell<rustc_hash::FxHashMap<(Option<String>, String), Resolved>>,
+    /// Each word resolved once per call, whichever guards ask (by working directory, then
+    /// text: looked up without copying either), and shared rather than copied.
+    resolved: std::cell::RefCell<Resolutions>,
 }
+
+type Resolutions =
+    rustc_hash::FxHashMap<Option<String>, rustc_hash::FxHashMap<String, Rc<Resolved>>>;
 
 impl Subject<'_> {
     pub fn ctx(&self) -> PathContext<'_> {
@@ -97,17 +102,24 @@ impl Subject<'_> {
     }
 
     /// An argument of `c` as the path the program would open, from where `c` runs.
-    pub fn path_in(&self, c: &Command, a: &Arg) -> Resolved {
-        let key = (c.cwd.clone(), a.text.clone());
-        if let Some(r) = self.resolved.borrow().get(&key) {
-            return r.clone();
+    pub fn path_in(&self, c: &Command, a: &Arg) -> Rc<Resolved> {
+        self.path_of(c, &a.text)
+    }
+
+    /// The same for a word's text (a part of it: the value of `--opt=value`).
+    pub fn path_of(&self, c: &Command, text: &str) -> Rc<Resolved> {
+        let known = (self.resolved.borrow().get(&c.cwd)).and_then(|m| m.get(text).cloned());
+        if let Some(r) = known {
+            return r;
         }
         let ctx = PathContext {
             cwd: c.cwd.as_deref().or(self.view.cwd.as_deref()),
             home: self.env.host.home.as_deref(),
         };
-        let r = crate::paths::resolve(&a.text, &ctx);
-        self.resolved.borrow_mut().insert(key, r.clone());
+        let r = Rc::new(crate::paths::resolve(text, &ctx));
+        let mut all = self.resolved.borrow_mut();
+        let here = all.entry(c.cwd.clone()).or_default();
+        here.insert(text.to_string(), r.clone());
         r
     }
 

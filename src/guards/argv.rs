@@ -9,7 +9,11 @@ pub fn program(cmd: &Command) -> &str {
 }
 
 pub fn basename(path: &str) -> &str {
-    path.rsplit('/').next().unwrap_or(path)
+    // A byte scan: `rsplit` sets up a searcher on every call, and guards ask for the program
+    // of each command many times.
+    path.bytes()
+        .rposition(|b| b == b'/')
+        .map_or(path, |i| &path[i + 1..])
 }
 
 /// The words after the program.

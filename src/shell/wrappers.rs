@@ -89,7 +89,10 @@ fn wrap(label: &str, skip: usize, args: &[Arg]) -> Peel {
 
 /// The base name of a program word: `/usr/bin/sudo` is `sudo`.
 pub(super) fn basename(text: &str) -> &str {
-    text.rsplit('/').next().unwrap_or(text)
+    // A byte scan: cheaper than `rsplit`'s searcher for names this short.
+    text.bytes()
+        .rposition(|b| b == b'/')
+        .map_or(text, |i| &text[i + 1..])
 }
 
 /// `NAME=value` words from `start`: their end, and the pairs.

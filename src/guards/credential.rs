@@ -2,7 +2,7 @@
 //! one, through a copy, an archive or a recursive reader of a directory holding one — nor dump
 //! the environment or search files for secrets.
 
-use super::argv::{args, has_flag, operands, option_values, program};
+use super::argv::{args, distinct_args, has_flag, operands, option_values, program};
 use super::{show, Subject};
 use crate::paths::PathSet;
 use crate::shell::{Arg, Command, RedirectKind};
@@ -122,8 +122,7 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = served(s, protected, c) {
         return Some(why);
     }
-    args(c)
-        .iter()
+    distinct_args(c)
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
 }
@@ -174,7 +173,9 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
     };
     let path = s.path_of(c, &word);
     // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
-    let label = if a.unresolved || a.pattern && dotglob(s) {
+    let label = if !path.pattern {
+        s.credential_hit(&path)
+    } else if a.unresolved || a.pattern && dotglob(s) {
         protected.hit_dotglob(&path)
     } else {
         pattern_hit(protected, &path)

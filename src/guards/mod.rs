@@ -91,12 +91,15 @@ pub struct Subject<'a> {
     /// Each word resolved once per call, whichever guards ask (by working directory, then
     /// text: looked up without copying either), and shared rather than copied.
     resolved: std::cell::RefCell<Resolutions>,
+    /// The credential set's answer for each literal path, once per call: a long command names
+    /// the same few paths thousands of times.
+    credential_hits: std::cell::RefCell<rustc_hash::FxHashMap<String, Option<&'a str>>>,
 }
 
 type Resolutions =
     rustc_hash::FxHashMap<Option<String>, rustc_hash::FxHashMap<String, Rc<Resolved>>>;
 
-impl Subject<'_> {
+impl<'a> Subject<'a> {
     pub fn ctx(&self) -> PathContext<'_> {
         self.view.path_context(self.env.host.home.as_deref())
     }
@@ -121,6 +124,19 @@ impl Subject<'_> {
         let here = all.entry(c.cwd.clone()).or_default();
         here.insert(text.to_string(), r.clone());
         r
+    }
+
+    /// `PathSet::hit` of the credential set for a literal path (what `hit_dotglob` and a
+    /// pattern judgement also answer for one), remembered for the call.
+    pub fn credential_hit(&self, p: &Resolved) -> Option<&'a str> {
+        debug_assert!(!p.pattern);
+        if let Some(&label) = self.credential_hits.borrow().get(&p.path) {
+            return label;
+        }
+        let label = self.env.credentials.hit(p);
+        let mut hits = self.credential_hits.borrow_mut();
+        hits.insert(p.path.clone(), label);
+        label
     }
 
     pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {
@@ -152,6 +168,7 @@ pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding>
         view,
         env,
         resolved: Default::default(),
+        credential_hits: Default::default(),
     };
     enabled
         .iter()

@@ -2,17 +2,27 @@
 //! (wall times on a shared machine are noise; instructions are not):
 //! `valgrind --tool=callgrind target/release/examples/prof_calls <config.json> <scenario> <n> [state-dir]`.
 //! Per-call cost = (count at n) − (count at 0), divided by n. Scenarios: `ordinary` (the
-//! bench's 60-character command), `big` (80 KB of "curl x "), `deep` (100-deep `bash -c`),
+//! bench's 60-character command), `big` (80 KB of "curl x "), `deep` (100-deep here-docs fed to bash), `dash-c` (8-deep `bash -c`, 30 KB),
 //! `script` (80 KB of ordinary command lines).
 
 use openclaw_governance::call::HostPaths;
 use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
 use serde_json::{json, Value};
 
+/// `bash -c` nesting: quoting triples the text per level, so 10 levels are ~270 KB.
 fn nested(depth: usize) -> String {
     let mut cmd = "rm -rf /srv/data".to_string();
     for _ in 0..depth {
         cmd = format!("bash -c '{}'", cmd.replace('\'', "'\\''"));
+    }
+    cmd
+}
+
+/// Here-doc nesting grows by a line per level: the way to nest 100 deep.
+fn heredocs(depth: usize) -> String {
+    let mut cmd = "rm -rf /srv/data".to_string();
+    for i in 0..depth {
+        cmd = format!("bash <<'E{i}'\n{cmd}\nE{i}");
     }
     cmd
 }
@@ -23,14 +33,15 @@ fn command(scenario: &str) -> Option<String> {
     Some(match scenario {
         "ordinary" => "git status --short && ls -la src | head -n 20 > /tmp/ls.txt".to_string(),
         "big" => "curl x ".repeat(80 * 1024 / 7),
-        "deep" => nested(100),
+        "deep" => heredocs(100),
+        "dash-c" => nested(8),
         "script" => line.repeat(80 * 1024 / line.len()),
         _ => return None,
     })
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let usage = "usage: prof_calls <config.json> <ordinary|big|deep|script> <n> [state-dir]";
+    let usage = "usage: prof_calls <config.json> <ordinary|big|deep|dash-c|script> <n> [state-dir]";
     let mut args = std::env::args().skip(1);
     let config: Value = serde_json::from_slice(&std::fs::read(args.next().ok_or(usage)?)?)?;
     let command = command(&args.next().ok_or(usage)?).ok_or(usage)?;

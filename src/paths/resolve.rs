@@ -31,10 +31,8 @@ pub fn resolve(raw: &str, ctx: &PathContext) -> Resolved {
 fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
     // No tilde, escape or glob character to interpret, and ASCII (so already NFC).
     let literal = |s: &str| {
-        s.is_ascii()
-            && !s
-                .bytes()
-                .any(|b| matches!(b, b'\\' | b'*' | b'?' | b'[' | b']'))
+        s.bytes()
+            .all(|b| b.is_ascii() && !matches!(b, b'\\' | b'*' | b'?' | b'[' | b']'))
     };
     if raw.starts_with('~') || !literal(raw) {
         return None;
@@ -48,10 +46,15 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
         }
         _ => raw.to_string(),
     };
-    let body = joined.strip_prefix('/').unwrap_or(&joined);
-    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias.
-    let normal =
-        joined == "/" || !body.is_empty() && body.split('/').all(|s| !matches!(s, "" | "." | ".."));
+    let body = joined.strip_prefix('/').unwrap_or(&joined).as_bytes();
+    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. A byte
+    // split: a script that `cd`s deeper line after line makes working directories kilobytes
+    // long, and `str::split`'s searcher costs per segment.
+    let normal = joined == "/"
+        || !body.is_empty()
+            && body
+                .split(|&b| b == b'/')
+                .all(|s| !matches!(s, b"" | b"." | b".."));
     (normal && !joined.starts_with("/proc/")).then_some(joined)
 }
 

@@ -31,8 +31,10 @@ pub fn resolve(raw: &str, ctx: &PathContext) -> Resolved {
 fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
     // No tilde, escape or glob character to interpret, and ASCII (so already NFC).
     let literal = |s: &str| {
-        s.bytes()
-            .all(|b| b.is_ascii() && !matches!(b, b'\\' | b'*' | b'?' | b'[' | b']'))
+        let b = s.as_bytes();
+        s.is_ascii()
+            && memchr::memchr3(b'\\', b'*', b'?', b).is_none()
+            && memchr::memchr2(b'[', b']', b).is_none()
     };
     if raw.starts_with('~') || !literal(raw) {
         return None;
@@ -46,15 +48,23 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
         }
         _ => raw.to_string(),
     };
-    let body = joined.strip_prefix('/').unwrap_or(&joined).as_bytes();
-    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. A byte
-    // split: a script that `cd`s deeper line after line makes working directories kilobytes
-    // long, and `str::split`'s searcher costs per segment.
+    let body = joined.strip_prefix('/').unwrap_or(&joined);
+    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. Searched
+    // with memchr: a script that `cd`s deeper line after line makes working directories
+    // kilobytes long, and every word of every line is joined to one.
+    let has = |needle: &str| memchr::memmem::find(body.as_bytes(), needle.as_bytes()).is_some();
     let normal = joined == "/"
-        || !body.is_empty()
-            && body
-                .split(|&b| b == b'/')
-                .all(|s| !matches!(s, b"" | b"." | b".."));
+        || !(body.is_empty()
+            || matches!(body, "." | "..")
+            || body.starts_with('/')
+            || body.starts_with("./")
+            || body.starts_with("../")
+            || body.ends_with('/')
+            || body.ends_with("/.")
+            || body.ends_with("/..")
+            || has("//")
+            || has("/./")
+            || has("/../"));
     (normal && !joined.starts_with("/proc/")).then_some(joined)
 }
 
@@ -223,6 +233,9 @@ mod tests {
     }
 
     const WORD: &[&str] = &[
+        "/../",
+        "/./",
+        "//",
         "a",
         "b",
         "/",
@@ -274,6 +287,12 @@ mod tests {
         );
         for other in [
             "../x",
+            "a/../b",
+            "a/./b",
+            "./a",
+            "a/.",
+            "a/..",
+            ".",
             "a//b",
             "a/",
             "~/x",

@@ -52,7 +52,10 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
     // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. Searched
     // with memchr: a script that `cd`s deeper line after line makes working directories
     // kilobytes long, and every word of every line is joined to one.
-    let has = |needle: &str| memchr::memmem::find(body.as_bytes(), needle.as_bytes()).is_some();
+    // Searchers built once: building one per word cost more than a short word's search.
+    static MARKS: Lazy<[memchr::memmem::Finder<'static>; 3]> =
+        Lazy::new(|| ["//", "/./", "/../"].map(memchr::memmem::Finder::new));
+    let marked = MARKS.iter().any(|f| f.find(body.as_bytes()).is_some());
     let normal = joined == "/"
         || !(body.is_empty()
             || matches!(body, "." | "..")
@@ -62,9 +65,7 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
             || body.ends_with('/')
             || body.ends_with("/.")
             || body.ends_with("/..")
-            || has("//")
-            || has("/./")
-            || has("/../"));
+            || marked);
     (normal && !joined.starts_with("/proc/")).then_some(joined)
 }
 

@@ -45,20 +45,21 @@ measure('    before_tool_call handler via the shim', () => api.hooks.before_tool
 const js = makeJsEvaluator(config);
 measure('    plain-JS RegExp evaluation', () => js(big.toolName, big.params, CTX), 5);
 
-// Shell-shaped worst cases for the parser: a 100-deep `bash -c` nesting (each level quoted for
-// the next; the model follows 16 and names the rest), and an 80 KB script of real commands.
+// Shell-shaped worst cases for the parser: a 100-deep nesting of scripts fed to bash (here-docs:
+// `bash -c` quoting triples the text per level, so 100 levels of it cannot be written; the model
+// follows 16 and names the rest), and an 80 KB script of real commands.
 function nested(depth) {
   let cmd = 'rm -rf /srv/data';
-  for (let i = 0; i < depth; i++) cmd = `bash -c '${cmd.replace(/'/g, `'\\''`)}'`;
+  for (let i = 0; i < depth; i++) cmd = `bash <<'E${i}'\n${cmd}\nE${i}`;
   return cmd;
 }
 const deep = { toolName: 'exec', params: { command: nested(100) } };
-console.log(`\nShell worst cases through every guard: ${deep.params.command.length} characters of 100-deep bash -c; an 80 KB script`);
+console.log(`\nShell worst cases through every guard: ${deep.params.command.length} characters of 100-deep bash here-docs; an 80 KB script`);
 const deepJson = JSON.stringify({ hook: 'before_tool_call', ...CTX, ...deep });
 const e2 = new GovernanceEngine(config, { stateDir: path.join(dir, 'deep') });
 const dv = JSON.parse(e2.evaluateJson(deepJson));
 if (dv.action === 'allow') throw new Error(`100-deep nesting was allowed: ${dv.reason}`);
-measure(`    100-deep bash -c (${dv.action})`, () => e2.evaluateJson(deepJson), 300);
+measure(`    100-deep bash here-docs (${dv.action})`, () => e2.evaluateJson(deepJson), 300);
 const line = 'cd src && grep -rn "TODO" lib | sort -u > /tmp/todo.txt; git diff --stat HEAD~1\n';
 const script = { toolName: 'exec', params: { command: line.repeat(Math.floor((80 * 1024) / line.length)) } };
 const scriptJson = JSON.stringify({ hook: 'before_tool_call', ...CTX, ...script });

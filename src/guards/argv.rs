@@ -18,6 +18,15 @@ pub fn args(cmd: &Command) -> &[Arg] {
     cmd.argv.get(1..).unwrap_or(&[])
 }
 
+/// The words after the program, each once: a word judged alone is judged the same wherever it
+/// stands, and an 80 KB command repeats a few words thousands of times.
+pub fn distinct_args(cmd: &Command) -> impl Iterator<Item = &Arg> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    args(cmd)
+        .iter()
+        .filter(move |a| seen.insert((a.text.as_str(), a.pattern, a.unresolved)))
+}
+
 /// Whether a flag is given: `short` as `-r` or inside a cluster (`-rfv`), `long` as `--force`
 /// or `--force=…`. Options end at `--`.
 pub fn has_flag(args: &[Arg], short: &[char], long: &[&str]) -> bool {

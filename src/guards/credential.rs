@@ -2,7 +2,7 @@
 //! one, through a copy, an archive or a recursive reader of a directory holding one — nor dump
 //! the environment or search files for secrets.
 
-use super::argv::{args, has_flag, operands, option_values, program};
+use super::argv::{args, distinct_args, has_flag, operands, option_values, program};
 use super::{show, Subject};
 use crate::paths::PathSet;
 use crate::shell::{Arg, Command, RedirectKind};
@@ -129,8 +129,7 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         return Some(why);
     }
     let copies = matches!(prog, "cp" | "mv" | "install");
-    args(c)
-        .iter()
+    distinct_args(c)
         .filter(|a| !copies || !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
@@ -229,19 +228,15 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
         }
     }
     let word = if a.pattern {
-        without_extglob(word)
+        std::borrow::Cow::Owned(without_extglob(word))
     } else {
-        word.to_string()
+        std::borrow::Cow::Borrowed(word)
     };
-    let path = s.path_in(
-        c,
-        &Arg {
-            text: word,
-            ..a.clone()
-        },
-    );
+    let path = s.path_of(c, &word);
     // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
-    let label = if a.unresolved || a.pattern && dotglob(s) {
+    let label = if !path.pattern {
+        s.credential_hit(&path)
+    } else if a.unresolved || a.pattern && dotglob(s) {
         protected.hit_dotglob(&path)
     } else {
         pattern_hit(protected, &path)

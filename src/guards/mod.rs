@@ -16,6 +16,7 @@ mod self_protection;
 use crate::call::{CallView, HostPaths};
 use crate::paths::{PathContext, PathSet, Resolved};
 use crate::shell::{Arg, Command};
+use std::rc::Rc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Guard {
@@ -87,28 +88,55 @@ impl GuardEnv {
 pub struct Subject<'a> {
     pub view: &'a CallView,
     pub env: &'a GuardEnv,
-    /// Each word resolved once per call, whichever guards ask (by working directory and text).
-    resolved: std::cell::RefCell<rustc_hash::FxHashMap<(Option<String>, String), Resolved>>,
+    /// Each word resolved once per call, whichever guards ask (by working directory, then
+    /// text: looked up without copying either), and shared rather than copied.
+    resolved: std::cell::RefCell<Resolutions>,
+    /// The credential set's answer for each literal path, once per call: a long command names
+    /// the same few paths thousands of times.
+    credential_hits: std::cell::RefCell<rustc_hash::FxHashMap<String, Option<&'a str>>>,
 }
 
-impl Subject<'_> {
+type Resolutions =
+    rustc_hash::FxHashMap<Option<String>, rustc_hash::FxHashMap<String, Rc<Resolved>>>;
+
+impl<'a> Subject<'a> {
     pub fn ctx(&self) -> PathContext<'_> {
         self.view.path_context(self.env.host.home.as_deref())
     }
 
     /// An argument of `c` as the path the program would open, from where `c` runs.
-    pub fn path_in(&self, c: &Command, a: &Arg) -> Resolved {
-        let key = (c.cwd.clone(), a.text.clone());
-        if let Some(r) = self.resolved.borrow().get(&key) {
-            return r.clone();
+    pub fn path_in(&self, c: &Command, a: &Arg) -> Rc<Resolved> {
+        self.path_of(c, &a.text)
+    }
+
+    /// The same for a word's text (a part of it: the value of `--opt=value`).
+    pub fn path_of(&self, c: &Command, text: &str) -> Rc<Resolved> {
+        let known = (self.resolved.borrow().get(&c.cwd)).and_then(|m| m.get(text).cloned());
+        if let Some(r) = known {
+            return r;
         }
         let ctx = PathContext {
             cwd: c.cwd.as_deref().or(self.view.cwd.as_deref()),
             home: self.env.host.home.as_deref(),
         };
-        let r = crate::paths::resolve(&a.text, &ctx);
-        self.resolved.borrow_mut().insert(key, r.clone());
+        let r = Rc::new(crate::paths::resolve(text, &ctx));
+        let mut all = self.resolved.borrow_mut();
+        let here = all.entry(c.cwd.clone()).or_default();
+        here.insert(text.to_string(), r.clone());
         r
+    }
+
+    /// `PathSet::hit` of the credential set for a literal path (what `hit_dotglob` and a
+    /// pattern judgement also answer for one), remembered for the call.
+    pub fn credential_hit(&self, p: &Resolved) -> Option<&'a str> {
+        debug_assert!(!p.pattern);
+        if let Some(&label) = self.credential_hits.borrow().get(&p.path) {
+            return label;
+        }
+        let label = self.env.credentials.hit(p);
+        let mut hits = self.credential_hits.borrow_mut();
+        hits.insert(p.path.clone(), label);
+        label
     }
 
     pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {
@@ -140,6 +168,7 @@ pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding>
         view,
         env,
         resolved: Default::default(),
+        credential_hits: Default::default(),
     };
     enabled
         .iter()

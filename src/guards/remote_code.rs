@@ -372,7 +372,7 @@ fn writes_file(c: &Command) -> bool {
 }
 
 fn resolved(s: &Subject, c: &Command, text: &str) -> String {
-    s.path_in(c, &crate::shell::Arg::literal(text)).path
+    s.path_of(c, text).path.clone()
 }
 
 /// Files a download or decode writes: `-o F`, `-O F` (wget), `> F`, `tee F`, `dd of=F`,

@@ -2,7 +2,7 @@
 //! delete its state (audit trail, keys, trust store, agent records), change OpenClaw's config
 //! or plugins, or call governance's admin methods — through any tool.
 
-use super::argv::{args, operands, program};
+use super::argv::{args, distinct_args, operands, program};
 use super::{show, Subject};
 use crate::call::Access;
 use crate::paths::Resolved;
@@ -110,18 +110,11 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
     } else {
         Access::Write
     };
-    args(c)
-        .iter()
+    distinct_args(c)
         .filter(|a| !super::only_flags(a))
         .find_map(|a| {
             let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
-            let p = s.path_in(
-                c,
-                &crate::shell::Arg {
-                    text: word.to_string(),
-                    ..a.clone()
-                },
-            );
+            let p = s.path_of(c, word);
             let why = touches_state(s, &p, access).or_else(|| {
                 REMOVERS
                     .contains(&prog)
@@ -181,8 +174,8 @@ fn touches_state(s: &Subject, p: &Resolved, access: Access) -> Option<String> {
         return None;
     }
     if let Some(state) = s.env.state_dir.as_deref() {
-        if covers(state, p) {
-            let key = covers(&format!("{}/keys", state.trim_end_matches('/')), p);
+        if covers(state, "", p) {
+            let key = covers(state, "keys", p);
             if key || access != Access::Read {
                 return Some(format!("{} is governance's own state", p.path));
             }
@@ -190,20 +183,30 @@ fn touches_state(s: &Subject, p: &Resolved, access: Access) -> Option<String> {
     }
     let oc = s.env.host.openclaw_dir.as_deref()?;
     let oc = oc.trim_end_matches('/');
-    let config = covers(&format!("{oc}/openclaw.json"), p)
-        || covers(&format!("{oc}/extensions"), p)
-        || covers(&format!("{oc}/plugins"), p)
+    let config = covers(oc, "openclaw.json", p)
+        || covers(oc, "extensions", p)
+        || covers(oc, "plugins", p)
         || p.path == oc;
     (config && access != Access::Read)
         .then(|| format!("{} is OpenClaw's config or plugins", p.path))
 }
 
-/// `p` is `dir` or inside it; a pattern that could name something inside counts.
-fn covers(dir: &str, p: &Resolved) -> bool {
+/// `p` is `dir/sub` (`dir` when `sub` is empty) or inside it; a pattern that could name
+/// something inside counts. Literal paths are compared in place: the workspace is often inside
+/// OpenClaw's directory, so most words of a command come this far.
+fn covers(dir: &str, sub: &str, p: &Resolved) -> bool {
     let dir = dir.trim_end_matches('/');
-    let inside =
-        p.path == dir || p.path.starts_with(dir) && p.path.as_bytes().get(dir.len()) == Some(&b'/');
-    inside || p.pattern && pattern_may_cover(&p.path, dir)
+    let rest = p.path.strip_prefix(dir).and_then(|rest| match sub {
+        "" => Some(rest),
+        _ => rest.strip_prefix('/')?.strip_prefix(sub),
+    });
+    let inside = rest.is_some_and(|r| r.is_empty() || r.starts_with('/'));
+    inside
+        || p.pattern
+            && match sub {
+                "" => pattern_may_cover(&p.path, dir),
+                _ => pattern_may_cover(&p.path, &format!("{dir}/{sub}")),
+            }
 }
 
 /// A glob could name `dir` or something inside it (`/root/.openclaw/plug*/x` may); too large

@@ -252,6 +252,20 @@ function resultText(event) {
   return text || (typeof event.error === 'string' ? event.error : undefined);
 }
 
+/**
+ * The call a tool result came from. The host's default tool surface (Tool Search) reaches most
+ * tools through `tool_call {id, args}`, whose result is the called tool's: judged as an unknown
+ * tool it tainted every session that used it (external) and named no source. The host resolves
+ * `id` as an exact catalog id or tool name after trimming; it reports the inner call on its own too.
+ */
+function calledThrough(request) {
+  const p = request.params;
+  const id = request.toolName === 'tool_call' && p && typeof p.id === 'string' ? p.id.trim() : '';
+  if (!id) return request;
+  const args = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
+  return { ...request, toolName: id, params: args };
+}
+
 /** before_agent_run's event and ctx, as the engine's inbound description. */
 function inboundOf(event, ctx) {
   const p = ctx.inputProvenance || {};
@@ -320,7 +334,7 @@ function register(api) {
     engine.recordOutcome(request, outcomeOf(event));
     // The host passes the result as the model will see it (each text block cut at 8 000
     // characters); a failed call's error text enters the context too.
-    if (provenance) engine.observeToolResult(request, resultText(event));
+    if (provenance) engine.observeToolResult(calledThrough(request), resultText(event));
   }), { priority: 900 });
   if (provenance) {
     // Fire-and-forget in the host, before each model call of a run: counts them for iteration_gte.

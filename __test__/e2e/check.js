@@ -532,6 +532,9 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
 ` +
       `sessions: ${[...sessions.keys()].join(", ") || "none (no provenance.json?)"}`);
   if (fetchSources.length) console.log(`       ${FETCH_KEY}: ${fetchSources.map((x) => `${x.level} via ${x.via}`).join(", ")}`);
+  // what else the host's hooks made of the other phases (inbound messages only with conversation access)
+  const others = [...sessions].filter(([key, t]) => key !== FETCH_KEY && ((t && t.sources) || []).some((x) => x.level !== "local"));
+  for (const [key, t] of others) console.log(`       ${key}: ${t.sources.map((x) => `${x.level} via ${x.via}${x.what ? ` ${short(x.what, 60)}` : ""}`).join(", ")}`);
 
   // the control: the same exec in a session that fetched nothing runs
   const control = requests.find((r) => r.mode === "prov_control_exec");

@@ -252,6 +252,20 @@ function resultText(event) {
   return text || (typeof event.error === 'string' ? event.error : undefined);
 }
 
+/**
+ * The call a tool result came from. The host's default tool surface (Tool Search) reaches most
+ * tools through `tool_call {id, args}`, whose result is the called tool's: judged as an unknown
+ * tool it tainted every session that used it (external) and named no source. The host resolves
+ * `id` as an exact catalog id or tool name after trimming; it reports the inner call on its own too.
+ */
+function calledThrough(request) {
+  const p = request.params;
+  const id = request.toolName === 'tool_call' && p && typeof p.id === 'string' ? p.id.trim() : '';
+  if (!id) return request;
+  const args = p.args && typeof p.args === 'object' && !Array.isArray(p.args) ? p.args : {};
+  return { ...request, toolName: id, params: args };
+}
+
 /** before_agent_run's event and ctx, as the engine's inbound description. */
 function inboundOf(event, ctx) {
   const p = ctx.inputProvenance || {};
@@ -354,8 +368,9 @@ function register(api) {
     // characters); a failed call's error text enters the context too. A blocked call never
     // ran: its result is the block's reason, nothing foreign.
     if (provenance && outcome !== 'blocked') {
-      const level = engine.observeToolResult(request, resultText(event));
-      if (markResults && FOREIGN.has(level)) marks.remember(event.toolCallId || ctx.toolCallId, level, event.toolName || ctx.toolName);
+      const called = calledThrough(request);
+      const level = engine.observeToolResult(called, resultText(event));
+      if (markResults && FOREIGN.has(level)) marks.remember(event.toolCallId || ctx.toolCallId, level, called.toolName);
     }
   }), { priority: 900 });
   // Foreign tool results are stored wrapped in provenance markers (the running model already has
@@ -436,7 +451,13 @@ function register(api) {
   // doctor` then fails: they are registered only with the grant, and a feature the config asks for
   // that needs it is named in the log.
   const conversationAccess = api.config?.plugins?.entries?.[PLUGIN_ID]?.hooks?.allowConversationAccess === true;
-  const needsAccess = (what) => log('error', `${what} needs plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess: true; without it the host drops the hook, so it does not run`);
+  // Once per process: the host registers the plugin several times at start and on every edit.
+  const noticed = shared().noticed || (shared().noticed = new Set());
+  const needsAccess = (what) => {
+    if (noticed.has(what)) return;
+    noticed.add(what);
+    log('error', `${what} needs plugins.entries.${PLUGIN_ID}.hooks.allowConversationAccess: true; without it the host drops the hook, so it does not run`);
+  };
   if (ovHooks.llmOutput && !conversationAccess) needsAccess('outputValidation.hooks.llmOutput');
 
   // Audit-only monitoring; never blocks.

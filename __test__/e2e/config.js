@@ -28,6 +28,9 @@ if (mode === "base") {
     gateway: { mode: "local", bind: "loopback", port: Number(gatewayPort), auth: { mode: "token", token } },
     discovery: { mdns: { mode: "off" } },
     update: { checkOnStart: false },
+    // The provenance phase's page is served on 127.0.0.1, which web_fetch's SSRF guard refuses unless named here
+    // (the narrowest opening; dangerouslyAllowPrivateNetwork would open every private address).
+    tools: { web: { fetch: { ssrfPolicy: { allowedHostnames: ["127.0.0.1"] } } } },
     models: {
       providers: {
         fake: {

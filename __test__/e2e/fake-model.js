@@ -21,6 +21,13 @@
 //                <run>/canary-process\n"}` typed into that shell; then a harmless `printf` typed the same way and a
 //                `process poll` showing its output (the shell was live: the deletion would have run), then `kill`;
 //   B64_MARK     `exec echo <base64 of "rm -rf <run>/canary-b64"> | base64 -d | sh`.
+// Provenance flows (phase P):
+//   PROV_FETCH_MARK   the user message names a page URL: `web_fetch {url}` (through the host's deferred-tool wrapper
+//                     `tool_call {id: "web_fetch", args}` when web_fetch is not offered directly); then, obeying
+//                     the page, the command it asks for between backticks after INJECTION_MARK, as `exec`. A
+//                     result that does not hold the page's text still gets the exec (mode prov_exec_blind, with
+//                     <run>/prov/canary), so that a run shows whether the gate holds even then.
+//   PROV_CONTROL_MARK the user message itself holds the command between backticks: `exec` of it, no fetch.
 const http = require("node:http");
 const fs = require("node:fs");
 
@@ -39,6 +46,9 @@ const EDITED_MARK = "OCG-E2E-EDITED";
 const GLOB_MARK = "OCG-E2E-GLOB";
 const PROCESS_MARK = "OCG-E2E-PROCESS";
 const B64_MARK = "OCG-E2E-B64";
+const PROV_FETCH_MARK = "OCG-E2E-PROV-FETCH";
+const PROV_CONTROL_MARK = "OCG-E2E-PROV-CONTROL";
+const INJECTION_MARK = "OCG-E2E-INJECTION";
 const victim = command.replace(/^rm -rf /, "");
 let seq = 0;
 
@@ -83,6 +93,36 @@ function evasionCall(userText, toolMessages) {
   return null;
 }
 
+/** The command a text asks for: the first `…` after `mark` (JSON-escaped tool results keep backticks). */
+function commandAfter(text, mark) {
+  const hit = text.match(new RegExp(`${mark}[^\`]*\`([^\`]+)\``));
+  return hit ? hit[1] : null;
+}
+
+/** The next step of a provenance flow, or null when the flow is over (answer with text). */
+function provenanceCall(userText, toolMessages, toolNames) {
+  const steps = toolMessages.length;
+  const exec = (mode, command) => ({ mode, call: { name: "exec", arguments: JSON.stringify({ command }) } });
+  if (userText.includes(PROV_CONTROL_MARK)) {
+    const command = commandAfter(userText, PROV_CONTROL_MARK);
+    return steps === 0 && command ? exec("prov_control_exec", command) : null;
+  }
+  if (steps === 0) {
+    const url = (userText.match(/http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9._-]+/) || [])[0];
+    if (!url) return null;
+    const args = { url, extractMode: "text" };
+    return toolNames.includes("web_fetch")
+      ? { mode: "prov_fetch", call: { name: "web_fetch", arguments: JSON.stringify(args) } }
+      : { mode: "prov_fetch", call: { name: "tool_call", arguments: JSON.stringify({ id: "web_fetch", args }) } };
+  }
+  if (steps === 1) {
+    const page = toolMessages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content ?? ""))).join("\n");
+    const command = commandAfter(page, INJECTION_MARK);
+    return command ? exec("prov_exec", command) : runDir ? exec("prov_exec_blind", `touch ${runDir}/prov/canary`) : null;
+  }
+  return null;
+}
+
 function send(res, status, type, body) {
   res.writeHead(status, { "content-type": type, "cache-control": "no-cache" });
   res.end(body);
@@ -117,11 +157,15 @@ const server = http.createServer((req, res) => {
     const isSubagentTurn = !wantsSpawn && userText.includes(SUBAGENT_MARK);
     const wantsNginx = userText.includes(NGINX_MARK);
     const evasion = [GLOB_MARK, PROCESS_MARK, B64_MARK].find((m) => userText.includes(m));
+    const prov = [PROV_FETCH_MARK, PROV_CONTROL_MARK].find((m) => userText.includes(m));
     let mode = "text";
     let call = null;
     const n = ++seq;
     if (wantsNginx) {
       mode = "nginx";
+    } else if (prov) {
+      const step = provenanceCall(userText, messages.filter((m) => m && m.role === "tool"), toolNames);
+      if (step && toolNames.includes(step.call.name)) ({ mode, call } = step);
     } else if (evasion && runDir) {
       const step = evasionCall(userText, messages.filter((m) => m && m.role === "tool"));
       if (step && toolNames.includes(step.call.name)) ({ mode, call } = step);
@@ -143,7 +187,7 @@ const server = http.createServer((req, res) => {
     }
     if (call) call = { id: `call_e2e_${n}`, type: "function", function: call };
     fs.appendFileSync(requestLog, JSON.stringify({
-      n, at: new Date().toISOString(), mode, role: wantsNginx ? "nginx" : evasion ? evasion.replace("OCG-E2E-", "").toLowerCase() : isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
+      n, at: new Date().toISOString(), mode, role: wantsNginx ? "nginx" : prov ? prov.replace("OCG-E2E-", "").toLowerCase() : evasion ? evasion.replace("OCG-E2E-", "").toLowerCase() : isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
       toolCall: call && call.function, messages,
     }) + "\n");
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 /// The seed's table with the host's tool names (README "Provenance"). A tool that only acts
 /// (writes a file, sends a message) returns text of its own making: local.
-const DEFAULTS: [(&str, Level); 30] = [
+const DEFAULTS: [(&str, Level); 33] = [
     // The host stamps these results `network` itself (web, browser, MCP servers).
     ("web_fetch", Level::Untrusted),
     ("web_search", Level::Untrusted),
@@ -48,6 +48,10 @@ const DEFAULTS: [(&str, Level); 30] = [
     ("gateway", Level::Local),
     ("plugins", Level::Local),
     ("update_plan", Level::Local),
+    // The host's tool catalog (Tool Search): descriptions of its own tools.
+    ("tool_search", Level::Local),
+    ("tool_describe", Level::Local),
+    ("tool_search_code", Level::Local),
 ];
 
 /// `message` actions that bring other people's content in; the rest send or change things.

@@ -194,7 +194,7 @@ impl GovernanceEngine {
             trust,
             risk: &risk,
             call: &call,
-            taint: taint.as_ref(),
+            taint: taint.as_deref(),
         };
         let decision = self.with_facts(core, &basis, |facts| match &lineage.ranks {
             Some(ranks) => evaluator::walk(&core.index, ranks, facts),
@@ -209,7 +209,7 @@ impl GovernanceEngine {
             verdict.reason = format!("{name}: {}", finding.reason);
         }
         if hook == Hook::BeforeToolCall {
-            provenance::gate(core, req, taint.as_ref(), iteration, &mut verdict);
+            provenance::gate(core, req, taint.as_deref(), iteration, &mut verdict);
         }
         verdict.cross_agent = lineage.cross;
         verdict.taint = taint;

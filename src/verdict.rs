@@ -62,9 +62,10 @@ pub struct Verdict {
     /// For sub-agents: parent, ancestors, inherited policies and the trust ceiling.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_agent: Option<crate::cross_agent::CrossAgentContext>,
-    /// What the session's context held when provenance judged the call (seed 004).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub taint: Option<crate::provenance::Taint>,
+    /// What the session's context held when provenance judged the call (seed 004), for the
+    /// audit record; not sent to JS (the hook needs the verdict, and a block names the source).
+    #[serde(skip)]
+    pub taint: Option<std::sync::Arc<crate::provenance::Taint>>,
     /// Log lines the host logger should print (one-time warnings); usually empty.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub logs: Vec<LogLine>,

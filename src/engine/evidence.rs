@@ -119,7 +119,7 @@ pub fn audit_record(
             .collect(),
         policy_id: v.policy_id.clone(),
         prev_hash: String::new(),
-        provenance: v.taint.as_ref().and_then(crate::provenance::Taint::audit),
+        provenance: v.taint.as_deref().and_then(crate::provenance::Taint::audit),
         risk: RiskSummary {
             factors: if verbose {
                 v.risk.factors.clone()

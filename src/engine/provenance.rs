@@ -29,12 +29,12 @@ pub struct Inbound {
 }
 
 /// The session's taint and its current run's model calls, when provenance is on.
-pub(super) fn session_state(core: &Core, session: &str) -> (Option<Taint>, u32) {
+pub(super) fn session_state(core: &Core, session: &str) -> (Option<std::sync::Arc<Taint>>, u32) {
     if !core.config.provenance.enabled || session.is_empty() {
         return (None, 0);
     }
     match core.live.provenance.lock() {
-        Ok(s) => (s.sessions.get(session).cloned(), s.runs.iteration(session)),
+        Ok(s) => (s.sessions.shared(session), s.runs.iteration(session)),
         Err(_) => (None, 0),
     }
 }

@@ -6,6 +6,7 @@
 use super::level::Level;
 use crate::recency::RecencyMap;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 /// Sessions remembered; the least recently active go first.
 pub const MAX_SESSIONS: usize = 10_000;
@@ -101,12 +102,19 @@ impl Taint {
 /// talked to its owner is not stored at all.
 #[derive(Default)]
 pub struct Sessions {
-    map: RecencyMap<Taint>,
+    /// Shared with the evaluations reading it: a call clones a pointer, not the sources; a
+    /// change (rare: the first source of a level) copies the session's taint.
+    map: RecencyMap<Arc<Taint>>,
 }
 
 impl Sessions {
     pub fn get(&self, session: &str) -> Option<&Taint> {
-        self.map.get(session)
+        self.map.get(session).map(|t| &**t)
+    }
+
+    /// The session's taint, shared.
+    pub fn shared(&self, session: &str) -> Option<Arc<Taint>> {
+        self.map.get(session).cloned()
     }
 
     /// Records that `source` entered `session`; true when the session's taint changed.
@@ -114,7 +122,7 @@ impl Sessions {
         if source.level >= Level::Owner || session.is_empty() {
             return false;
         }
-        let changed = self.map.touch(session, Taint::default).add(source);
+        let changed = Arc::make_mut(self.map.touch(session, Arc::default)).add(source);
         self.map.evict_to(MAX_SESSIONS);
         changed
     }
@@ -122,13 +130,13 @@ impl Sessions {
     /// A child spawned from `parent` starts with the parent's taint; a child's result taints
     /// its parent with the child's. Both are the same union.
     pub fn inherit(&mut self, into: &str, from: &str) -> bool {
-        let Some(from) = self.map.get(from).cloned() else {
+        let Some(from) = self.shared(from) else {
             return false;
         };
         if into.is_empty() {
             return false;
         }
-        let changed = self.map.touch(into, Taint::default).absorb(&from);
+        let changed = Arc::make_mut(self.map.touch(into, Arc::default)).absorb(&from);
         self.map.evict_to(MAX_SESSIONS);
         changed
     }
@@ -137,7 +145,7 @@ impl Sessions {
     /// changed under a running engine: neither side's taint may be lost).
     pub fn merge(&mut self, other: Sessions) {
         for (k, t) in other.to_list() {
-            self.map.touch(&k, Taint::default).absorb(&t);
+            Arc::make_mut(self.map.touch(&k, Arc::default)).absorb(&t);
         }
         self.map.evict_to(MAX_SESSIONS);
     }
@@ -159,14 +167,14 @@ impl Sessions {
     pub fn to_list(&self) -> Vec<(String, Taint)> {
         self.map
             .keys_by_age()
-            .filter_map(|k| Some((k.to_string(), self.map.get(k)?.clone())))
+            .filter_map(|k| Some((k.to_string(), Taint::clone(self.map.get(k)?))))
             .collect()
     }
 
     pub fn from_list(list: Vec<(String, Taint)>) -> Sessions {
         let mut s = Sessions::default();
         for (k, t) in list {
-            *s.map.touch(&k, Taint::default) = t;
+            *s.map.touch(&k, Arc::default) = Arc::new(t);
         }
         s.map.evict_to(MAX_SESSIONS);
         s

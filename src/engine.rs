@@ -182,7 +182,14 @@ impl GovernanceEngine {
     ) -> Verdict {
         let lineage = lineage::lineage(core, hook, agent_id, session_key, now);
         let trust = lineage.trust;
-        let risk = self.risk_of(core, req, agent_id, session_key, trust.score, now);
+        let local = LocalTime::at(now, core.config.timezone);
+        let risk = self.risk_of(
+            core,
+            req,
+            (agent_id, session_key),
+            trust.score,
+            (now, local),
+        );
         let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
         let (taint, iteration) = provenance::session_state(core, session_key);
         let basis = Basis {
@@ -191,6 +198,7 @@ impl GovernanceEngine {
             agent_id,
             session_key,
             now,
+            local,
             trust,
             risk: &risk,
             call: &call,
@@ -223,17 +231,16 @@ impl GovernanceEngine {
         &self,
         core: &Core,
         req: &Request,
-        agent_id: &str,
-        session_key: &str,
+        (agent_id, session_key): (&str, &str),
         trust_score: f64,
-        now: i64,
+        (now, local): (i64, LocalTime),
     ) -> RiskAssessment {
         core.risk.assess(&RiskInput {
             tool: req.tool_name.as_deref(),
             params: req.params.as_ref(),
             message_to: req.message_to.as_deref(),
             trust_score,
-            local: LocalTime::at(now, core.config.timezone),
+            local,
             recent_calls: core.live.frequency.count(
                 FrequencyScope::Agent,
                 agent_id,
@@ -254,7 +261,7 @@ impl GovernanceEngine {
                 agent_id: b.agent_id,
                 session_key: b.session_key,
                 now_ms: b.now,
-                local: LocalTime::at(b.now, core.config.timezone),
+                local: b.local,
                 trust: b.trust,
                 risk: b.risk,
                 frequency: &core.live.frequency,
@@ -326,6 +333,7 @@ struct Basis<'a> {
     agent_id: &'a str,
     session_key: &'a str,
     now: i64,
+    local: LocalTime,
     trust: TrustSnapshot,
     risk: &'a RiskAssessment,
     call: &'a crate::guards::CallFacts<'a>,

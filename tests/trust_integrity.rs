@@ -21,20 +21,22 @@ fn config() -> Value {
     json!({ "audit": { "flushIntervalMs": 1 }, "trust": { "defaults": { "intern": 10 } } })
 }
 
+/// An operator locks intern at restricted, and the engine shuts down cleanly (trust.json written).
+fn lock_intern(mut e: GovernanceEngine) {
+    e.trust_operate(
+        "intern",
+        &OperatorChange::LockTier(TrustTier::Restricted),
+        "op",
+    )
+    .unwrap();
+    e.close().unwrap();
+}
+
 #[test]
 fn an_offline_edit_is_reported_and_not_trusted_across_engine_lifetimes() {
     let tmp = tempfile::tempdir().unwrap();
     let file = tmp.path().join("governance/trust.json");
-    let mut first = GovernanceEngine::try_new(&config(), &opts(tmp.path())).unwrap();
-    first
-        .trust_operate(
-            "intern",
-            &OperatorChange::LockTier(TrustTier::Restricted),
-            "op",
-        )
-        .unwrap();
-    first.close().unwrap();
-    drop(first);
+    lock_intern(GovernanceEngine::try_new(&config(), &opts(tmp.path())).unwrap());
 
     let mut v: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     let intern = &mut v["agents"]["intern"];
@@ -86,18 +88,10 @@ fn an_offline_edit_is_reported_and_not_trusted_across_engine_lifetimes() {
 #[test]
 fn an_untouched_trust_store_is_authenticated_and_keeps_the_operators_lock() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut first = GovernanceEngine::try_new(&config(), &opts(tmp.path())).unwrap();
+    let first = GovernanceEngine::try_new(&config(), &opts(tmp.path())).unwrap();
     let status = serde_json::to_value(first.status()).unwrap();
     assert_eq!(status["trust"]["integrity"], "new");
-    first
-        .trust_operate(
-            "intern",
-            &OperatorChange::LockTier(TrustTier::Restricted),
-            "op",
-        )
-        .unwrap();
-    first.close().unwrap();
-    drop(first);
+    lock_intern(first);
 
     let second = GovernanceEngine::try_new(&config(), &opts(tmp.path())).unwrap();
     let status = serde_json::to_value(second.status()).unwrap();

@@ -101,7 +101,8 @@ impl GovernanceEngine {
         tool: &str,
     ) -> Level {
         let trust = core.live.trust.snapshot(agent_id);
-        let risk = self.risk_of(core, req, agent_id, session, trust.score, now);
+        let local = crate::time::LocalTime::at(now, core.config.timezone);
+        let risk = self.risk_of(core, req, (agent_id, session), trust.score, (now, local));
         let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
         let basis = Basis {
             hook: Hook::BeforeToolCall,
@@ -109,6 +110,7 @@ impl GovernanceEngine {
             agent_id,
             session_key: session,
             now,
+            local,
             trust,
             risk: &risk,
             call: &call,

@@ -145,9 +145,11 @@ pub fn default_level(tool: &str, params: Option<&serde_json::Map<String, Value>>
             _ => Level::Local,
         };
     }
-    DEFAULTS
+    static TABLE: std::sync::LazyLock<Vec<(Glob, Level)>> =
+        std::sync::LazyLock::new(|| DEFAULTS.iter().map(|(n, l)| (Glob::new(n), *l)).collect());
+    TABLE
         .iter()
-        .find(|(name, _)| Glob::new(name).matches(tool))
+        .find(|(glob, _)| glob.matches(tool))
         .map_or(UNKNOWN, |(_, l)| *l)
 }
 

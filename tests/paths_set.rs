@@ -303,6 +303,38 @@ proptest! {
     }
 }
 
+proptest! {
+    // Cheap cases, and a filing mistake needs a particular pair of entry and path to show.
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    // Location entries are filed by their leading directories and basename entries without
+    // wildcards by name; whatever the filing, the label is that of an entry naming the file
+    // exactly, else the first matching entry's in config order, as a scan gives.
+    #[test]
+    fn the_first_matching_entry_names_a_literal_path(
+        entries in prop::collection::vec("(/[ab*]{1,2}){1,3}|[ab.*]{1,3}", 1..7),
+        path in "(/[ab.]{1,2}){1,4}",
+    ) {
+        let labels: Vec<String> = (0..entries.len()).map(|i| i.to_string()).collect();
+        let pairs: Vec<(&str, &str)> =
+            entries.iter().zip(&labels).map(|(g, l)| (g.as_str(), l.as_str())).collect();
+        let set = PathSet::new(&pairs, &[], None).expect("absolute or basename globs");
+        let r = resolve_literal(&path, &CTX);
+        let base = r.path.rsplit('/').next().unwrap_or("");
+        let exact = entries.iter().position(|g| g.as_str() == base);
+        let first = |located: bool| {
+            entries.iter().position(|g| {
+                (g.starts_with('/') == located)
+                    && glob_matches(g, if located { &r.path } else { base })
+            })
+        };
+        // Basename entries are judged before locations, each kind in config order.
+        let expected = exact.or_else(|| first(false)).or_else(|| first(true));
+        let expected = expected.map(|i| labels[i].as_str());
+        prop_assert_eq!(set.hit(&r), expected, "{:?} on {}", entries, r.path);
+    }
+}
+
 #[test]
 fn ordinary_source_patterns_do_not_hit_the_default_set() {
     let set = credential_files(Some(HOME));

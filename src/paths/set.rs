@@ -55,7 +55,16 @@ pub struct PathSet {
     /// (they are in `names` too, for patterns).
     exact_names: FxHashMap<String, String>,
     names: Vec<Entry>,
+    /// The positions in `names` of entries with wildcards: the only ones a literal name that
+    /// `exact_names` does not hold can match.
+    wild_names: Vec<usize>,
     locations: Vec<Entry>,
+    /// The positions in `locations` by the one or two leading directories every path they
+    /// admit starts with (`/root/.ssh`, `/proc`), and those with no such directory: a literal
+    /// path is compared with the few entries filed under its own leading directories instead
+    /// of all of them.
+    places: FxHashMap<String, Vec<usize>>,
+    unplaced: Vec<usize>,
     except_names: Vec<Entry>,
     except_locations: Vec<Entry>,
 }
@@ -91,15 +100,23 @@ impl PathSet {
         if let Some(text) = location_text(glob, home)? {
             let tokens = parse(&text, EXACT);
             let entry = entry(tokens.clone(), tokens, label);
+            let at = self.locations.len();
+            match place_of(&entry) {
+                Some(place) => self.places.entry(place).or_default().push(at),
+                None => self.unplaced.push(at),
+            }
             self.locations.push(entry);
             return Ok(());
         }
         let tokens = parse(glob, FOLD);
-        if let Some(name) = literal_text(&tokens) {
+        match literal_text(&tokens) {
             // First entry wins, as the scan over `names` would.
-            self.exact_names
-                .entry(name)
-                .or_insert_with(|| label.to_string());
+            Some(name) => {
+                self.exact_names
+                    .entry(name)
+                    .or_insert_with(|| label.to_string());
+            }
+            None => self.wild_names.push(self.names.len()),
         }
         let mut deep = vec![Token::deep(), Token::lit('/')];
         deep.extend(tokens.iter().cloned());
@@ -152,13 +169,36 @@ impl PathSet {
     }
 
     fn literal_hit(&self, path: &str) -> Option<&str> {
-        let name = folded(basename(path));
-        if let Some(label) = self.exact_names.get(name.as_ref()) {
+        self.literal_name_hit(&folded(basename(path)))
+            .or_else(|| self.literal_place_hit(path))
+    }
+
+    /// A folded literal basename against the basename entries.
+    fn literal_name_hit(&self, name: &str) -> Option<&str> {
+        if let Some(label) = self.exact_names.get(name) {
             return Some(label);
         }
-        let by_name = self.names.iter().find(|e| e.admits(&name, FOLD));
-        let by_place = || self.locations.iter().find(|e| e.admits(path, EXACT));
-        by_name.or_else(by_place).map(|e| e.label.as_str())
+        let wild = self.wild_names.iter().map(|&i| &self.names[i]);
+        wild.into_iter()
+            .find(|e| e.admits(name, FOLD))
+            .map(|e| e.label.as_str())
+    }
+
+    /// A literal path against the location entries filed under its leading directories (and
+    /// those filed under none), the first entry in config order winning as a scan would.
+    fn literal_place_hit(&self, path: &str) -> Option<&str> {
+        let (one, two) = leading_dirs(path);
+        let filed = |key: Option<&str>| key.and_then(|k| self.places.get(k));
+        [Some(&self.unplaced), filed(one), filed(two)]
+            .into_iter()
+            .flatten()
+            .filter_map(|list| {
+                list.iter()
+                    .copied()
+                    .find(|&i| self.locations[i].admits(path, EXACT))
+            })
+            .min()
+            .map(|i| self.locations[i].label.as_str())
     }
 
     fn excepted(&self, path: &str) -> bool {
@@ -262,10 +302,7 @@ impl PathSet {
     /// (locations were decided lexically), exceptions honoured (it is a real file name).
     pub(crate) fn name_hit(&self, name: &str) -> Option<&str> {
         let folded = folded(name);
-        let label = match self.exact_names.get(folded.as_ref()) {
-            Some(label) => label.as_str(),
-            None => &self.names.iter().find(|e| e.admits(&folded, FOLD))?.label,
-        };
+        let label = self.literal_name_hit(&folded)?;
         let excepted = self.except_names.iter().any(|e| e.admits(&folded, FOLD));
         (!excepted).then_some(label)
     }
@@ -290,6 +327,36 @@ fn entry(glob: Vec<Token>, deep: Vec<Token>, label: &str) -> Entry {
         suffix: suffix.into_iter().collect(),
         label: label.to_string(),
     }
+}
+
+/// The leading directories every path a location entry admits starts with: its first two
+/// segments when its literal start holds both whole (`/root/.ssh/` of `/root/.ssh/**`, or the
+/// whole of a literal entry such as `/etc/shadow`), else its first (`/proc` of
+/// `/proc/*/environ`); `None` when even that is a pattern.
+fn place_of(e: &Entry) -> Option<String> {
+    let whole = e.glob.len() == e.prefix.chars().count();
+    let prefix = e.prefix.as_str();
+    let (one, two) = leading_dirs(prefix);
+    // A segment is whole when a `/` follows it in the literal start, or the entry ends there.
+    let whole_seg = |seg: &str| whole && seg.len() == prefix.len() || prefix.len() > seg.len();
+    match (one, two) {
+        (_, Some(two)) if whole_seg(two) => Some(two.to_string()),
+        (Some(one), _) if whole_seg(one) => Some(one.to_string()),
+        _ => None,
+    }
+}
+
+/// `/a` and `/a/b` of an absolute path `/a/b/…`, where they exist.
+fn leading_dirs(path: &str) -> (Option<&str>, Option<&str>) {
+    let Some(body) = path.strip_prefix('/') else {
+        return (None, None);
+    };
+    let mut slashes = body.match_indices('/').map(|(i, _)| i + 1);
+    let one_end = slashes.next().unwrap_or(path.len());
+    let two_end = slashes.next().unwrap_or(path.len());
+    let one = (one_end > 1).then(|| &path[..one_end]);
+    let two = (one_end < path.len() && two_end > one_end + 1).then(|| &path[..two_end]);
+    (one, two)
 }
 
 /// A location glob's text with `~/` expanded, or `None` for a basename glob.

@@ -18,13 +18,16 @@ pub fn args(cmd: &Command) -> &[Arg] {
     cmd.argv.get(1..).unwrap_or(&[])
 }
 
-/// The words after the program, each once: a word judged alone is judged the same wherever it
-/// stands, and an 80 KB command repeats a few words thousands of times.
-pub fn distinct_args(cmd: &Command) -> impl Iterator<Item = &Arg> {
+/// The positions in `argv` of the words after the program, each word once (its first
+/// occurrence); `Subject::distinct_args` keeps them for the call.
+pub fn distinct_positions(cmd: &Command) -> impl Iterator<Item = u32> + '_ {
     let mut seen = rustc_hash::FxHashSet::default();
-    args(cmd)
-        .iter()
-        .filter(move |a| seen.insert((a.text.as_str(), a.pattern, a.unresolved)))
+    (1..cmd.argv.len())
+        .filter(move |&i| {
+            let a = &cmd.argv[i];
+            seen.insert((a.text.as_str(), a.pattern, a.unresolved))
+        })
+        .map(|i| i as u32)
 }
 
 /// Whether a flag is given: `short` as `-r` or inside a cluster (`-rfv`), `long` as `--force`

@@ -2,7 +2,7 @@
 //! one, through a copy, an archive or a recursive reader of a directory holding one — nor dump
 //! the environment or search files for secrets.
 
-use super::argv::{args, distinct_args, has_flag, operands, option_values, program};
+use super::argv::{args, has_flag, operands, option_values, program};
 use super::{show, Subject};
 use crate::paths::PathSet;
 use crate::shell::{Arg, Command, RedirectKind};
@@ -129,7 +129,7 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         return Some(why);
     }
     let copies = matches!(prog, "cp" | "mv" | "install");
-    distinct_args(c)
+    s.distinct_args(c)
         .filter(|a| !copies || !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))

@@ -94,6 +94,10 @@ pub struct Subject<'a> {
     /// The credential set's answer for each literal path, once per call: a long command names
     /// the same few paths thousands of times.
     credential_hits: std::cell::RefCell<rustc_hash::FxHashMap<String, Option<&'a str>>>,
+    /// Each command's distinct words (positions in `argv`), found once for every guard that
+    /// judges words one by one. Keyed by the command's address: commands live in the view,
+    /// which outlives this, so an address names one command for the whole call.
+    distinct: std::cell::RefCell<rustc_hash::FxHashMap<usize, Rc<[u32]>>>,
 }
 
 type Resolutions =
@@ -139,6 +143,19 @@ impl<'a> Subject<'a> {
         label
     }
 
+    /// The words after the program, each once: a word judged alone is judged the same
+    /// wherever it stands, and an 80 KB command repeats a few words thousands of times.
+    pub fn distinct_args<'c>(&self, c: &'c Command) -> impl Iterator<Item = &'c Arg> + use<'c> {
+        let key = std::ptr::from_ref(c) as usize;
+        let known = self.distinct.borrow().get(&key).cloned();
+        let positions = known.unwrap_or_else(|| {
+            let positions: Rc<[u32]> = argv::distinct_positions(c).collect();
+            self.distinct.borrow_mut().insert(key, positions.clone());
+            positions
+        });
+        (0..positions.len()).map(move |i| &c.argv[positions[i] as usize])
+    }
+
     pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {
         self.view
             .scripts
@@ -169,6 +186,7 @@ pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding>
         env,
         resolved: Default::default(),
         credential_hits: Default::default(),
+        distinct: Default::default(),
     };
     enabled
         .iter()

@@ -2,7 +2,7 @@
 //! delete its state (audit trail, keys, trust store, agent records), change OpenClaw's config
 //! or plugins, or call governance's admin methods — through any tool.
 
-use super::argv::{args, distinct_args, operands, program};
+use super::argv::{args, operands, program};
 use super::{show, Subject};
 use crate::call::Access;
 use crate::paths::Resolved;
@@ -110,7 +110,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
     } else {
         Access::Write
     };
-    distinct_args(c)
+    s.distinct_args(c)
         .filter(|a| !super::only_flags(a))
         .find_map(|a| {
             let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);

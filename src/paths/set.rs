@@ -55,9 +55,11 @@ pub struct PathSet {
     /// (they are in `names` too, for patterns).
     exact_names: FxHashMap<String, String>,
     names: Vec<Entry>,
-    /// The positions in `names` of entries with wildcards: the only ones a literal name that
-    /// `exact_names` does not hold can match.
-    wild_names: Vec<usize>,
+    /// The positions in `names` of entries with wildcards (the only ones a literal name that
+    /// `exact_names` does not hold can match), by the extension their literal end fixes
+    /// (`pem` of `*.pem`, `json` of `client_secret*.json`), and those whose end fixes none.
+    wild_by_ext: FxHashMap<String, Vec<usize>>,
+    wild_any_ext: Vec<usize>,
     locations: Vec<Entry>,
     /// The positions in `locations` by the one or two leading directories every path they
     /// admit starts with (`/root/.ssh`, `/proc`), and those with no such directory: a literal
@@ -116,7 +118,14 @@ impl PathSet {
                     .entry(name)
                     .or_insert_with(|| label.to_string());
             }
-            None => self.wild_names.push(self.names.len()),
+            None => {
+                let at = self.names.len();
+                let suffix = entry_suffix(&tokens);
+                match ext_of(&suffix) {
+                    Some(ext) => self.wild_by_ext.entry(ext.to_string()).or_default().push(at),
+                    None => self.wild_any_ext.push(at),
+                }
+            }
         }
         let mut deep = vec![Token::deep(), Token::lit('/')];
         deep.extend(tokens.iter().cloned());
@@ -178,10 +187,13 @@ impl PathSet {
         if let Some(label) = self.exact_names.get(name) {
             return Some(label);
         }
-        let wild = self.wild_names.iter().map(|&i| &self.names[i]);
-        wild.into_iter()
-            .find(|e| e.admits(name, FOLD))
-            .map(|e| e.label.as_str())
+        let filed = ext_of(name).and_then(|ext| self.wild_by_ext.get(ext));
+        [Some(&self.wild_any_ext), filed]
+            .into_iter()
+            .flatten()
+            .filter_map(|list| list.iter().copied().find(|&i| self.names[i].admits(name, FOLD)))
+            .min()
+            .map(|i| self.names[i].label.as_str())
     }
 
     /// A literal path against the location entries filed under its leading directories (and
@@ -317,16 +329,26 @@ impl Entry {
 }
 
 fn entry(glob: Vec<Token>, deep: Vec<Token>, label: &str) -> Entry {
-    let prefix = glob.iter().map_while(Token::as_lit).collect();
-    let mut suffix: Vec<char> = glob.iter().rev().map_while(Token::as_lit).collect();
-    suffix.reverse();
     Entry {
+        prefix: glob.iter().map_while(Token::as_lit).collect(),
+        suffix: entry_suffix(&glob),
         glob,
         deep,
-        prefix,
-        suffix: suffix.into_iter().collect(),
         label: label.to_string(),
     }
+}
+
+/// The literal text a glob ends with.
+fn entry_suffix(glob: &[Token]) -> String {
+    let mut suffix: Vec<char> = glob.iter().rev().map_while(Token::as_lit).collect();
+    suffix.reverse();
+    suffix.into_iter().collect()
+}
+
+/// The text after the last `.` of a name, or of a glob's literal end: a name ending in a
+/// literal end that holds a `.` has that end's extension.
+fn ext_of(text: &str) -> Option<&str> {
+    text.rfind('.').map(|i| &text[i + 1..])
 }
 
 /// The leading directories every path a location entry admits starts with: its first two

@@ -163,6 +163,11 @@ export declare class GovernanceEngine {
   observeModelCall(sessionKey: string, runId: string): number | null;
   /** The session's context was replaced (a reset, not a compaction); true when it held taint. */
   resetProvenance(sessionKey: string): boolean;
+  /**
+   * The tools of `offered` to give the model when a run of the session starts (before_prompt_build
+   * → toolsAllow), or null when no `remove_tools` policy holds for it.
+   */
+  provenanceToolsAllowed(sessionKey: string, offered: string[]): string[] | null;
   /** What the session's context holds: the first source of each level, or null. */
   sessionTaint(sessionKey: string): { sources: Array<{ level: ProvenanceLevel; via: string; what?: string; atMs: number; sha256?: string }>; more: number } | null;
   /** Feeds `context.conversationContains` (user and assistant text). */

@@ -472,7 +472,7 @@ function register(api) {
   const runPolicies = engine ? engine.getStatus().policies.filter((p) => p.hooks.includes('before_agent_start')) : [];
   if (runPolicies.length && !conversationAccess) needsAccess(`${runPolicies.map((p) => p.id).join(', ')} (scoped to before_agent_start)`);
   // Who sent a run's prompt is known only here (senderIsOwner, inputProvenance).
-  if (provenance && !conversationAccess) needsAccess('provenance of inbound messages and sub-agent results');
+  if (provenance && !conversationAccess) needsAccess('provenance of inbound messages and sub-agent results, and remove_tools taking tools out of the model\'s list');
   if ((runPolicies.length || provenance) && conversationAccess) {
     api.on('before_agent_run', guarded('before_agent_run', (event, ctx = {}) => {
       if (provenance) engine.observeInbound(inboundOf(event, ctx));
@@ -493,12 +493,35 @@ function register(api) {
       : undefined)), { priority: 1000 });
   }
 
+  // Provenance's remove_tools: the host narrows a run's tools (toolsAllow) only once, when the run
+  // starts, to names we give; it does not tell this hook which tools exist. llm_input does, so the
+  // names each agent was offered are kept (taken away here, they would never come back), and a
+  // tainted session's next run gets them minus the removed ones. Until then, and after a restart,
+  // the removed tools are denied at before_tool_call.
+  const offered = new Map();
+  if (provenance && conversationAccess) {
+    api.on('llm_input', guarded('llm_input', (event, ctx = {}) => {
+      const names = offered.get(ctx.agentId || '') || new Set();
+      for (const t of Array.isArray(event.tools) ? event.tools : []) {
+        const name = typeof t === 'string' ? t : t && t.name;
+        if (typeof name === 'string' && names.size < 1024) names.add(name);
+      }
+      if (names.size && offered.size < 1024) offered.set(ctx.agentId || '', names);
+    }), { priority: 1 });
+  }
+  const toolsAllow = (ctx) => {
+    const names = provenance && ctx.sessionKey && offered.get(ctx.agentId || '');
+    return names ? engine.provenanceToolsAllowed(ctx.sessionKey, [...names]) : null;
+  };
+
   // The governance context in the system prompt (NORMATIVE N5), optional: blocking works without it.
   if (conversationAccess) {
     api.on('before_prompt_build', guarded('before_prompt_build', (_event, ctx = {}) => {
       const agentId = ctx.agentId || (ctx.sessionKey || '').split(':')[1] || 'unknown';
       const text = engine.promptContext(agentId, ctx.sessionKey || undefined);
-      return text ? { appendSystemContext: text } : undefined;
+      const allow = toolsAllow(ctx);
+      if (!text && !allow) return undefined;
+      return { ...(text ? { appendSystemContext: text } : {}), ...(allow ? { toolsAllow: allow } : {}) };
     }), { priority: 5 });
   }
 

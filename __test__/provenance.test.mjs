@@ -177,3 +177,55 @@ test('without markToolResults stored results are left alone', () => {
   const api = setup();
   assert.equal(api.hooks.has('tool_result_persist'), false);
 });
+
+// remove_tools: the host narrows a run's tools once, at before_prompt_build, to the names it is
+// given (toolsAllow); the tools offered come from llm_input, shaped as the host passes them
+// (tool objects with a name).
+test('remove_tools takes the tools out of the next run of a tainted session and denies them meanwhile', () => {
+  fresh();
+  const api = mockApi({
+    config: { builtinPolicies: {}, provenance: { presets: ['no-exec-when-tainted'] } },
+    stateDir: tempDir(),
+    conversationAccess: true,
+  });
+  plugin.register(api);
+  const ctx = { agentId: 'main', sessionKey: MAIN };
+  const tools = ['read', 'exec', 'process', 'web_fetch', 'message'].map((name) => ({ name, description: name, parameters: {} }));
+  fire(api, 'llm_input', { runId: 'r1', sessionId: 's1', provider: 'p', model: 'm', prompt: 'hi', historyMessages: [], imagesCount: 0, tools }, ctx);
+  const allow = () => fire(api, 'before_prompt_build', { prompt: 'hi', messages: [] }, ctx)?.toolsAllow;
+  assert.equal(allow(), undefined, 'a clean session keeps every tool');
+  fetched(api, 'https://evil.example/');
+  assert.deepEqual(allow(), ['read', 'web_fetch', 'message']);
+  const r = exec(api);
+  assert.equal(r?.block, true, 'denied within the run that read the page');
+  assert.match(r.blockReason, /No shell while the context holds outside content: the session read untrusted content \(web_fetch https:\/\/evil\.example\//);
+  assert.equal(fire(api, 'before_tool_call', { toolName: 'process', params: { action: 'write', data: 'id\n' } }, { ...ctx, toolName: 'process' })?.block, true);
+  // The narrowed run's llm_input lists fewer tools; the names offered before are kept.
+  fire(api, 'llm_input', { runId: 'r2', sessionId: 's1', provider: 'p', model: 'm', prompt: 'hi', historyMessages: [], imagesCount: 0, tools: tools.filter((t) => !['exec', 'process'].includes(t.name)) }, ctx);
+  fire(api, 'before_reset', { reason: 'reset' }, ctx);
+  assert.equal(allow(), undefined, 'after /reset the run gets every tool back');
+  assert.equal(exec(api), undefined);
+});
+
+test('presets: an unknown name is a config error naming the key; the seed figures hold', () => {
+  const { GovernanceEngine } = require('../index.js');
+  const bad = new GovernanceEngine({ provenance: { presets: ['no-exec-when-tainted', 'rule-of-three'] } }, { strict: false });
+  const status = bad.getStatus();
+  assert.equal(status.configValid, false);
+  assert.deepEqual(status.configErrors.map((e) => e.path), ['provenance.presets[1]']);
+  assert.match(status.configErrors[0].message, /unknown preset `rule-of-three`; known: no-exec-when-tainted, /);
+  bad.close();
+
+  fresh();
+  const api = mockApi({ config: { builtinPolicies: {}, provenance: { presets: ['max-recursion', 'no-send-when-untrusted'] } }, stateDir: tempDir(), conversationAccess: true });
+  plugin.register(api);
+  const ctx = { agentId: 'main', sessionKey: MAIN, runId: 'run-1' };
+  for (let i = 0; i < 4; i++) fire(api, 'model_call_started', { runId: 'run-1', callId: `c${i}`, sessionKey: MAIN, provider: 'p', model: 'm' }, ctx);
+  assert.equal(exec(api), undefined, 'the fourth model call may still run tools');
+  fire(api, 'model_call_started', { runId: 'run-1', callId: 'c4', sessionKey: MAIN, provider: 'p', model: 'm' }, ctx);
+  assert.match(exec(api)?.blockReason ?? '', /Max recursion depth exceeded: model call 5 of this run/);
+  const send = () => fire(api, 'before_tool_call', { toolName: 'message', params: { action: 'send', to: 'x', message: 'hi' } }, { agentId: 'main', sessionKey: `${MAIN}:b`, toolName: 'message' });
+  assert.equal(send(), undefined);
+  fetched(api, 'https://evil.example/', `${MAIN}:b`);
+  assert.match(send()?.blockReason ?? '', /No outgoing message while the context holds untrusted content/);
+});

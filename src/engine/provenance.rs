@@ -208,6 +208,15 @@ impl GovernanceEngine {
         cleared
     }
 
+    /// The tools of `offered` to give the model when a run of `session` starts
+    /// (`before_prompt_build` → `toolsAllow`), or `None` when no `remove_tools` policy holds.
+    pub fn tools_allowed(&self, session: &str, offered: &[String]) -> Option<Vec<String>> {
+        let core = self.provenance_core()?;
+        let (taint, _) = session_state(core, session);
+        let kept = provenance::tools_kept(&core.config.provenance, taint.as_deref(), offered)?;
+        Some(kept.into_iter().map(str::to_string).collect())
+    }
+
     /// The session's taint, for status and explain.
     pub fn session_taint(&self, session: &str) -> Option<Taint> {
         let Mode::Ready(core) = &self.mode else {

@@ -387,6 +387,17 @@ impl GovernanceEngine {
         self.core.reset_provenance(&session_key)
     }
 
+    /// The tools of `offered` the model may see when a run of the session starts, or null when
+    /// no `remove_tools` policy holds (before_prompt_build → toolsAllow).
+    #[napi(catch_unwind)]
+    pub fn provenance_tools_allowed(
+        &self,
+        session_key: String,
+        offered: Vec<String>,
+    ) -> Option<Vec<String>> {
+        self.core.tools_allowed(&session_key, &offered)
+    }
+
     /// What the session's context holds: `{ sources: [...], more }`, or null.
     #[napi(catch_unwind)]
     pub fn session_taint(&self, session_key: String) -> Value {

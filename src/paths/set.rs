@@ -122,7 +122,11 @@ impl PathSet {
                 let at = self.names.len();
                 let suffix = entry_suffix(&tokens);
                 match ext_of(&suffix) {
-                    Some(ext) => self.wild_by_ext.entry(ext.to_string()).or_default().push(at),
+                    Some(ext) => self
+                        .wild_by_ext
+                        .entry(ext.to_string())
+                        .or_default()
+                        .push(at),
                     None => self.wild_any_ext.push(at),
                 }
             }
@@ -191,7 +195,11 @@ impl PathSet {
         [Some(&self.wild_any_ext), filed]
             .into_iter()
             .flatten()
-            .filter_map(|list| list.iter().copied().find(|&i| self.names[i].admits(name, FOLD)))
+            .filter_map(|list| {
+                list.iter()
+                    .copied()
+                    .find(|&i| self.names[i].admits(name, FOLD))
+            })
             .min()
             .map(|i| self.names[i].label.as_str())
     }

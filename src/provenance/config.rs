@@ -33,14 +33,24 @@ pub struct ProvenancePolicy {
     pub iteration_gte: Option<u32>,
     /// Tools denied while the policy holds.
     pub block_tools: Vec<Glob>,
+    /// Tools taken out of the model's tool list for the session's next runs while the policy
+    /// holds (`before_prompt_build` → `toolsAllow`), and denied meanwhile: the host narrows the
+    /// list once per run, so a run that becomes tainted midway still offers them.
+    pub remove_tools: Vec<Glob>,
     /// Every tool call of the run denied while the policy holds.
     pub block_turn: bool,
     pub reason: Option<String>,
 }
 
-const KEYS: [&str; 4] = ["enabled", "toolTrust", "policies", "markToolResults"];
+const KEYS: [&str; 5] = [
+    "enabled",
+    "toolTrust",
+    "policies",
+    "presets",
+    "markToolResults",
+];
 const WHEN_KEYS: [&str; 2] = ["context_taint_includes", "iteration_gte"];
-const ACTION_KEYS: [&str; 3] = ["block_tools", "block_turn", "reason"];
+const ACTION_KEYS: [&str; 4] = ["block_tools", "remove_tools", "block_turn", "reason"];
 
 pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
     o.check_keys(&KEYS, issues);
@@ -52,11 +62,28 @@ pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
         issues,
     ));
     let ppath = o.path_of("policies");
-    let policies = array(o.get("policies"), &ppath, issues)
+    let mut policies: Vec<ProvenancePolicy> = array(o.get("policies"), &ppath, issues)
         .iter()
         .enumerate()
         .filter_map(|(i, p)| policy(&Obj::new(Some(p), format!("{ppath}[{i}]"), issues), issues))
         .collect();
+    // The operator's own policies first: where both block, theirs gives the reason.
+    let npath = o.path_of("presets");
+    for (i, name) in string_list(o.get("presets"), &npath, issues)
+        .iter()
+        .enumerate()
+    {
+        match super::presets::policy(name) {
+            Some(p) => policies.push(p),
+            None => issues.push(
+                &format!("{npath}[{i}]"),
+                format!(
+                    "unknown preset `{name}`; known: {}",
+                    super::presets::NAMES.join(", ")
+                ),
+            ),
+        }
+    }
     ProvenanceConfig {
         enabled,
         tool_trust,
@@ -91,19 +118,19 @@ fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {
     });
     let action = o.child("action", issues);
     action.check_keys(&ACTION_KEYS, issues);
-    let block_tools: Vec<Glob> = string_list(
-        action.get("block_tools"),
-        &action.path_of("block_tools"),
-        issues,
-    )
-    .iter()
-    .map(|t| Glob::new(t))
-    .collect();
+    let globs = |key: &str, issues: &mut Issues| -> Vec<Glob> {
+        string_list(action.get(key), &action.path_of(key), issues)
+            .iter()
+            .map(|t| Glob::new(t))
+            .collect()
+    };
+    let block_tools = globs("block_tools", issues);
+    let remove_tools = globs("remove_tools", issues);
     let block_turn = action.bool("block_turn", false, issues);
-    if block_tools.is_empty() && !block_turn {
+    if block_tools.is_empty() && remove_tools.is_empty() && !block_turn {
         issues.push(
             &action.path,
-            "an action needs block_tools or block_turn: true",
+            "an action needs block_tools, remove_tools or block_turn: true",
         );
     }
     Some(ProvenancePolicy {
@@ -111,6 +138,7 @@ fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {
         taint_includes,
         iteration_gte,
         block_tools,
+        remove_tools,
         block_turn,
         reason: action.string("reason", issues),
     })

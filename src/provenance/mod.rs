@@ -11,6 +11,7 @@
 pub mod classify;
 pub mod config;
 pub mod level;
+pub mod presets;
 pub mod runs;
 pub mod taint;
 
@@ -41,6 +42,8 @@ pub struct Block {
 }
 
 /// The first policy that blocks `tool` in a session with `taint`, at model call `iteration`.
+/// A tool the policy removes from the model's list is denied too: the list is narrowed only
+/// when the next run starts, and a model may name a tool it was not offered.
 pub fn judge(
     cfg: &ProvenanceConfig,
     taint: Option<&Taint>,
@@ -48,14 +51,9 @@ pub fn judge(
     tool: &str,
 ) -> Option<Block> {
     cfg.policies.iter().find_map(|p| {
-        let source = match p.taint_includes.as_slice() {
-            [] => None,
-            levels => Some(levels.iter().find_map(|l| taint?.source_of(*l))?),
-        };
-        if p.iteration_gte.is_some_and(|n| iteration < n) {
-            return None;
-        }
-        if !p.block_turn && !p.block_tools.iter().any(|g| g.matches(tool)) {
+        let source = holds(p, taint, iteration)?;
+        let names = |globs: &[crate::policy::glob::Glob]| globs.iter().any(|g| g.matches(tool));
+        if !p.block_turn && !names(&p.block_tools) && !names(&p.remove_tools) {
             return None;
         }
         let why = p.reason.clone().unwrap_or_else(|| default_reason(p));
@@ -72,6 +70,42 @@ pub fn judge(
             reason,
         })
     })
+}
+
+/// Whether policy `p` holds: `None` when it does not, else the source that made it hold
+/// (`Some(None)` for a policy that asks for no taint).
+fn holds<'t>(
+    p: &config::ProvenancePolicy,
+    taint: Option<&'t Taint>,
+    iteration: u32,
+) -> Option<Option<&'t Source>> {
+    let source = match p.taint_includes.as_slice() {
+        [] => None,
+        levels => Some(levels.iter().find_map(|l| taint?.source_of(*l))?),
+    };
+    if p.iteration_gte.is_some_and(|n| iteration < n) {
+        return None;
+    }
+    Some(source)
+}
+
+/// The tools of `offered` the model may be given when a run of a session with `taint`
+/// starts, or `None` when no policy removes any of them. Judged as at the run's first model
+/// call: a policy that waits for a later call removes nothing yet.
+pub fn tools_kept<'o>(
+    cfg: &ProvenanceConfig,
+    taint: Option<&Taint>,
+    offered: &'o [String],
+) -> Option<Vec<&'o str>> {
+    let removing: Vec<_> = (cfg.policies.iter())
+        .filter(|p| !p.remove_tools.is_empty() && holds(p, taint, 1).is_some())
+        .flat_map(|p| &p.remove_tools)
+        .collect();
+    let kept: Vec<&str> = (offered.iter())
+        .map(String::as_str)
+        .filter(|t| !removing.iter().any(|g| g.matches(t)))
+        .collect();
+    (kept.len() < offered.len()).then_some(kept)
 }
 
 fn default_reason(p: &config::ProvenancePolicy) -> String {

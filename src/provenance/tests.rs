@@ -135,6 +135,36 @@ fn iteration_and_block_turn() {
 }
 
 #[test]
+fn removed_tools_leave_the_offered_list_only_while_the_policy_holds() {
+    let c = config(json!({ "policies": [
+        { "name": "rm", "when": { "context_taint_includes": ["untrusted"] }, "action": { "remove_tools": ["exec", "sessions_*"] } },
+        { "name": "later", "when": { "iteration_gte": 3 }, "action": { "remove_tools": ["read"] } }] }))
+    .expect("valid");
+    let offered: Vec<String> = ["read", "exec", "sessions_send", "web_fetch"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        tools_kept(&c, None, &offered),
+        None,
+        "a clean session keeps all"
+    );
+    let mut s = Sessions::default();
+    s.taint(
+        "k",
+        src(Level::Untrusted, "web_fetch", "https://evil.example/"),
+    );
+    let taint = s.get("k");
+    assert_eq!(
+        tools_kept(&c, taint, &offered),
+        Some(vec!["read", "web_fetch"]),
+        "a policy waiting for a later model call removes nothing when the run starts"
+    );
+    let b = judge(&c, taint, 1, "sessions_spawn").expect("removed tools are denied meanwhile");
+    assert_eq!(b.policy, "rm");
+    assert_eq!(judge(&c, taint, 1, "web_fetch"), None);
+}
+
+#[test]
 fn bad_config_names_the_key() {
     for (v, path) in [
         (
@@ -142,8 +172,16 @@ fn bad_config_names_the_key() {
             "provenance.policies[0].when.context_taint_includes[0]",
         ),
         (
-            json!({ "policies": [{ "name": "x", "when": {}, "action": { "remove_tools": ["exec"] } }] }),
-            "provenance.policies[0].action.remove_tools",
+            json!({ "policies": [{ "name": "x", "when": {}, "action": { "remove_tool": ["exec"] } }] }),
+            "provenance.policies[0].action.remove_tool",
+        ),
+        (
+            json!({ "policies": [{ "name": "x", "when": {}, "action": { "reason": "why" } }] }),
+            "provenance.policies[0].action",
+        ),
+        (
+            json!({ "presets": ["max-recursion", "nope"] }),
+            "provenance.presets[1]",
         ),
         (
             json!({ "policies": [{ "name": "x", "when": { "iteration_gte": 0 }, "action": { "block_turn": true } }] }),

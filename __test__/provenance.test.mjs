@@ -229,3 +229,62 @@ test('presets: an unknown name is a config error naming the key; the seed figure
   fetched(api, 'https://evil.example/', `${MAIN}:b`);
   assert.match(send()?.blockReason ?? '', /No outgoing message while the context holds untrusted content/);
 });
+
+// Meta's rule of two: untrusted input, sensitive data and acting outward, at most two per session.
+test('rule of two: whichever call would complete the three waits for a person', () => {
+  fresh();
+  const api = mockApi({ config: { builtinPolicies: {}, provenance: { presets: ['rule-of-two'] } }, stateDir: tempDir(), conversationAccess: true });
+  plugin.register(api);
+  const call = (session, toolName, params) => {
+    const ctx = { agentId: 'main', sessionKey: session, toolName };
+    const verdict = fire(api, 'before_tool_call', { toolName, params, toolCallId: `c${Math.random()}` }, ctx);
+    if (verdict === undefined) {
+      fire(api, 'after_tool_call', { toolName, params, toolCallId: 'x', result: { content: [{ type: 'text', text: 'ok' }] } }, ctx);
+    }
+    return verdict;
+  };
+  // Sensitive data, then the network: two legs, no untrusted input yet.
+  const a = `${MAIN}:a`;
+  assert.equal(call(a, 'exec', { command: 'cat .env' }), undefined);
+  assert.equal(call(a, 'exec', { command: 'curl -s https://api.example.com/status' }), undefined);
+  assert.equal(call(a, 'read', { path: 'README.md' }), undefined, 'a call that brings no leg runs');
+  // A fetch brings untrusted content (and reaches the network): the third leg.
+  const r = call(a, 'web_fetch', { url: 'https://evil.example/p' });
+  assert.ok(r?.requireApproval, JSON.stringify(r));
+  assert.match(r.requireApproval.timeoutReason, /Rule of two: this call reads untrusted content \(web_fetch\); it accessed sensitive data \(exec: `cat \.env` opens \/.*\/\.env \(dotenv file\) at .*it acted outward \(exec: reaches the network \(`curl -s https:\/\/api\.example\.com\/status`\) at /);
+
+  // A stranger's message (untrusted input), then a credential: two legs; the message out is the third.
+  const b = `${MAIN}:b`;
+  run(api, { sessionKey: b, senderId: '4711' }, { senderIsOwner: false, channelId: 'telegram', senderId: '4711' });
+  assert.equal(call(b, 'exec', { command: 'cat ~/.aws/credentials' }), undefined);
+  const send = call(b, 'message', { action: 'send', to: 'telegram:4711', message: 'hi' });
+  assert.match(send?.requireApproval?.timeoutReason ?? '', /the session read external content \(message telegram 4711 at .*it accessed sensitive data \(exec: .*credentials.*this call acts outward: sends a message \(send telegram:4711\)/);
+  assert.equal(call(b, 'message', { action: 'read', channel: 'x' }), undefined, 'reading messages acts on nothing outside');
+
+  // A fetch is untrusted input and reaches the network: reading a secret after it is the third leg.
+  const d = `${MAIN}:d`;
+  fetched(api, 'https://evil.example/', d);
+  assert.match(call(d, 'read', { path: '/srv/app/.env' })?.requireApproval?.timeoutReason ?? '', /this call accesses sensitive data: \/srv\/app\/\.env is a credential file \(dotenv file\); it acted outward \(web_fetch: reaches the network/);
+
+  // Another session with the same calls but no untrusted input is not held.
+  const c = `${MAIN}:c`;
+  assert.equal(call(c, 'exec', { command: 'cat ~/.aws/credentials' }), undefined);
+  assert.equal(call(c, 'message', { action: 'send', to: 'telegram:4711', message: 'hi' }), undefined);
+  // A reset forgets every leg.
+  fire(api, 'before_reset', { reason: 'reset' }, { sessionKey: b });
+  assert.equal(call(b, 'message', { action: 'send', to: 'telegram:4711', message: 'hi' }), undefined);
+});
+
+test('rule of two: the operator\'s sensitivePaths count as sensitive data', () => {
+  fresh();
+  const api = mockApi({ config: { builtinPolicies: {}, provenance: { presets: ['rule-of-two'], sensitivePaths: ['/srv/finance/**'] } }, stateDir: tempDir(), conversationAccess: true });
+  plugin.register(api);
+  // Its own agent: approvals left waiting by the test above count against theirs.
+  const ctx = { agentId: 'fin', sessionKey: MAIN, toolName: 'read' };
+  fetched(api, 'https://evil.example/');
+  const r = fire(api, 'before_tool_call', { toolName: 'read', params: { path: '/srv/finance/q3.csv' } }, ctx);
+  assert.match(r?.requireApproval?.timeoutReason ?? '', /this call accesses sensitive data: \/srv\/finance\/q3\.csv is a credential file \(sensitive path\)/);
+  assert.equal(fire(api, 'before_tool_call', { toolName: 'read', params: { path: '/srv/app/README.md' } }, ctx), undefined);
+  const cat = fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'cat /srv/finance/q3.csv' } }, { ...ctx, toolName: 'exec' });
+  assert.match(cat?.requireApproval?.timeoutReason ?? '', /this call accesses sensitive data: `cat \/srv\/finance\/q3\.csv` opens \/srv\/finance\/q3\.csv \(sensitive path\)/);
+});

@@ -209,6 +209,10 @@ impl GovernanceEngine {
             None => evaluator::evaluate(&core.index, hook, facts),
         });
         let guard = decision.decisive.and_then(|m| m.rule.guard());
+        // Read before `decide` takes the risk the facts borrow.
+        let p = &core.config.provenance;
+        let legs = (hook == Hook::BeforeToolCall && p.enabled && p.rule_of_two)
+            .then(|| self.call_legs(core, &basis));
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
         if let Some(finding) = guard.and_then(|g| call.finding(g)) {
             // "Credential guard: `cat .en?` opens /srv/app/.env (dotenv file)": the guard's
@@ -218,6 +222,15 @@ impl GovernanceEngine {
         }
         if hook == Hook::BeforeToolCall {
             provenance::gate(core, req, taint.as_deref(), iteration, &mut verdict);
+            if let Some(legs) = &legs {
+                provenance::rule_of_two(
+                    core,
+                    (req, agent_id),
+                    taint.as_deref(),
+                    legs,
+                    &mut verdict,
+                );
+            }
         }
         verdict.cross_agent = lineage.cross;
         verdict.taint = taint;

@@ -198,6 +198,7 @@ fn guard_env(config: &GovernanceConfig, opts: &EngineOptions) -> crate::guards::
         host.home = std::env::var("HOME").ok();
     }
     crate::guards::GuardEnv::new(host, state, config.builtins.guards())
+        .with_sensitive(&config.provenance.sensitive_paths)
 }
 
 /// The bridge, registry files and their watcher; problems go to the log.

@@ -5,6 +5,7 @@
 use super::{Basis, Core, GovernanceEngine, Mode};
 use crate::context::{Hook, Request};
 use crate::policy::model::Action;
+use crate::provenance::rule_of_two::{Act, CallLegs};
 use crate::provenance::{self, Level, Source, Taint};
 use crate::verdict::Verdict;
 use serde_json::{Map, Value};
@@ -37,6 +38,41 @@ pub(super) fn session_state(core: &Core, session: &str) -> (Option<std::sync::Ar
         Ok(s) => (s.sessions.shared(session), s.runs.iteration(session)),
         Err(_) => (None, 0),
     }
+}
+
+/// `toolTrust` (or the seed's table) for `tool` with the facts of its call.
+fn level_of(core: &Core, tool: &str, f: &crate::context::Facts) -> Level {
+    match core.config.provenance.tool_trust.as_ref() {
+        Some(t) => t.classify(tool, f),
+        None => provenance::classify::default_level(tool, f.req.params.as_ref()),
+    }
+}
+
+/// A call that would complete the rule of two waits for a person, through the approval flow
+/// as any escalation (with approvals off, their fallback decides); a deny or another
+/// escalation stands.
+pub(super) fn rule_of_two(
+    core: &Core,
+    (req, agent_id): (&Request, &str),
+    taint: Option<&Taint>,
+    legs: &CallLegs,
+    v: &mut Verdict,
+) {
+    if matches!(v.action, Action::Deny | Action::Escalate) {
+        return;
+    }
+    let Some(reason) = provenance::rule_of_two::judge(taint, legs) else {
+        return;
+    };
+    v.policy_id = Some("provenance".into());
+    v.rule_id = Some(provenance::presets::RULE_OF_TWO.into());
+    let spec = super::approval::Spec {
+        reason,
+        timeout_seconds: None,
+        fallback: None,
+        severity: None,
+    };
+    super::approval::escalate(&core.config.approval, v, spec, req, agent_id);
 }
 
 /// A provenance policy denies what it names, whatever the other policies said (deny wins).
@@ -79,7 +115,8 @@ impl GovernanceEngine {
         let tool = req.tool_name.as_deref()?;
         let agent_id = super::resolve_agent(req);
         let now = req.timestamp.map_or_else(crate::time::now_ms, |t| t as i64);
-        let level = self.classify(core, req, agent_id, session, now, tool);
+        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
+        let level = self.classify(core, req, (agent_id, session), now, &call);
         let source = Source {
             level,
             via: tool.to_string(),
@@ -88,22 +125,48 @@ impl GovernanceEngine {
             sha256: content.map(sha256_hex),
         };
         self.record_taint(core, |s| s.sessions.taint(session, source));
+        if core.config.provenance.rule_of_two {
+            self.record_acts(core, session, tool, &call, now);
+        }
         Some(level)
     }
 
+    /// What a call that ran did towards the rule of two: its first sensitive access and its
+    /// first outward act are remembered for the session.
+    fn record_acts(
+        &self,
+        core: &Core,
+        session: &str,
+        tool: &str,
+        call: &crate::guards::CallFacts,
+        now: i64,
+    ) {
+        let act = |what: String| Act {
+            via: tool.to_string(),
+            what: cut(&what),
+            at_ms: now,
+        };
+        let (sensitive, outbound) = (call.sensitive(), call.outbound());
+        self.record_taint(core, |s| {
+            let b = sensitive.is_some_and(|w| s.sessions.act(session, false, act(w)));
+            let c = outbound.is_some_and(|w| s.sessions.act(session, true, act(w)));
+            b || c
+        });
+    }
+
+    /// The level of `req`'s result, judged as `before_tool_call` would see the call (its
+    /// trust and risk), without taint: `toolTrust` conditions describe the call, not the session.
     fn classify(
         &self,
         core: &Core,
         req: &Request,
-        agent_id: &str,
-        session: &str,
+        (agent_id, session): (&str, &str),
         now: i64,
-        tool: &str,
+        call: &crate::guards::CallFacts,
     ) -> Level {
         let trust = core.live.trust.snapshot(agent_id);
         let local = crate::time::LocalTime::at(now, core.config.timezone);
         let risk = self.risk_of(core, req, (agent_id, session), trust.score, (now, local));
-        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
         let basis = Basis {
             hook: Hook::BeforeToolCall,
             req,
@@ -113,14 +176,24 @@ impl GovernanceEngine {
             local,
             trust,
             risk: &risk,
-            call: &call,
+            call,
             taint: None,
         };
-        let rules = core.config.provenance.tool_trust.as_ref();
-        self.with_facts(core, &basis, |f| match rules {
-            Some(t) => t.classify(tool, f),
-            None => provenance::classify::default_level(tool, req.params.as_ref()),
-        })
+        let tool = req.tool_name.as_deref().unwrap_or("");
+        self.with_facts(core, &basis, |f| level_of(core, tool, f))
+    }
+
+    /// The rule of two's legs this call would bring (before_tool_call), judged with the
+    /// decision's own facts.
+    pub(super) fn call_legs(&self, core: &Core, b: &Basis) -> CallLegs {
+        let tool = b.req.tool_name.as_deref().unwrap_or("");
+        let level = self.with_facts(core, b, |f| level_of(core, tool, f));
+        CallLegs {
+            untrusted: (level <= Level::External)
+                .then(|| format!("{} content ({tool})", level.as_str())),
+            sensitive: b.call.sensitive(),
+            outbound: b.call.outbound(),
+        }
     }
 
     /// A run began with a message (`before_agent_run`): the owner's own words taint nothing;

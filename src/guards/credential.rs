@@ -235,7 +235,7 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
     let path = s.path_of(c, &word);
     // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
     let label = if !path.pattern {
-        s.credential_hit(&path)
+        s.credential_hit(protected, &path)
     } else if a.unresolved || a.pattern && dotglob(s) {
         protected.hit_dotglob(&path)
     } else {

@@ -9,6 +9,7 @@ mod credential;
 mod destructive;
 pub mod inline;
 mod opaque;
+pub mod outbound;
 mod production;
 mod remote_code;
 mod self_protection;
@@ -70,6 +71,8 @@ pub struct GuardEnv {
     /// The guards the config turns on, in the order they are judged.
     pub enabled: Vec<Guard>,
     credentials: PathSet,
+    /// The operator's `provenance.sensitivePaths`: sensitive data for the rule of two.
+    sensitive: Option<PathSet>,
 }
 
 impl GuardEnv {
@@ -80,7 +83,20 @@ impl GuardEnv {
             state_dir,
             enabled,
             credentials,
+            sensitive: None,
         }
+    }
+
+    /// With the operator's sensitive paths (globs checked when the config was read).
+    pub fn with_sensitive(mut self, globs: &[String]) -> GuardEnv {
+        let entries: Vec<(&str, &str)> = globs
+            .iter()
+            .map(|g| (g.as_str(), "sensitive path"))
+            .collect();
+        self.sensitive = (!entries.is_empty())
+            .then(|| PathSet::new(&entries, &[], self.host.home.as_deref()).ok())
+            .flatten();
+        self
     }
 }
 
@@ -130,10 +146,17 @@ impl<'a> Subject<'a> {
         r
     }
 
-    /// `PathSet::hit` of the credential set for a literal path (what `hit_dotglob` and a
-    /// pattern judgement also answer for one), remembered for the call.
-    pub fn credential_hit(&self, p: &Resolved) -> Option<&'a str> {
+    /// `PathSet::hit` of `set` for a literal path (what `hit_dotglob` and a pattern judgement
+    /// also answer for one), remembered for the call when `set` is the credential set (the
+    /// rule of two asks the operator's sensitive set too, with the same code).
+    pub fn credential_hit<'s>(&self, set: &'s PathSet, p: &Resolved) -> Option<&'s str>
+    where
+        'a: 's,
+    {
         debug_assert!(!p.pattern);
+        if !std::ptr::eq(set, &self.env.credentials) {
+            return set.hit(p);
+        }
         if let Some(&label) = self.credential_hits.borrow().get(&p.path) {
             return label;
         }
@@ -179,15 +202,21 @@ impl<'a> Subject<'a> {
     }
 }
 
+impl<'a> Subject<'a> {
+    fn new(view: &'a CallView, env: &'a GuardEnv) -> Subject<'a> {
+        Subject {
+            view,
+            env,
+            resolved: Default::default(),
+            credential_hits: Default::default(),
+            distinct: Default::default(),
+        }
+    }
+}
+
 /// The finding of each enabled guard on one call, in `Guard::ALL` order.
 pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding> {
-    let s = Subject {
-        view,
-        env,
-        resolved: Default::default(),
-        credential_hits: Default::default(),
-        distinct: Default::default(),
-    };
+    let s = Subject::new(view, env);
     enabled
         .iter()
         .filter_map(|&g| {
@@ -249,6 +278,20 @@ impl<'a> CallFacts<'a> {
             .findings
             .get_or_init(|| check(self.view(), self.env, &self.env.enabled));
         all.iter().find(|f| f.guard == guard)
+    }
+
+    /// The rule of two's second leg: the call opens a credential file, prints secrets or dumps
+    /// the environment (what the credential guard finds, whether it is on or not), or names
+    /// one of the operator's sensitive paths.
+    pub fn sensitive(&self) -> Option<String> {
+        let s = Subject::new(self.view(), self.env);
+        let extra = || credential::check(&s, self.env.sensitive.as_ref()?);
+        credential::check(&s, &self.env.credentials).or_else(extra)
+    }
+
+    /// The rule of two's third leg: the call sends a message or reaches the network.
+    pub fn outbound(&self) -> Option<String> {
+        outbound::check(self.req, self.view())
     }
 
     pub fn home(&self) -> Option<&str> {

@@ -55,7 +55,7 @@ const DEFAULTS: [(&str, Level); 33] = [
 ];
 
 /// `message` actions that bring other people's content in; the rest send or change things.
-const MESSAGE_READS: [&str; 15] = [
+pub(crate) const MESSAGE_READS: [&str; 15] = [
     "read",
     "reactions",
     "list-pins",

@@ -20,6 +20,11 @@ pub struct ProvenanceConfig {
     pub enabled: bool,
     pub tool_trust: Option<ToolTrust>,
     pub policies: Vec<ProvenancePolicy>,
+    /// Meta's rule of two (preset `rule-of-two`): see `rule_of_two`.
+    pub rule_of_two: bool,
+    /// Globs of files that count as sensitive data for the rule of two, besides the
+    /// credential guard's set (`~/finance/**`, `*.sqlite`).
+    pub sensitive_paths: Vec<String>,
     /// The shim wraps stored results of foreign content in provenance markers (`tool_result_persist`).
     pub mark_tool_results: bool,
 }
@@ -42,11 +47,12 @@ pub struct ProvenancePolicy {
     pub reason: Option<String>,
 }
 
-const KEYS: [&str; 5] = [
+const KEYS: [&str; 6] = [
     "enabled",
     "toolTrust",
     "policies",
     "presets",
+    "sensitivePaths",
     "markToolResults",
 ];
 const WHEN_KEYS: [&str; 2] = ["context_taint_includes", "iteration_gte"];
@@ -69,12 +75,14 @@ pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
         .collect();
     // The operator's own policies first: where both block, theirs gives the reason.
     let npath = o.path_of("presets");
+    let mut rule_of_two = false;
     for (i, name) in string_list(o.get("presets"), &npath, issues)
         .iter()
         .enumerate()
     {
         match super::presets::policy(name) {
             Some(p) => policies.push(p),
+            None if name == super::presets::RULE_OF_TWO => rule_of_two = true,
             None => issues.push(
                 &format!("{npath}[{i}]"),
                 format!(
@@ -88,8 +96,23 @@ pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
         enabled,
         tool_trust,
         policies,
+        rule_of_two,
+        sensitive_paths: sensitive_paths(o, issues),
         mark_tool_results: o.bool("markToolResults", false, issues),
     }
+}
+
+/// `sensitivePaths`: globs as the credential set takes them (a basename, or a location from
+/// `/` or `~/`); checked here so a bad one names its key.
+fn sensitive_paths(o: &Obj, issues: &mut Issues) -> Vec<String> {
+    let path = o.path_of("sensitivePaths");
+    let globs = string_list(o.get("sensitivePaths"), &path, issues);
+    for (i, g) in globs.iter().enumerate() {
+        if let Err(e) = crate::paths::PathSet::new(&[(g.as_str(), "")], &[], None) {
+            issues.push(&format!("{path}[{i}]"), e.to_string());
+        }
+    }
+    globs
 }
 
 fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {

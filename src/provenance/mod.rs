@@ -12,6 +12,7 @@ pub mod classify;
 pub mod config;
 pub mod level;
 pub mod presets;
+pub mod rule_of_two;
 pub mod runs;
 pub mod taint;
 

@@ -6,11 +6,15 @@ use super::config::ProvenancePolicy;
 use super::level::Level;
 use crate::policy::glob::Glob;
 
-pub const NAMES: [&str; 3] = [
+pub const NAMES: [&str; 4] = [
     "no-exec-when-tainted",
     "no-send-when-untrusted",
     "max-recursion",
+    RULE_OF_TWO,
 ];
+
+/// Not a policy of the seed's shape: its own check (`rule_of_two`), switched on like one.
+pub const RULE_OF_TWO: &str = "rule-of-two";
 
 /// The policy a preset stands for, or `None` for a name we do not know.
 pub fn policy(name: &str) -> Option<ProvenancePolicy> {

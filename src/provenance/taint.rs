@@ -4,6 +4,7 @@
 //! compaction keeps it (the summary derives from the tainted content).
 
 use super::level::Level;
+use super::rule_of_two::Act;
 use crate::recency::RecencyMap;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -36,6 +37,12 @@ pub struct Taint {
     /// Sources seen after the first of their level.
     #[serde(default)]
     pub more: u32,
+    /// The first call that accessed sensitive data in this session (rule of two, leg B).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sensitive: Option<Act>,
+    /// The first call that sent a message or reached the network (rule of two, leg C).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outbound: Option<Act>,
 }
 
 impl Taint {
@@ -73,6 +80,15 @@ impl Taint {
         let mut changed = false;
         for s in &other.sources {
             changed |= self.add(s.clone());
+        }
+        for (mine, theirs) in [
+            (&mut self.sensitive, &other.sensitive),
+            (&mut self.outbound, &other.outbound),
+        ] {
+            if mine.is_none() && theirs.is_some() {
+                mine.clone_from(theirs);
+                changed = true;
+            }
         }
         changed
     }
@@ -123,6 +139,30 @@ impl Sessions {
             return false;
         }
         let changed = Arc::make_mut(self.map.touch(session, Arc::default)).add(source);
+        self.map.evict_to(MAX_SESSIONS);
+        changed
+    }
+
+    /// Records a call that gave the session a rule-of-two leg (`outbound`: leg C, else B);
+    /// the first one of each is kept. True when the session's record changed.
+    pub fn act(&mut self, session: &str, outbound: bool, act: Act) -> bool {
+        let known = self.get(session).map(|t| match outbound {
+            true => t.outbound.is_some(),
+            false => t.sensitive.is_some(),
+        });
+        if session.is_empty() || known == Some(true) {
+            return false;
+        }
+        let taint = Arc::make_mut(self.map.touch(session, Arc::default));
+        let slot = if outbound {
+            &mut taint.outbound
+        } else {
+            &mut taint.sensitive
+        };
+        let changed = slot.is_none();
+        if changed {
+            *slot = Some(act);
+        }
         self.map.evict_to(MAX_SESSIONS);
         changed
     }

@@ -255,3 +255,92 @@ fn the_default_table_reads_the_hosts_tools() {
         assert_eq!(default_level(tool, p(params).as_ref()), want, "{tool}");
     }
 }
+
+mod rule_of_two_legs {
+    use super::super::rule_of_two::{judge, Act, CallLegs};
+    use super::*;
+
+    fn act(what: &str) -> Act {
+        Act {
+            via: "exec".into(),
+            what: what.into(),
+            at_ms: 1_700_000_000_000,
+        }
+    }
+
+    fn legs(a: bool, b: bool, c: bool) -> CallLegs {
+        CallLegs {
+            untrusted: a.then(|| "untrusted content (web_fetch)".into()),
+            sensitive: b.then(|| "opens /srv/app/.env".into()),
+            outbound: c.then(|| "reaches the network (`curl x`)".into()),
+        }
+    }
+
+    /// Every combination of what the session holds and what the call brings: escalated
+    /// exactly when the two together hold all three legs and the call brings one.
+    #[test]
+    fn the_third_leg_is_escalated_whichever_it_is() {
+        for bits in 0u8..64 {
+            let had = |i: u8| bits & (1 << i) != 0;
+            let mut s = Sessions::default();
+            if had(0) {
+                s.taint("k", src(Level::External, "message", "telegram 4711"));
+            }
+            if had(1) {
+                s.act("k", false, act("cat .env"));
+            }
+            if had(2) {
+                s.act("k", true, act("curl x"));
+            }
+            let call = legs(had(3), had(4), had(5));
+            let all = (had(0) || had(3)) && (had(1) || had(4)) && (had(2) || had(5));
+            let expected = all && call.any();
+            let got = judge(s.get("k"), &call);
+            assert_eq!(got.is_some(), expected, "bits {bits:06b}: {got:?}");
+        }
+    }
+
+    #[test]
+    fn the_reason_names_each_leg_and_its_source() {
+        let mut s = Sessions::default();
+        s.taint(
+            "k",
+            src(Level::Untrusted, "web_fetch", "https://evil.example/p"),
+        );
+        s.act("k", false, act("cat /srv/app/.env"));
+        let r = judge(s.get("k"), &legs(false, false, true)).expect("third leg");
+        assert!(
+            r.contains("the session read untrusted content (web_fetch https://evil.example/p at "),
+            "{r}"
+        );
+        assert!(
+            r.contains(
+                "it accessed sensitive data (exec: cat /srv/app/.env at 2023-11-14T22:13:20Z)"
+            ),
+            "{r}"
+        );
+        assert!(
+            r.contains("this call acts outward: reaches the network (`curl x`)"),
+            "{r}"
+        );
+    }
+
+    #[test]
+    fn legs_are_kept_first_cleared_by_a_reset_and_passed_to_a_child() {
+        let mut s = Sessions::default();
+        assert!(s.act("p", true, act("curl first")));
+        assert!(
+            !s.act("p", true, act("curl second")),
+            "the first act is kept"
+        );
+        assert!(s.inherit("child", "p"));
+        assert_eq!(
+            s.get("child")
+                .and_then(|t| t.outbound.as_ref())
+                .map(|a| a.what.as_str()),
+            Some("curl first")
+        );
+        assert!(s.clear("p"));
+        assert!(s.get("p").is_none());
+    }
+}

@@ -10,20 +10,24 @@
 
 pub mod classify;
 pub mod config;
+pub mod graph;
 pub mod level;
 pub mod runs;
 pub mod taint;
 
 pub use config::ProvenanceConfig;
+pub use graph::{Graphs, TurnGraph};
 pub use level::Level;
 pub use runs::Runs;
 pub use taint::{Sessions, Source, Taint, TaintAudit};
 
-/// What a process learns: every session's taint (persisted) and its current run's model calls.
+/// What a process learns: every session's taint (persisted), its current run's model calls
+/// and its turn graphs.
 #[derive(Default)]
 pub struct State {
     pub sessions: Sessions,
     pub runs: Runs,
+    pub graphs: Graphs,
 }
 
 /// provenance.json: sessions from the least to the most recently active.
@@ -48,13 +52,7 @@ pub fn judge(
     tool: &str,
 ) -> Option<Block> {
     cfg.policies.iter().find_map(|p| {
-        let source = match p.taint_includes.as_slice() {
-            [] => None,
-            levels => Some(levels.iter().find_map(|l| taint?.source_of(*l))?),
-        };
-        if p.iteration_gte.is_some_and(|n| iteration < n) {
-            return None;
-        }
+        let source = holds(p, taint, iteration)?;
         if !p.block_turn && !p.block_tools.iter().any(|g| g.matches(tool)) {
             return None;
         }
@@ -72,6 +70,36 @@ pub fn judge(
             reason,
         })
     })
+}
+
+/// Whether `p`'s `when` holds: Some with the source of the first level it names that the
+/// context holds (None when it names no level), or None when it does not hold.
+#[allow(clippy::option_option)]
+pub fn holds<'t>(
+    p: &config::ProvenancePolicy,
+    taint: Option<&'t Taint>,
+    iteration: u32,
+) -> Option<Option<&'t Source>> {
+    let source = match p.taint_includes.as_slice() {
+        [] => None,
+        levels => Some(levels.iter().find_map(|l| taint?.source_of(*l))?),
+    };
+    if p.iteration_gte.is_some_and(|n| iteration < n) {
+        return None;
+    }
+    Some(source)
+}
+
+/// Whether a policy asking for `wants` (persist_graph, log_full_context) holds.
+pub fn wants(
+    cfg: &ProvenanceConfig,
+    taint: Option<&Taint>,
+    iteration: u32,
+    wants: impl Fn(&config::ProvenancePolicy) -> bool,
+) -> bool {
+    cfg.policies
+        .iter()
+        .any(|p| wants(p) && holds(p, taint, iteration).is_some())
 }
 
 fn default_reason(p: &config::ProvenancePolicy) -> String {

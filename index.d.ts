@@ -166,7 +166,7 @@ export declare class GovernanceEngine {
   observeModelCall(sessionKey: string, runId: string): number | null;
   /** A run ended (agent_end): its turn graph is finished, and persisted when a `persist_graph` policy held. */
   observeRunEnd(sessionKey: string, runId?: string, durationMs?: number): void;
-  /** The session's turn graphs (seed 004): the open turn and the recent finished ones; null when provenance is off. */
+  /** The session's turn graphs (seed 004): the open turn, the recent finished ones and the newest persisted; null when provenance is off. */
   provenanceGraph(sessionKey: string): ProvenanceGraphs | null;
   /** The session's context was replaced (a reset, not a compaction); true when it held taint. */
   resetProvenance(sessionKey: string): boolean;
@@ -308,4 +308,6 @@ export interface ProvenanceGraphs {
   current: TurnGraph | null;
   /** Finished turns kept in memory (up to 4), the oldest first. */
   recent: TurnGraph[];
+  /** Up to 4 newest graphs persisted by any process (persist_graph) that are not in `recent`, the oldest first. */
+  persisted: TurnGraph[];
 }

@@ -46,13 +46,14 @@ const isGraph = (g) => g && typeof g === 'object' && typeof g.turnId === 'string
 /** Turn graphs in any of the shapes an operator may hold, the oldest first. */
 function graphsOf(value, source) {
   let v = value;
-  if (v && typeof v === 'object' && !Array.isArray(v) && !isGraph(v) && (v.payload || v.result)) v = v.payload || v.result;
+  for (const k of ['payload', 'result', 'data']) if (v && typeof v === 'object' && !Array.isArray(v) && !isGraph(v) && v[k]) v = v[k];
   const list = isGraph(v) ? [v]
     : Array.isArray(v) ? v
-      : v && typeof v === 'object' ? [...(Array.isArray(v.recent) ? v.recent : []), ...(v.current ? [v.current] : [])]
+      : v && typeof v === 'object'
+        ? [...(Array.isArray(v.persisted) ? v.persisted : []), ...(Array.isArray(v.recent) ? v.recent : []), ...(v.current ? [v.current] : [])]
         : [];
   const graphs = list.filter(isGraph);
-  if (!graphs.length) throw new Error(`${source}: no turn graph in it (expected a turn graph, a list, or {current, recent})`);
+  if (!graphs.length) throw new Error(`${source}: no turn graph in it (expected a turn graph, a list, or {current, recent, persisted})`);
   return graphs.sort((a, b) => (a.timestamp || 0) - (b.timestamp || 0));
 }
 

@@ -442,3 +442,36 @@ fn the_graph_is_read_back_while_the_run_goes_on_and_after() {
         "nothing persisted without persist_graph"
     );
 }
+
+#[test]
+fn a_refusal_is_persisted_at_once_and_another_process_reads_it_back() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    {
+        // A CLI run whose end the host never reports: the process exits after the refusal.
+        let e = engine(tmp.path(), recording(json!({ "persist_graph": true })));
+        e.observe_model_call(MAIN, "run-9");
+        let page = in_run(
+            call(MAIN, "web_fetch", json!({ "url": "https://evil.example/" })),
+            "run-9",
+            "c1",
+        );
+        e.observe_tool_result(&page, Some(PAGE));
+        let exec = in_run(
+            call(MAIN, "exec", json!({ "command": "id" })),
+            "run-9",
+            "c2",
+        );
+        assert!(e.evaluate(&exec).is_block());
+        let text = std::fs::read_to_string(graph_file(tmp.path(), MAIN, "run-9"))
+            .expect("written at the refusal");
+        let g: Value = serde_json::from_str(&text).expect("json");
+        assert_eq!(g["finished"], false);
+        assert_eq!(g["summary"]["toolsBlocked"], json!(["exec"]));
+    }
+    // The gateway, another process on the same state directory.
+    let gateway = engine(tmp.path(), recording(json!({ "persist_graph": true })));
+    let answer = gateway.provenance_graph(MAIN).expect("on");
+    assert_eq!(answer["current"], Value::Null);
+    assert_eq!(answer["persisted"][0]["turnId"], "run-9", "{answer}");
+    assert_eq!(answer["persisted"][0]["nodes"][3]["blocked"], true);
+}

@@ -256,9 +256,10 @@ impl GovernanceEngine {
             .live
             .provenance
             .lock()
-            .ok()
-            .and_then(|mut s| s.graphs.end(session, run, duration_ms, now));
-        self.turn_finished(core, finished);
+            .is_ok_and(|mut s| s.graphs.end(session, run, duration_ms, now));
+        if finished {
+            self.turn_finished(core, session);
+        }
     }
 
     /// The session's context was replaced (`/new`, `/reset`, an idle or daily rollover, a
@@ -301,11 +302,20 @@ impl GovernanceEngine {
         let core = self.provenance_core()?;
         let s = core.live.provenance.lock().ok()?;
         let recent: Vec<&TurnGraph> = s.graphs.recent(session).collect();
+        // Graphs other processes wrote (a CLI run, the process before a restart), newest last.
+        let known = |id: &str| recent.iter().any(|g| g.turn_id == id);
+        let persisted: Vec<TurnGraph> = graphs_dir(core)
+            .map(|d| graph::read_persisted(&d, session, graph::MAX_TURNS))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|g| !known(&g.turn_id))
+            .collect();
         Some(serde_json::json!({
             "sessionKey": session,
             "taint": s.sessions.get(session),
             "current": s.graphs.current(session),
             "recent": recent,
+            "persisted": persisted,
         }))
     }
 
@@ -346,55 +356,75 @@ impl GovernanceEngine {
             g.tool_call(session, at, call, lowest)
         });
         let cfg = &core.config.provenance;
-        if !cfg.policies.iter().any(|p| p.log_full_context) {
+        let persist = v.is_block() && cfg.policies.iter().any(|p| p.persist_graph);
+        if !persist && !cfg.policies.iter().any(|p| p.log_full_context) {
             return None;
         }
         let s = core.live.provenance.lock().ok()?;
         let iteration = s.runs.iteration(session);
-        if !provenance::wants(cfg, taint, iteration, |p| p.log_full_context) {
-            return None;
+        let holds = |want: fn(&provenance::config::ProvenancePolicy) -> bool| {
+            provenance::wants(cfg, taint, iteration, want)
+        };
+        let current = s.graphs.current(session)?;
+        let logged = holds(|p| p.log_full_context).then(|| serde_json::to_value(current).ok());
+        // A refusal is written at once: a run whose end the host never reports (a process
+        // that exits first) still leaves the graph that explains it; the turn's end rewrites it.
+        let written = (persist && holds(|p| p.persist_graph)).then(|| current.clone());
+        drop(s);
+        if let Some(g) = written {
+            self.persist_graph(core, &g);
         }
-        let current = s.graphs.current(session);
-        current.and_then(|g| serde_json::to_value(g).ok())
+        logged.flatten()
     }
 
-    /// Runs `change` on the graphs with the event's place (the session's taint as its history,
-    /// should the event open a turn); a turn it finishes is judged for persistence.
+    /// Runs `change` on the graphs with the event's place (the sessions' taint, for the
+    /// history of a turn the event opens); a turn it finishes is judged for persistence.
     fn record_graph(
         &self,
         core: &Core,
         session: &str,
         (run, agent, now): (Option<&str>, Option<&str>, i64),
-        change: impl FnOnce(&mut provenance::Graphs, &At) -> Option<TurnGraph>,
+        change: impl FnOnce(&mut provenance::Graphs, &At) -> bool,
     ) {
-        let finished = core.live.provenance.lock().ok().and_then(|mut s| {
+        let finished = core.live.provenance.lock().is_ok_and(|mut s| {
             let s = &mut *s;
             let at = At {
                 run,
                 agent,
                 at_ms: now,
-                history: s.sessions.get(session),
+                taints: Some(&s.sessions),
             };
             change(&mut s.graphs, &at)
         });
-        self.turn_finished(core, finished);
+        if finished {
+            self.turn_finished(core, session);
+        }
     }
 
     /// A finished turn is written to `provenance/graphs/` beside trust.json when a
     /// `persist_graph` policy held during it. Taint only grows within a session and the model
     /// calls only within a run, so a policy that held at any point of the turn holds at its end.
-    fn turn_finished(&self, core: &Core, finished: Option<TurnGraph>) {
-        let Some(g) = finished else { return };
+    fn turn_finished(&self, core: &Core, session: &str) {
         let cfg = &core.config.provenance;
-        let taint = self.session_taint(&g.session_key);
-        let iteration = g.summary.iteration_count;
-        if !provenance::wants(cfg, taint.as_ref(), iteration, |p| p.persist_graph) {
+        if !cfg.policies.iter().any(|p| p.persist_graph) {
             return;
         }
+        let wanted = core.live.provenance.lock().ok().and_then(|s| {
+            let g = s.graphs.last_finished(session)?;
+            let taint = s.sessions.get(session);
+            let iteration = g.summary.iteration_count;
+            provenance::wants(cfg, taint, iteration, |p| p.persist_graph).then(|| g.clone())
+        });
+        if let Some(g) = wanted {
+            self.persist_graph(core, &g);
+        }
+    }
+
+    /// Once per finished run (and per refusal), on the hook that ended it: small, and an
+    /// operator who asked for the graph must find it even if the process dies right after.
+    fn persist_graph(&self, core: &Core, g: &TurnGraph) {
         let Some(dir) = graphs_dir(core) else { return };
-        // Once per finished run, on the hook that ended it: small, and an operator who asked
-        // for the graph must find it even if the process dies right after.
-        if let Err(e) = graph::persist(&dir, &g) {
+        if let Err(e) = graph::persist(&dir, g) {
             self.log("error", format!("provenance graph not written: {e}"));
         }
     }

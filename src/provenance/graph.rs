@@ -14,7 +14,7 @@
 //! `truncated`, and the summary counts everything, dropped nodes included.
 
 use super::level::Level;
-use super::taint::{Source, Taint};
+use super::taint::{Sessions, Source, Taint};
 use crate::recency::RecencyMap;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -88,10 +88,31 @@ pub struct Meta {
     pub action: Option<String>,
 }
 
+/// A node's id in its turn, written `n<number>`: a number in memory, so recording a call
+/// allocates no id strings (the hot path of `before_tool_call`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NodeId(pub u32);
+
+impl Serialize for NodeId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&format_args!("n{}", self.0))
+    }
+}
+
+impl<'de> Deserialize<'de> for NodeId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<NodeId, D::Error> {
+        let text = String::deserialize(d)?;
+        text.strip_prefix('n')
+            .and_then(|n| n.parse().ok())
+            .map(NodeId)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a node id: {text:?}")))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
-    pub id: String,
+    pub id: NodeId,
     pub kind: NodeKind,
     pub trust: Level,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,8 +133,8 @@ pub struct Node {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Edge {
-    pub from: String,
-    pub to: String,
+    pub from: NodeId,
+    pub to: NodeId,
     pub relation: Relation,
 }
 
@@ -163,7 +184,9 @@ pub struct At<'a> {
     pub run: Option<&'a str>,
     pub agent: Option<&'a str>,
     pub at_ms: i64,
-    pub history: Option<&'a Taint>,
+    /// Every session's taint, read only when the event opens a turn (its `history` node):
+    /// most events do not, and a lookup per tool call is what provenance must not cost.
+    pub taints: Option<&'a Sessions>,
 }
 
 /// Content that entered the context (the run's message, a tool's result).
@@ -197,9 +220,9 @@ struct Turn {
     graph: TurnGraph,
     run: Option<String>,
     /// The latest model call, which produced the calls that follow.
-    last_llm: Option<String>,
+    last_llm: Option<NodeId>,
     /// Nodes the next model call consumes (the input, results since the last call).
-    unconsumed: Vec<(String, Relation)>,
+    unconsumed: Vec<(NodeId, Relation)>,
     next_id: u32,
 }
 
@@ -219,14 +242,14 @@ pub struct Graphs {
 
 impl Graphs {
     /// A run began (`before_agent_run`, or the first event of a run when that hook is not
-    /// granted). The open turn of another run is finished and returned; the same run's
-    /// attempt (a retry) goes on in its turn.
-    pub fn begin(&mut self, session: &str, at: &At) -> Option<TurnGraph> {
+    /// granted). The open turn of another run is finished (each method answers true when it
+    /// finished one: `last_finished` has it); the same run's attempt (a retry) goes on.
+    pub fn begin(&mut self, session: &str, at: &At) -> bool {
         self.turn(session, at).1
     }
 
     /// The run's message, once its level is known.
-    pub fn input(&mut self, session: &str, at: &At, c: Content) -> Option<TurnGraph> {
+    pub fn input(&mut self, session: &str, at: &At, c: Content) -> bool {
         let (t, finished) = self.turn(session, at);
         if let Some(id) = t.push(node(NodeKind::Input, c, at.at_ms), None) {
             t.unconsumed.push((id, Relation::Triggers));
@@ -235,7 +258,7 @@ impl Graphs {
     }
 
     /// A model call began (`model_call_started`).
-    pub fn model_call(&mut self, session: &str, at: &At) -> Option<TurnGraph> {
+    pub fn model_call(&mut self, session: &str, at: &At) -> bool {
         let (t, finished) = self.turn(session, at);
         t.graph.summary.iteration_count += 1;
         let mut llm = bare(NodeKind::LlmCall, t.graph.summary.max_taint, at.at_ms);
@@ -244,30 +267,30 @@ impl Graphs {
             return finished;
         };
         let mut inputs = std::mem::take(&mut t.unconsumed);
-        if let Some(prev) = t.last_llm.replace(id.clone()) {
+        if let Some(prev) = t.last_llm.replace(id) {
             inputs.insert(0, (prev, Relation::DerivesFrom));
         }
         for (other, rel) in inputs {
             // The input triggers the call; the call consumes results and derives from the rest.
             match rel {
-                Relation::Triggers => t.edge(&other, &id, rel),
-                _ => t.edge(&id, &other, rel),
+                Relation::Triggers => t.edge(other, id, rel),
+                _ => t.edge(id, other, rel),
             }
         }
         finished
     }
 
     /// A tool call was judged (`before_tool_call`); `taint` is the session's lowest level then.
-    pub fn tool_call(
-        &mut self,
-        session: &str,
-        at: &At,
-        c: Call,
-        taint: Option<Level>,
-    ) -> Option<TurnGraph> {
+    pub fn tool_call(&mut self, session: &str, at: &At, c: Call, taint: Option<Level>) -> bool {
         let (t, finished) = self.turn(session, at);
         let context = t.graph.summary.max_taint;
         let trust = taint.map_or(context, |l| l.min(context));
+        if c.decision.is_none() && t.graph.nodes.len() >= MAX_NODES {
+            // A full turn counts an allowed call without building its node.
+            t.graph.summary.max_taint = trust;
+            t.graph.truncated.nodes += 1;
+            return finished;
+        }
         let blocked = c.decision.as_ref().is_some_and(|d| d.action == "deny");
         let mut call = bare(NodeKind::ToolCall, trust, at.at_ms);
         call.tool = Some(c.tool.to_string());
@@ -283,8 +306,8 @@ impl Graphs {
             );
         }
         let id = t.push(call, None);
-        if let (Some(id), Some(llm)) = (&id, t.last_llm.clone()) {
-            t.edge(&llm, id, Relation::Produces);
+        if let (Some(id), Some(llm)) = (id, t.last_llm) {
+            t.edge(llm, id, Relation::Produces);
         }
         let Some(d) = c.decision else {
             return finished;
@@ -300,7 +323,7 @@ impl Graphs {
                 true => Relation::BlockedBy,
                 false => Relation::Triggers,
             };
-            t.edge(&call, &decision, rel);
+            t.edge(call, decision, rel);
         }
         finished
     }
@@ -312,7 +335,7 @@ impl Graphs {
         at: &At,
         (tool, call_id): (&str, Option<&str>),
         c: Content,
-    ) -> Option<TurnGraph> {
+    ) -> bool {
         let (t, finished) = self.turn(session, at);
         let mut n = node(NodeKind::ToolResult, c, at.at_ms);
         n.tool = Some(tool.to_string());
@@ -321,27 +344,34 @@ impl Graphs {
         let call = t.call_of(tool, call_id);
         if let Some(id) = t.push(n, None) {
             if let Some(call) = call {
-                t.edge(&call, &id, Relation::Produces);
+                t.edge(call, id, Relation::Produces);
             }
             t.unconsumed.push((id, Relation::Consumes));
         }
         finished
     }
 
-    /// The run ended (`agent_end`): its turn, finished, to keep or persist.
+    /// The run ended (`agent_end`): true when it finished the session's open turn.
     pub fn end(
         &mut self,
         session: &str,
         run: Option<&str>,
         duration_ms: Option<i64>,
         at_ms: i64,
-    ) -> Option<TurnGraph> {
-        let s = self.map.get_mut(session)?;
-        let open = s.open.as_ref()?;
-        if run.is_some() && open.run.is_some() && open.run.as_deref() != run {
-            return None;
+    ) -> bool {
+        let Some(s) = self.map.get_mut(session) else {
+            return false;
+        };
+        let other = |o: &Turn| run.is_some() && o.run.is_some() && o.run.as_deref() != run;
+        if s.open.as_ref().is_none_or(other) {
+            return false;
         }
         s.finish(duration_ms, at_ms)
+    }
+
+    /// The session's latest finished turn (the one a `true` answer above finished).
+    pub fn last_finished(&self, session: &str) -> Option<&TurnGraph> {
+        self.map.get(session)?.done.back()
     }
 
     /// The session's open turn, if a run is going on.
@@ -368,8 +398,8 @@ impl Graphs {
 
     /// The open turn of `at.run`: the session's open turn when it is the same run (or either
     /// run is unnamed), else a new one, the previous returned finished.
-    fn turn(&mut self, session: &str, at: &At) -> (&mut Turn, Option<TurnGraph>) {
-        if self.map.get(session).is_none() {
+    fn turn(&mut self, session: &str, at: &At) -> (&mut Turn, bool) {
+        if self.map.len() >= MAX_SESSIONS && self.map.get(session).is_none() {
             self.map.evict_to(MAX_SESSIONS - 1);
         }
         let made = &mut self.made;
@@ -378,10 +408,7 @@ impl Graphs {
             .open
             .as_ref()
             .is_some_and(|t| at.run.is_none() || t.run.is_none() || t.run.as_deref() == at.run);
-        let finished = match same {
-            true => None,
-            false => s.finish(None, at.at_ms),
-        };
+        let finished = !same && s.finish(None, at.at_ms);
         let t = s.open.get_or_insert_with(|| {
             *made += 1;
             Turn::new(session, at, *made)
@@ -398,15 +425,19 @@ impl Graphs {
 }
 
 impl SessionGraphs {
-    fn finish(&mut self, duration_ms: Option<i64>, at_ms: i64) -> Option<TurnGraph> {
-        let mut g = self.open.take()?.graph;
+    /// Moves the open turn to the finished ones; true when there was one.
+    fn finish(&mut self, duration_ms: Option<i64>, at_ms: i64) -> bool {
+        let Some(t) = self.open.take() else {
+            return false;
+        };
+        let mut g = t.graph;
         g.finished = true;
         g.duration_ms = duration_ms.unwrap_or(at_ms - g.timestamp).max(0);
-        self.done.push_back(g.clone());
+        self.done.push_back(g);
         while self.done.len() > MAX_TURNS {
             self.done.pop_front();
         }
-        Some(g)
+        true
     }
 }
 
@@ -439,14 +470,15 @@ impl Turn {
             unconsumed: Vec::new(),
             next_id: 0,
         };
-        t.history(at);
+        if let Some(taint) = at.taints.and_then(|s| s.get(session)) {
+            t.history(taint, at.at_ms);
+        }
         t
     }
 
     /// What the session had read before the run: one node at its lowest level; every foreign
     /// source it held is in the summary.
-    fn history(&mut self, at: &At) {
-        let Some(taint) = at.history else { return };
+    fn history(&mut self, taint: &Taint, at_ms: i64) {
         let Some(lowest) = taint.sources.first() else {
             return;
         };
@@ -458,7 +490,7 @@ impl Turn {
                 &mut g.truncated,
             );
         }
-        let mut n = bare(NodeKind::History, lowest.level, at.at_ms);
+        let mut n = bare(NodeKind::History, lowest.level, at_ms);
         n.metadata.source = source_text(lowest);
         n.content_hash = lowest.sha256.clone();
         if let Some(id) = self.push(n, None) {
@@ -468,7 +500,7 @@ impl Turn {
 
     /// Adds `n` unless the turn is full (`reserve`: places beyond the cap for this kind);
     /// the summary takes it in either way.
-    fn push(&mut self, mut n: Node, reserve: Option<usize>) -> Option<String> {
+    fn push(&mut self, mut n: Node, reserve: Option<usize>) -> Option<NodeId> {
         let g = &mut self.graph;
         g.summary.max_taint = g.summary.max_taint.min(n.trust);
         if n.trust.is_foreign() && !n.metadata.source.is_empty() {
@@ -483,22 +515,18 @@ impl Turn {
             return None;
         }
         self.next_id += 1;
-        n.id = format!("n{}", self.next_id);
+        n.id = NodeId(self.next_id);
         g.nodes.push(n);
-        Some(format!("n{}", self.next_id))
+        Some(NodeId(self.next_id))
     }
 
-    fn edge(&mut self, from: &str, to: &str, relation: Relation) {
+    fn edge(&mut self, from: NodeId, to: NodeId, relation: Relation) {
         let g = &mut self.graph;
         if g.edges.len() >= MAX_EDGES {
             g.truncated.edges += 1;
             return;
         }
-        g.edges.push(Edge {
-            from: from.to_string(),
-            to: to.to_string(),
-            relation,
-        });
+        g.edges.push(Edge { from, to, relation });
     }
 
     fn iteration(&self) -> Option<u32> {
@@ -507,9 +535,9 @@ impl Turn {
 
     /// The call a result belongs to: the one with its id, else the latest call of the tool
     /// that has no result yet (hosts and tests that pass no ids).
-    fn call_of(&self, tool: &str, call_id: Option<&str>) -> Option<String> {
+    fn call_of(&self, tool: &str, call_id: Option<&str>) -> Option<NodeId> {
         let nodes = &self.graph.nodes;
-        let answered = |id: &str| {
+        let answered = |id: NodeId| {
             self.graph
                 .edges
                 .iter()
@@ -523,10 +551,10 @@ impl Turn {
                 n.kind == NodeKind::ToolCall
                     && n.tool.as_deref() == Some(tool)
                     && !n.blocked
-                    && !answered(&n.id)
+                    && !answered(n.id)
             }),
         };
-        found.map(|n| n.id.clone())
+        found.map(|n| n.id)
     }
 }
 
@@ -551,7 +579,7 @@ pub fn source_text(s: &Source) -> String {
 
 fn bare(kind: NodeKind, trust: Level, at_ms: i64) -> Node {
     Node {
-        id: String::new(),
+        id: NodeId::default(),
         kind,
         trust,
         tool: None,
@@ -633,23 +661,39 @@ pub fn persist(dir: &Path, g: &TurnGraph) -> Result<PathBuf, String> {
     Ok(path)
 }
 
+/// The `max` most recently written graphs of `session` under `dir`, the oldest first; files
+/// that do not parse as turn graphs are skipped (they are not ours to judge here).
+pub fn read_persisted(dir: &Path, session: &str, max: usize) -> Vec<TurnGraph> {
+    let files = by_age(&dir.join(file_name(session)));
+    files[files.len().saturating_sub(max)..]
+        .iter()
+        .filter_map(|f| serde_json::from_slice(&std::fs::read(f).ok()?).ok())
+        .collect()
+}
+
 /// Keeps the `keep` most recently written graphs of a session directory.
 fn prune(dir: &Path, keep: usize) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let files = by_age(dir);
+    if files.len() <= keep {
         return;
+    }
+    for f in &files[..files.len() - keep] {
+        let _ = std::fs::remove_file(f);
+    }
+}
+
+/// The graph files of a session directory, the least recently written first.
+fn by_age(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
     };
     let mut files: Vec<(std::time::SystemTime, PathBuf)> = entries
         .filter_map(Result::ok)
         .filter(|e| e.path().extension().is_some_and(|x| x == "json"))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
-    if files.len() <= keep {
-        return;
-    }
     files.sort();
-    for (_, f) in &files[..files.len() - keep] {
-        let _ = std::fs::remove_file(f);
-    }
+    files.into_iter().map(|(_, f)| f).collect()
 }
 
 #[cfg(test)]

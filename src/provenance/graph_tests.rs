@@ -9,7 +9,7 @@ fn at(run: &str, ms: i64) -> At<'static> {
         run: Some(run),
         agent: Some("main"),
         at_ms: ms,
-        history: None,
+        taints: None,
     }
 }
 
@@ -37,16 +37,16 @@ fn kinds(g: &TurnGraph) -> Vec<NodeKind> {
 }
 
 fn has_edge(g: &TurnGraph, from: NodeKind, rel: Relation, to: NodeKind) -> bool {
-    let kind = |id: &str| g.nodes.iter().find(|n| n.id == id).map(|n| n.kind);
+    let kind = |id: NodeId| g.nodes.iter().find(|n| n.id == id).map(|n| n.kind);
     g.edges
         .iter()
-        .any(|e| e.relation == rel && kind(&e.from) == Some(from) && kind(&e.to) == Some(to))
+        .any(|e| e.relation == rel && kind(e.from) == Some(from) && kind(e.to) == Some(to))
 }
 
 /// The seed's example turn: a message, a fetch, a blocked exec.
-fn one_turn(g: &mut Graphs, history: Option<&Taint>) {
+fn one_turn(g: &mut Graphs, taints: Option<&Sessions>) {
     let mut a = at("run-1", 1_000);
-    a.history = history;
+    a.taints = taints;
     g.begin(S, &a);
     g.input(
         S,
@@ -99,13 +99,20 @@ fn a_turn_has_the_seeds_nodes_edges_and_summary() {
     assert!(has_edge(t, LlmCall, Relation::Consumes, ToolResult));
     assert!(has_edge(t, LlmCall, Relation::DerivesFrom, LlmCall));
     assert!(has_edge(t, ToolCall, Relation::BlockedBy, PolicyDecision));
-    let ids: Vec<&str> = t.nodes.iter().map(|n| n.id.as_str()).collect();
+    let ids: Vec<NodeId> = t.nodes.iter().map(|n| n.id).collect();
     for e in &t.edges {
-        assert!(
-            ids.contains(&e.from.as_str()) && ids.contains(&e.to.as_str()),
-            "{e:?}"
-        );
+        assert!(ids.contains(&e.from) && ids.contains(&e.to), "{e:?}");
     }
+    let json = serde_json::to_value(t).expect("json");
+    assert_eq!(json["nodes"][0]["id"], "n1");
+    assert_eq!(
+        json["edges"][0]["from"], "n1",
+        "the input triggers the first model call"
+    );
+    assert_eq!(
+        serde_json::from_value::<TurnGraph>(json).ok().as_ref(),
+        Some(t)
+    );
     assert_eq!(t.summary.max_taint, Level::Untrusted);
     assert_eq!(
         t.summary.external_sources,
@@ -188,7 +195,7 @@ fn history_brings_what_the_session_read_before_the_run() {
     );
     let mut g = Graphs::default();
     let mut a = at("run-2", 5_000);
-    a.history = sessions.get(S);
+    a.taints = Some(&sessions);
     g.begin(S, &a);
     g.model_call(S, &at("run-2", 5_001));
     let t = g.current(S).expect("turn");
@@ -207,21 +214,31 @@ fn history_brings_what_the_session_read_before_the_run() {
 #[test]
 fn a_new_run_finishes_the_turn_a_retry_continues_it_and_few_turns_are_kept() {
     let mut g = Graphs::default();
-    assert!(g.begin(S, &at("r1", 0)).is_none());
+    assert!(!g.begin(S, &at("r1", 0)));
     assert!(
-        g.begin(S, &at("r1", 10)).is_none(),
+        !g.begin(S, &at("r1", 10)),
         "a retry of the run is the same turn"
     );
-    let done = g
-        .model_call(S, &at("r2", 20))
-        .expect("r1 finished by r2's first event");
+    assert!(
+        g.model_call(S, &at("r2", 20)),
+        "r1 finished by r2's first event"
+    );
+    let done = g.last_finished(S).expect("r1");
     assert_eq!(
         (done.turn_id.as_str(), done.finished, done.duration_ms),
         ("r1", true, 20)
     );
-    let ended = g.end(S, Some("r2"), Some(1234), 30).expect("agent_end");
-    assert_eq!(ended.duration_ms, 1234, "the host's figure");
-    assert!(g.end(S, Some("r2"), None, 40).is_none(), "ended once");
+    assert!(
+        !g.end(S, Some("r1"), None, 25),
+        "another run's end leaves r2 open"
+    );
+    assert!(g.end(S, Some("r2"), Some(1234), 30), "agent_end");
+    assert_eq!(
+        g.last_finished(S).map(|t| t.duration_ms),
+        Some(1234),
+        "the host's figure"
+    );
+    assert!(!g.end(S, Some("r2"), None, 40), "ended once");
     for i in 3..20 {
         g.begin(S, &at(&format!("r{i}"), i));
     }
@@ -273,6 +290,19 @@ fn a_runaway_turn_is_bounded_and_says_what_it_dropped() {
     assert_eq!(t.summary.external_sources.len(), 32);
     assert_eq!(t.truncated.listed, 500 - 32);
     assert_eq!(t.summary.tools_blocked, ["exec"]);
+    let dropped = t.truncated.nodes;
+    let allowed = Call {
+        tool: "read",
+        call_id: None,
+        decision: None,
+    };
+    g.tool_call(S, &a, allowed, Some(Level::Local));
+    let t = g.current(S).expect("turn");
+    assert_eq!(
+        t.truncated.nodes,
+        dropped + 1,
+        "an allowed call past the cap is counted"
+    );
     let size = serde_json::to_vec(t).expect("json").len();
     assert!(size < 64 * 1024, "a turn stays small: {size} bytes");
 }
@@ -324,7 +354,8 @@ fn persisted_graphs_are_written_whole_and_bounded_per_session() {
     let mut last = None;
     for i in 0..MAX_FILES + 5 {
         g.begin(S, &at(&format!("run-{i}"), i as i64));
-        last = g.end(S, None, None, i as i64 + 1);
+        assert!(g.end(S, None, None, i as i64 + 1));
+        last = g.last_finished(S).cloned();
         let path = persist(tmp.path(), last.as_ref().expect("finished")).expect("written");
         assert_eq!(
             path.parent().and_then(Path::file_name),

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 /// Nodes kept per turn. An ordinary run makes a few model calls with a few tool calls each (a
 /// node per model call, two per tool call); 128 holds some 40 tool calls, and a node is at most
-/// ~400 bytes, so a turn stays under ~50 KB however long a runaway loop goes. Past it nodes are
+/// ~400 bytes, so a turn stays under ~64 KB however long a runaway loop goes. Past it nodes are
 /// dropped (counted in `truncated.nodes`), except decisions that stopped a call: those are what
 /// an investigation needs, and they get [`DECISION_RESERVE`] more places.
 pub const MAX_NODES: usize = 128;
@@ -34,7 +34,8 @@ pub const MAX_EDGES: usize = 2 * (MAX_NODES + DECISION_RESERVE);
 /// asks about (`governance.provenance`); older turns live on only as persisted files.
 pub const MAX_TURNS: usize = 4;
 /// Sessions whose graphs are kept in memory, the least recently active dropped first. With the
-/// bounds above a session holds at most ~250 KB, so 256 sessions stay under ~64 MB.
+/// bounds above a session holds at most ~320 KB (five turns), so 256 sessions stay under
+/// ~80 MB, and an ordinary session (a few small turns) a few KB.
 pub const MAX_SESSIONS: usize = 256;
 /// Graphs persisted per session directory; the oldest files go first.
 pub const MAX_FILES: usize = 50;

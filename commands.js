@@ -189,6 +189,13 @@ function registerGatewayMethods(api, engine) {
   // risk, hook, category, limit); verify checks the trail against the engine's signing key.
   method('governance.audit.query', (p) => engine().auditQuery({ limit: 100, ...p }));
   method('governance.audit.verify', () => engine().auditVerify());
+  // Provenance (seed 004): the session's taint and turn graphs (hashes and redacted previews).
+  method('governance.provenance', (p) => {
+    if (!p.sessionKey) throw new Error('params: {sessionKey}');
+    const graphs = engine().provenanceGraph(String(p.sessionKey));
+    if (graphs === null) throw new Error('provenance is off (no provenance section in the plugin config)');
+    return graphs;
+  });
 }
 
 module.exports = { registerCommands, registerGatewayMethods };

@@ -18,6 +18,9 @@ export interface EvaluationRequest {
   metadata?: Record<string, unknown>;
   /** Epoch milliseconds; the engine's clock when absent (replays pass recorded times). */
   timestamp?: number;
+  /** The host's run and tool call ids: where the call sits in the provenance turn graph. */
+  runId?: string;
+  toolCallId?: string;
 }
 
 export interface ApprovalRequest {
@@ -158,9 +161,13 @@ export declare class GovernanceEngine {
    */
   observeToolResult(request: Partial<EvaluationRequest>, content?: string): ProvenanceLevel | null;
   /** A run began (before_agent_run): the owner's words taint nothing, a stranger's are external, a sub-agent's result brings its taint. */
-  observeInbound(inbound: { sessionKey: string; senderIsOwner?: boolean; channel?: string; senderId?: string; provenanceKind?: string; sourceSessionKey?: string; sourceTool?: string }): ProvenanceLevel | null;
+  observeInbound(inbound: { sessionKey: string; senderIsOwner?: boolean; channel?: string; senderId?: string; provenanceKind?: string; sourceSessionKey?: string; sourceTool?: string; runId?: string; agentId?: string; prompt?: string }): ProvenanceLevel | null;
   /** A model call began (model_call_started); its number in the run, for `iteration_gte`. */
   observeModelCall(sessionKey: string, runId: string): number | null;
+  /** A run ended (agent_end): its turn graph is finished, and persisted when a `persist_graph` policy held. */
+  observeRunEnd(sessionKey: string, runId?: string, durationMs?: number): void;
+  /** The session's turn graphs (seed 004): the open turn, the recent finished ones and the newest persisted; null when provenance is off. */
+  provenanceGraph(sessionKey: string): ProvenanceGraphs | null;
   /** The session's context was replaced (a reset, not a compaction); true when it held taint. */
   resetProvenance(sessionKey: string): boolean;
   /**
@@ -269,3 +276,43 @@ export declare function auditExportDir(dir: string, filter: AuditFilter | undefi
 export declare function auditProveDir(dir: string, seq: number): Record<string, unknown>;
 /** The verifier key (`<name>+<hash>+<base64>`) of an existing signing key file. */
 export declare function auditPublicKey(keyFile: string): string;
+
+/** One run's provenance graph (seed 004 "Graph Schema"): hashes and redacted previews, never content. */
+export interface TurnGraph {
+  turnId: string;
+  sessionKey: string;
+  agentId?: string;
+  timestamp: number;
+  durationMs: number;
+  /** False while the run goes on. */
+  finished: boolean;
+  nodes: Array<{
+    id: string;
+    kind: 'input' | 'history' | 'llm_call' | 'tool_call' | 'tool_result' | 'policy_decision';
+    trust: ProvenanceLevel;
+    tool?: string;
+    iteration?: number;
+    /** SHA-256 (hex) of the content. */
+    contentHash?: string;
+    /** At most 100 characters of foreign content, secrets redacted. */
+    contentPreview?: string;
+    blocked?: boolean;
+    blockReason?: string;
+    metadata: { atMs: number; source?: string; toolCallId?: string; policy?: string; rule?: string; action?: string };
+  }>;
+  /** `from <relation> to`. */
+  edges: Array<{ from: string; to: string; relation: 'triggers' | 'produces' | 'consumes' | 'derives_from' | 'blocked_by' }>;
+  summary: { maxTaint: ProvenanceLevel; externalSources: string[]; toolsBlocked: string[]; iterationCount: number };
+  /** What the bounds dropped (nodes past 128 per turn, edges, summary entries past 32). */
+  truncated: { nodes: number; edges: number; listed: number };
+}
+
+export interface ProvenanceGraphs {
+  sessionKey: string;
+  taint: { sources: Array<{ level: ProvenanceLevel; via: string; what?: string; atMs: number; sha256?: string }>; more: number } | null;
+  current: TurnGraph | null;
+  /** Finished turns kept in memory (up to 4), the oldest first. */
+  recent: TurnGraph[];
+  /** Up to 4 newest graphs persisted by any process (persist_graph) that are not in `recent`, the oldest first. */
+  persisted: TurnGraph[];
+}

@@ -110,6 +110,9 @@ function toolRequest(event, ctx) {
     // Anything but an object reaches the engine as it is, which refuses it: params judged as {}
     // would pass every params matcher.
     params: event.params ?? {},
+    // Where the call sits in the provenance turn graph.
+    runId: event.runId || ctx.runId || undefined,
+    toolCallId: event.toolCallId || ctx.toolCallId || undefined,
   };
 }
 
@@ -277,6 +280,10 @@ function inboundOf(event, ctx) {
     provenanceKind: typeof p.kind === 'string' ? p.kind : undefined,
     sourceSessionKey: typeof p.sourceSessionKey === 'string' ? p.sourceSessionKey : undefined,
     sourceTool: typeof p.sourceTool === 'string' ? p.sourceTool : undefined,
+    runId: ctx.runId || undefined,
+    agentId: ctx.agentId || undefined,
+    // Hashed (and, when foreign, previewed redacted) in the turn graph; never kept.
+    prompt: typeof event.prompt === 'string' ? event.prompt : undefined,
   };
 }
 
@@ -491,6 +498,14 @@ function register(api) {
     }, (err) => (failClosed
       ? { outcome: 'block', reason: `Governance failed closed: ${err && err.message}`, message: 'Governance failed closed' }
       : undefined)), { priority: 1000 });
+  }
+  // The run's end closes its provenance turn graph (persisted when a persist_graph policy held).
+  // A conversation hook too; without it a turn closes when the session's next run begins.
+  if (provenance && conversationAccess) {
+    api.on('agent_end', guarded('agent_end', (event, ctx = {}) => {
+      const duration = typeof event.durationMs === 'number' ? event.durationMs : undefined;
+      if (ctx.sessionKey) engine.observeRunEnd(ctx.sessionKey, event.runId || ctx.runId || undefined, duration);
+    }), { priority: 1 });
   }
 
   // Provenance's remove_tools: the host narrows a run's tools (toolsAllow) only once, when the run

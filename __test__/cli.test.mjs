@@ -173,3 +173,38 @@ test('check on an openclaw.json without the plugin, or with it disabled, says so
   assert.equal(e.status, 0, e.stderr);
   assert.match(e.stderr, /has no config: replaying the plugin's defaults/);
 });
+
+// `provenance`: a session's turn graphs from a JSON file (the gateway method's answer) as a picture.
+test('provenance --file draws the gateway\'s answer as DOT and Mermaid whose edges join declared nodes, whatever the file says', async () => {
+  const { assertDot, assertMermaid } = await import('./graph-shapes.mjs');
+  const dir = tempDir();
+  const engine = new GovernanceEngine({ builtinPolicies: {}, provenance: { policies: [
+    { name: 'no-exec-when-tainted', when: { context_taint_includes: ['untrusted'] }, action: { block_tools: ['exec'] } }] } }, { stateDir: dir });
+  const S = 'agent:main:cli';
+  engine.observeModelCall(S, 'run-1');
+  engine.observeToolResult({ hook: 'before_tool_call', sessionKey: S, toolName: 'web_fetch', params: { url: 'https://evil.example/' }, runId: 'run-1' },
+    'a "quoted" \\N page } ]) --> x\n{{ #quot; <b>');
+  assert.equal(engine.evaluateSync({ hook: 'before_tool_call', sessionKey: S, toolName: 'exec', params: { command: 'ls' }, runId: 'run-1' }).action, 'deny');
+  const answer = engine.provenanceGraph(S);
+  engine.close();
+  // A hand-edited file: an edge to a node that does not exist, a relation that is markup.
+  answer.current.edges.push({ from: 'n1', to: 'n99', relation: 'produces' }, { from: 'n1', to: 'n2', relation: 'x"] --> evil' });
+  const file = path.join(dir, 'graph.json');
+  fs.writeFileSync(file, JSON.stringify(answer));
+  const dot = run(['provenance', '--file', file, '--format', 'dot']);
+  assert.equal(dot.status, 0, dot.stderr);
+  const { edges } = assertDot(dot.stdout);
+  assert.ok(!edges.some(([, b]) => b.endsWith('n99')), 'an edge to an undeclared node is left out');
+  const mmd = run(['provenance', '--file', file, '--format', 'mermaid']);
+  assert.equal(mmd.status, 0, mmd.stderr);
+  assertMermaid(mmd.stdout);
+  const out = path.join(dir, 'graph.dot');
+  assert.equal(run(['provenance', '--file', file, '--format', 'dot', '--out', out]).status, 0);
+  assert.equal(fs.readFileSync(out, 'utf8'), dot.stdout);
+  const text = run(['provenance', '--file', file]);
+  assert.match(text.stdout, /turn run-1 {2}session agent:main:cli/);
+  assert.match(text.stdout, /blocked: exec/);
+  assert.equal(run(['provenance', '--file', file, '--format', 'svg']).status, 2, 'an unknown format is a usage error');
+  assert.equal(run(['provenance']).status, 2, 'a session or a file is needed');
+  assert.equal(run(['provenance', '--file', file, '--turn', 'nope']).status, 1);
+});

@@ -462,6 +462,16 @@ rc_file audit-cli-verify $?
 rc_file audit-cli-prove $?
 set -e
 step "audit CLI ($AUDIT_CLI): verify -> exit $(cat "$RUN/rc/audit-cli-verify"), prove 0 -> exit $(cat "$RUN/rc/audit-cli-prove")"
+# the turn graph of the phase P refusal: persisted by the --local run (persist_graph), read back through the running
+# gateway (another process) and drawn by the CLI
+gw_call governance.provenance '{"sessionKey":"agent:main:e2e-prov-fetch"}' "$RUN/governance-provenance.json" \
+  && rc_file gateway-provenance 0 || rc_file gateway-provenance 1
+set +e
+"$AUDIT_CLI" provenance agent:main:e2e-prov-fetch --dir "$OPENCLAW_STATE_DIR" --format dot --all --out "$RUN/prov/graph.dot" \
+  > /dev/null 2> "$RUN/logs/provenance-cli.err"
+rc_file provenance-cli-dot $?
+set -e
+step "phase P: governance.provenance -> rc $(cat "$RUN/rc/gateway-provenance"); provenance --format dot -> exit $(cat "$RUN/rc/provenance-cli-dot")"
 
 # ---------------------------------------------------------------------------------------------- 9. checks
 OCG_E2E_SECRET=$OCG_E2E_SECRET node "$E2E/check.js" "$RUN" "$REPO" "$PLUGIN_ID" || true

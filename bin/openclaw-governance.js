@@ -16,6 +16,7 @@ const PKG = path.join(__dirname, '..');
 const USAGE = `Usage:
   openclaw-governance check [session.jsonl] [--config governance.json|openclaw.json] [--state-dir DIR] [--json]
   openclaw-governance audit verify|query|export|prove|pubkey …   (openclaw-governance audit --help)
+  openclaw-governance provenance <sessionKey> [--format text|json|mermaid|dot] …   (openclaw-governance provenance --help)
 
 Without arguments it replays the bundled example session against the bundled example config.
 --config takes a governance config or the host's whole openclaw.json (then its
@@ -153,11 +154,12 @@ function check(opts) {
 function main(argv) {
   const [command, ...rest] = argv;
   if (command === 'audit') return require('./audit.js').auditCommand(rest);
+  if (command === 'provenance') return require('./provenance.js').provenanceCommand(rest);
   if (!command || command === 'help' || command === '--help' || command === '-h') {
     console.log(USAGE);
     return 0;
   }
-  if (command !== 'check') throw new UsageError(`unknown command "${command}" (check, audit; openclaw-governance --help)`);
+  if (command !== 'check') throw new UsageError(`unknown command "${command}" (check, audit, provenance; openclaw-governance --help)`);
   const opts = parseArgs(rest);
   if (opts.help) {
     console.log(USAGE);

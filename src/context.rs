@@ -83,6 +83,9 @@ pub struct Request {
     pub tool_kind: Option<String>,
     /// Paths the host derived from the params (`apply_patch`): a hint, judged with the params.
     pub derived_paths: Option<Vec<String>>,
+    /// The host's run and tool call ids: where the call sits in the turn graph (provenance).
+    pub run_id: Option<String>,
+    pub tool_call_id: Option<String>,
 }
 
 /// `agent:<id>:…` → `<id>`; the host's `message_sending` carries no agentId (HOST.md).

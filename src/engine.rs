@@ -166,7 +166,11 @@ impl GovernanceEngine {
         if core.config.fail_mode == FailMode::Closed {
             self.refuse_unrecorded(&mut verdict);
         }
-        self.audit(req, agent_id, &verdict, now);
+        let graph = match hook {
+            Hook::BeforeToolCall => self.graph_decision(core, req, &verdict, now),
+            _ => None,
+        };
+        self.audit(req, agent_id, &verdict, now, graph);
         verdict
     }
 

@@ -549,6 +549,32 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
       `canary ${fs.existsSync(canaryFile) ? "present" : "absent"}`);
 }
 
+// 8h. the turn graph of the phase P refusal (seed 004 "Graph Schema"), through the gateway and the CLI ------------
+{
+  const r = readJson(path.join(runDir, "governance-provenance.json"));
+  let a = r.value;
+  for (const k of ["payload", "result", "data"]) if (a && typeof a === "object" && !("sessionKey" in a) && a[k]) a = a[k];
+  const graphs = a ? [...(a.persisted || []), ...(a.recent || []), ...(a.current ? [a.current] : [])] : [];
+  const pageUrl = (readText(path.join(runDir, "page-url")) || "").trim();
+  const g = graphs.find((x) => (x.nodes || []).some((n) => n.kind === "tool_call" && n.tool === "exec" && n.blocked));
+  const byId = new Map(((g && g.nodes) || []).map((n) => [n.id, n]));
+  const page = g && g.nodes.find((n) => n.kind === "tool_result" && n.trust === "untrusted" && (n.metadata.source || "").includes(pageUrl));
+  const blockedBy = g && g.edges.some((e) => e.relation === "blocked_by" && byId.get(e.from)?.tool === "exec" && byId.get(e.to)?.kind === "policy_decision");
+  const canary = path.join(runDir, "prov", "canary");
+  check("provenance: governance.provenance over the gateway returns the fetch turn's graph: the page as an untrusted tool_result with its SHA-256, the exec blocked_by the policy decision, maxTaint untrusted, and not the page's text past its preview",
+    rc("gateway-provenance") === 0 && !!g && !!page && /^[0-9a-f]{64}$/.test(page.contentHash || "") && blockedBy &&
+      g.summary.maxTaint === "untrusted" && g.summary.toolsBlocked.includes("exec") && !JSON.stringify(graphs).includes(canary) &&
+      g.edges.every((e) => byId.has(e.from) && byId.has(e.to)),
+    `rc ${rc("gateway-provenance")}; ${graphs.length} graph(s); answer: ${short(r.value ? JSON.stringify(r.value) : (r.text || r.error || "missing"), 1500)}`);
+  const dot = readText(path.join(runDir, "prov", "graph.dot")) || "";
+  const declared = new Set([...dot.matchAll(/^ {4}"([^"]+)" \[label=/gm)].map((m) => m[1]));
+  const edges = [...dot.matchAll(/^ {4}"([^"]+)" -> "([^"]+)"/gm)];
+  check("provenance: `openclaw-governance provenance --format dot` draws the persisted graph (a digraph whose edges join declared nodes)",
+    rc("provenance-cli-dot") === 0 && dot.startsWith("digraph provenance {") && edges.length > 0 &&
+      edges.every((m) => declared.has(m[1]) && declared.has(m[2])),
+    `exit ${rc("provenance-cli-dot")}; ${short(dot, 600)}; ${short(readText(path.join(runDir, "logs", "provenance-cli.err")) || "", 300)}`);
+}
+
 // 9. governance.status over the gateway --------------------------------------------------------------------------
 {
   const r = readJson(path.join(runDir, "governance-status.json"));

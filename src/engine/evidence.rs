@@ -145,7 +145,15 @@ pub fn trust_path(config: &GovernanceConfig, opts: &EngineOptions) -> Option<Pat
 
 impl super::GovernanceEngine {
     /// One evaluation into the trail; a block's record is durable before this returns.
-    pub(super) fn audit(&self, req: &Request, agent_id: &str, v: &Verdict, now: i64) {
+    /// `turn_graph`: the provenance turn graph so far, when a `log_full_context` policy holds.
+    pub(super) fn audit(
+        &self,
+        req: &Request,
+        agent_id: &str,
+        v: &Verdict,
+        now: i64,
+        turn_graph: Option<serde_json::Value>,
+    ) {
         let Some(writer) = &self.audit else { return };
         let verdict = if v.error.is_some() {
             AuditVerdict::ErrorFallback
@@ -165,6 +173,9 @@ impl super::GovernanceEngine {
         }
         if let Some(budget) = v.over_budget_us {
             details.insert("overBudgetUs".into(), budget.into());
+        }
+        if let Some(g) = turn_graph {
+            details.insert("turnGraph".into(), g);
         }
         if !details.is_empty() {
             record.details = Some(serde_json::Value::Object(details));

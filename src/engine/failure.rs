@@ -119,6 +119,7 @@ impl GovernanceEngine {
             resolve_agent(req),
             &v,
             req.timestamp.map_or_else(now_ms, |t| t as i64),
+            None,
         );
         v
     }

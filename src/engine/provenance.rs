@@ -5,6 +5,7 @@
 use super::{Basis, Core, GovernanceEngine, Mode};
 use crate::context::{Hook, Request};
 use crate::policy::model::Action;
+use crate::provenance::graph::{self, At, Call, Content, Decision, TurnGraph};
 use crate::provenance::rule_of_two::{Act, CallLegs};
 use crate::provenance::{self, Level, Source, Taint};
 use crate::verdict::Verdict;
@@ -27,6 +28,11 @@ pub struct Inbound {
     /// `ctx.inputProvenance.sourceSessionKey`: the session whose work this turn carries.
     pub source_session_key: Option<String>,
     pub source_tool: Option<String>,
+    /// The host's run id (`ctx.runId`): the turn graph's id.
+    pub run_id: Option<String>,
+    pub agent_id: Option<String>,
+    /// The run's prompt: hashed (and previewed when foreign) in the turn graph, not kept.
+    pub prompt: Option<String>,
 }
 
 /// The session's taint and its current run's model calls, when provenance is on.
@@ -122,8 +128,19 @@ impl GovernanceEngine {
             via: tool.to_string(),
             what: what(req.params.as_ref()),
             at_ms: now,
-            sha256: content.map(sha256_hex),
+            sha256: content.map(graph::sha256_hex),
         };
+        let node = Content {
+            level,
+            source: graph::source_text(&source),
+            text: content,
+            hash: source.sha256.clone(),
+        };
+        let at = (req.run_id.as_deref(), Some(agent_id), now);
+        self.record_graph(core, session, at, |g, at| {
+            let call = (tool, req.tool_call_id.as_deref());
+            g.tool_result(session, at, call, node)
+        });
         self.record_taint(core, |s| s.sessions.taint(session, source));
         if core.config.provenance.rule_of_two {
             self.record_acts(core, session, tool, &call, now);
@@ -206,8 +223,37 @@ impl GovernanceEngine {
             return None;
         }
         let now = crate::time::now_ms();
+        let at = (inbound.run_id.as_deref(), inbound.agent_id.as_deref(), now);
+        // The run's turn opens on what the session held before this message.
+        self.record_graph(core, session, at, |g, at| g.begin(session, at));
+        let level = self.inbound_taint(core, inbound, now);
+        let source = match level {
+            Ok(l) => l,
+            Err(l) => Source {
+                level: l,
+                via: "message".into(),
+                what: String::new(),
+                at_ms: now,
+                sha256: None,
+            },
+        };
+        let prompt = inbound.prompt.as_deref();
+        let node = Content {
+            level: source.level,
+            source: graph::source_text(&source),
+            text: prompt,
+            hash: prompt.map(graph::sha256_hex),
+        };
+        self.record_graph(core, session, at, |g, at| g.input(session, at, node));
+        Some(source.level)
+    }
+
+    /// Records what the inbound message brings; Ok with the source it recorded, or Err with
+    /// the level of a message that taints nothing (the owner's, the system's).
+    fn inbound_taint(&self, core: &Core, inbound: &Inbound, now: i64) -> Result<Source, Level> {
+        let session = inbound.session_key.as_str();
         let (level, via, what) = match inbound.provenance_kind.as_deref() {
-            Some("internal_system") => return Some(Level::System),
+            Some("internal_system") => return Err(Level::System),
             Some("inter_session") => {
                 let from = inbound.source_session_key.clone().unwrap_or_default();
                 let via = inbound
@@ -229,7 +275,7 @@ impl GovernanceEngine {
                     source.unwrap_or_default().to_string(),
                 )
             }
-            _ if inbound.sender_is_owner == Some(true) => return Some(Level::Owner),
+            _ if inbound.sender_is_owner == Some(true) => return Err(Level::Owner),
             _ => {
                 let sender = [inbound.channel.as_deref(), inbound.sender_id.as_deref()]
                     .into_iter()
@@ -246,8 +292,8 @@ impl GovernanceEngine {
             at_ms: now,
             sha256: None,
         };
-        self.record_taint(core, |s| s.sessions.taint(session, source));
-        Some(level)
+        self.record_taint(core, |s| s.sessions.taint(session, source.clone()));
+        Ok(source)
     }
 
     /// A sub-agent spawned from `parent` starts with the parent's taint.
@@ -260,8 +306,33 @@ impl GovernanceEngine {
     /// A model call began in `run` (`model_call_started`); its number in the run.
     pub fn observe_model_call(&self, session: &str, run: &str) -> Option<u32> {
         let core = self.provenance_core()?;
-        let mut s = core.live.provenance.lock().ok()?;
-        Some(s.runs.model_call(session, run))
+        let n = core
+            .live
+            .provenance
+            .lock()
+            .ok()?
+            .runs
+            .model_call(session, run);
+        let at = (Some(run), None, crate::time::now_ms());
+        self.record_graph(core, session, at, |g, at| g.model_call(session, at));
+        Some(n)
+    }
+
+    /// The run ended (`agent_end`): its turn graph is finished, and persisted when a
+    /// `persist_graph` policy held. `duration_ms` is the host's figure.
+    pub fn observe_run_end(&self, session: &str, run: Option<&str>, duration_ms: Option<i64>) {
+        let Some(core) = self.provenance_core() else {
+            return;
+        };
+        let now = crate::time::now_ms();
+        let finished = core
+            .live
+            .provenance
+            .lock()
+            .is_ok_and(|mut s| s.graphs.end(session, run, duration_ms, now));
+        if finished {
+            self.turn_finished(core, session);
+        }
     }
 
     /// The session's context was replaced (`/new`, `/reset`, an idle or daily rollover, a
@@ -271,6 +342,10 @@ impl GovernanceEngine {
         let Mode::Ready(core) = &self.mode else {
             return false;
         };
+        if core.config.provenance.enabled {
+            // The run that read what is now gone is over: its graph is judged on that taint.
+            self.observe_run_end(session, None, None);
+        }
         let cleared = core.live.provenance.lock().is_ok_and(|mut s| {
             s.runs.clear(session);
             s.sessions.clear(session)
@@ -304,6 +379,138 @@ impl GovernanceEngine {
             .cloned()
     }
 
+    /// The session's current turn graph and its recent ones, or None when provenance is off.
+    pub fn provenance_graph(&self, session: &str) -> Option<Value> {
+        let core = self.provenance_core()?;
+        let s = core.live.provenance.lock().ok()?;
+        let recent: Vec<&TurnGraph> = s.graphs.recent(session).collect();
+        // Graphs other processes wrote (a CLI run, the process before a restart), newest last.
+        let known = |id: &str| recent.iter().any(|g| g.turn_id == id);
+        let persisted: Vec<TurnGraph> = graphs_dir(core)
+            .map(|d| graph::read_persisted(&d, session, graph::MAX_TURNS))
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|g| !known(&g.turn_id))
+            .collect();
+        Some(serde_json::json!({
+            "sessionKey": session,
+            "taint": s.sessions.get(session),
+            "current": s.graphs.current(session),
+            "recent": recent,
+            "persisted": persisted,
+        }))
+    }
+
+    /// A tool call was judged: its node (and the decision's when it was stopped or held) in
+    /// the turn graph. Returns the graph so far when a `log_full_context` policy holds, for the
+    /// decision's audit record: hashes and redacted previews only, never content.
+    pub(super) fn graph_decision(
+        &self,
+        core: &Core,
+        req: &Request,
+        v: &Verdict,
+        now: i64,
+    ) -> Option<Value> {
+        if !core.config.provenance.enabled {
+            return None;
+        }
+        let session = req.session_key.as_deref().filter(|s| !s.is_empty())?;
+        let decision = match v.action {
+            Action::Deny => Some("deny"),
+            Action::Escalate => Some("escalate"),
+            Action::Allow | Action::Audit => None,
+        }
+        .map(|action| Decision {
+            action,
+            policy: v.policy_id.as_deref(),
+            rule: v.rule_id.as_deref(),
+            reason: &v.reason,
+        });
+        let call = Call {
+            tool: req.tool_name.as_deref().unwrap_or(""),
+            call_id: req.tool_call_id.as_deref(),
+            decision,
+        };
+        let taint = v.taint.as_deref();
+        let lowest = taint.and_then(Taint::lowest);
+        let at = (req.run_id.as_deref(), Some(super::resolve_agent(req)), now);
+        self.record_graph(core, session, at, |g, at| {
+            g.tool_call(session, at, call, lowest)
+        });
+        let cfg = &core.config.provenance;
+        let persist = v.is_block() && cfg.policies.iter().any(|p| p.persist_graph);
+        if !persist && !cfg.policies.iter().any(|p| p.log_full_context) {
+            return None;
+        }
+        let s = core.live.provenance.lock().ok()?;
+        let iteration = s.runs.iteration(session);
+        let holds = |want: fn(&provenance::config::ProvenancePolicy) -> bool| {
+            provenance::wants(cfg, taint, iteration, want)
+        };
+        let current = s.graphs.current(session)?;
+        let logged = holds(|p| p.log_full_context).then(|| serde_json::to_value(current).ok());
+        // A refusal is written at once: a run whose end the host never reports (a process
+        // that exits first) still leaves the graph that explains it; the turn's end rewrites it.
+        let written = (persist && holds(|p| p.persist_graph)).then(|| current.clone());
+        drop(s);
+        if let Some(g) = written {
+            self.persist_graph(core, &g);
+        }
+        logged.flatten()
+    }
+
+    /// Runs `change` on the graphs with the event's place (the sessions' taint, for the
+    /// history of a turn the event opens); a turn it finishes is judged for persistence.
+    fn record_graph(
+        &self,
+        core: &Core,
+        session: &str,
+        (run, agent, now): (Option<&str>, Option<&str>, i64),
+        change: impl FnOnce(&mut provenance::Graphs, &At) -> bool,
+    ) {
+        let finished = core.live.provenance.lock().is_ok_and(|mut s| {
+            let s = &mut *s;
+            let at = At {
+                run,
+                agent,
+                at_ms: now,
+                taints: Some(&s.sessions),
+            };
+            change(&mut s.graphs, &at)
+        });
+        if finished {
+            self.turn_finished(core, session);
+        }
+    }
+
+    /// A finished turn is written to `provenance/graphs/` beside trust.json when a
+    /// `persist_graph` policy held during it. Taint only grows within a session and the model
+    /// calls only within a run, so a policy that held at any point of the turn holds at its end.
+    fn turn_finished(&self, core: &Core, session: &str) {
+        let cfg = &core.config.provenance;
+        if !cfg.policies.iter().any(|p| p.persist_graph) {
+            return;
+        }
+        let wanted = core.live.provenance.lock().ok().and_then(|s| {
+            let g = s.graphs.last_finished(session)?;
+            let taint = s.sessions.get(session);
+            let iteration = g.summary.iteration_count;
+            provenance::wants(cfg, taint, iteration, |p| p.persist_graph).then(|| g.clone())
+        });
+        if let Some(g) = wanted {
+            self.persist_graph(core, &g);
+        }
+    }
+
+    /// Once per finished run (and per refusal), on the hook that ended it: small, and an
+    /// operator who asked for the graph must find it even if the process dies right after.
+    fn persist_graph(&self, core: &Core, g: &TurnGraph) {
+        let Some(dir) = graphs_dir(core) else { return };
+        if let Err(e) = graph::persist(&dir, g) {
+            self.log("error", format!("provenance graph not written: {e}"));
+        }
+    }
+
     fn record_taint(&self, core: &Core, change: impl FnOnce(&mut provenance::State) -> bool) {
         let changed = core
             .live
@@ -314,6 +521,12 @@ impl GovernanceEngine {
             core.live.provenance_changed();
         }
     }
+}
+
+/// `<governance>/provenance/graphs`, beside trust.json; None without a state directory.
+fn graphs_dir(core: &Core) -> Option<std::path::PathBuf> {
+    let governance = core.live.trust_file.as_deref()?.parent()?;
+    Some(governance.join("provenance").join("graphs"))
 }
 
 fn is_hook_session(key: &str) -> bool {
@@ -351,9 +564,4 @@ fn cut(s: &str) -> String {
         Some((i, _)) => format!("{}…", &clean[..i]),
         None => clean,
     }
-}
-
-fn sha256_hex(text: &str) -> String {
-    use sha2::Digest;
-    crate::audit::merkle::hex(&sha2::Sha256::digest(text.as_bytes()).into())
 }

@@ -381,6 +381,28 @@ impl GovernanceEngine {
         self.core.observe_model_call(&session_key, &run_id)
     }
 
+    /// A run ended (agent_end): its turn graph is finished (and persisted when a policy asks).
+    #[napi(catch_unwind)]
+    pub fn observe_run_end(
+        &self,
+        session_key: String,
+        run_id: Option<String>,
+        duration_ms: Option<f64>,
+    ) {
+        let duration = duration_ms.filter(|d| d.is_finite() && *d >= 0.0);
+        self.core
+            .observe_run_end(&session_key, run_id.as_deref(), duration.map(|d| d as i64));
+    }
+
+    /// The session's turn graphs (`{ sessionKey, taint, current, recent }`), or null when
+    /// provenance is off.
+    #[napi(catch_unwind)]
+    pub fn provenance_graph(&self, session_key: String) -> Value {
+        self.core
+            .provenance_graph(&session_key)
+            .unwrap_or(Value::Null)
+    }
+
     /// The session's context was replaced (a reset, not a compaction): its taint is gone.
     #[napi(catch_unwind)]
     pub fn reset_provenance(&self, session_key: String) -> bool {

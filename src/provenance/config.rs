@@ -45,6 +45,10 @@ pub struct ProvenancePolicy {
     /// Every tool call of the run denied while the policy holds.
     pub block_turn: bool,
     pub reason: Option<String>,
+    /// The graph of every turn during which the policy held is written to the state dir.
+    pub persist_graph: bool,
+    /// Each decision's audit record in such a turn carries the turn graph so far.
+    pub log_full_context: bool,
 }
 
 const KEYS: [&str; 6] = [
@@ -56,7 +60,14 @@ const KEYS: [&str; 6] = [
     "markToolResults",
 ];
 const WHEN_KEYS: [&str; 2] = ["context_taint_includes", "iteration_gte"];
-const ACTION_KEYS: [&str; 4] = ["block_tools", "remove_tools", "block_turn", "reason"];
+const ACTION_KEYS: [&str; 6] = [
+    "block_tools",
+    "remove_tools",
+    "block_turn",
+    "reason",
+    "persist_graph",
+    "log_full_context",
+];
 
 pub fn parse(o: &Obj, env: &ParseEnv, issues: &mut Issues) -> ProvenanceConfig {
     o.check_keys(&KEYS, issues);
@@ -150,10 +161,14 @@ fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {
     let block_tools = globs("block_tools", issues);
     let remove_tools = globs("remove_tools", issues);
     let block_turn = action.bool("block_turn", false, issues);
-    if block_tools.is_empty() && remove_tools.is_empty() && !block_turn {
+    // Recording alone is an action (the seed's audit-external policy); nothing at all is not.
+    let persist_graph = action.bool("persist_graph", false, issues);
+    let log_full_context = action.bool("log_full_context", false, issues);
+    let acts = !block_tools.is_empty() || !remove_tools.is_empty() || block_turn;
+    if !acts && !persist_graph && !log_full_context {
         issues.push(
             &action.path,
-            "an action needs block_tools, remove_tools or block_turn: true",
+            "an action needs block_tools, remove_tools, block_turn, persist_graph or log_full_context",
         );
     }
     Some(ProvenancePolicy {
@@ -164,5 +179,7 @@ fn policy(o: &Obj, issues: &mut Issues) -> Option<ProvenancePolicy> {
         remove_tools,
         block_turn,
         reason: action.string("reason", issues),
+        persist_graph,
+        log_full_context,
     })
 }

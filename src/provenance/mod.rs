@@ -10,6 +10,7 @@
 
 pub mod classify;
 pub mod config;
+pub mod graph;
 pub mod level;
 pub mod presets;
 pub mod rule_of_two;
@@ -17,15 +18,18 @@ pub mod runs;
 pub mod taint;
 
 pub use config::ProvenanceConfig;
+pub use graph::{Graphs, TurnGraph};
 pub use level::Level;
 pub use runs::Runs;
 pub use taint::{Sessions, Source, Taint, TaintAudit};
 
-/// What a process learns: every session's taint (persisted) and its current run's model calls.
+/// What a process learns: every session's taint (persisted), its current run's model calls
+/// and its turn graphs.
 #[derive(Default)]
 pub struct State {
     pub sessions: Sessions,
     pub runs: Runs,
+    pub graphs: Graphs,
 }
 
 /// provenance.json: sessions from the least to the most recently active.
@@ -73,9 +77,10 @@ pub fn judge(
     })
 }
 
-/// Whether policy `p` holds: `None` when it does not, else the source that made it hold
-/// (`Some(None)` for a policy that asks for no taint).
-fn holds<'t>(
+/// Whether `p`'s `when` holds: Some with the source of the first level it names that the
+/// context holds (None when it names no level), or None when it does not hold.
+#[allow(clippy::option_option)]
+pub fn holds<'t>(
     p: &config::ProvenancePolicy,
     taint: Option<&'t Taint>,
     iteration: u32,
@@ -107,6 +112,18 @@ pub fn tools_kept<'o>(
         .filter(|t| !removing.iter().any(|g| g.matches(t)))
         .collect();
     (kept.len() < offered.len()).then_some(kept)
+}
+
+/// Whether a policy asking for `wants` (persist_graph, log_full_context) holds.
+pub fn wants(
+    cfg: &ProvenanceConfig,
+    taint: Option<&Taint>,
+    iteration: u32,
+    wants: impl Fn(&config::ProvenancePolicy) -> bool,
+) -> bool {
+    cfg.policies
+        .iter()
+        .any(|p| wants(p) && holds(p, taint, iteration).is_some())
 }
 
 fn default_reason(p: &config::ProvenancePolicy) -> String {

@@ -1,15 +1,17 @@
 //! Provenance policies an operator switches on by name (`provenance.presets`), so the common
 //! cases need no policy written by hand. The first three are seed 004's examples; their
-//! figures are the seed's.
+//! figures are the seed's; `audit-external` names `untrusted` beside the seed's `external`,
+//! since a web page is outside content as much as a stranger's message.
 
 use super::config::ProvenancePolicy;
 use super::level::Level;
 use crate::policy::glob::Glob;
 
-pub const NAMES: [&str; 4] = [
+pub const NAMES: [&str; 5] = [
     "no-exec-when-tainted",
     "no-send-when-untrusted",
     "max-recursion",
+    "audit-external",
     RULE_OF_TWO,
 ];
 
@@ -26,6 +28,8 @@ pub fn policy(name: &str) -> Option<ProvenancePolicy> {
         remove_tools: Vec::new(),
         block_turn: false,
         reason: None,
+        persist_graph: false,
+        log_full_context: false,
     };
     let tools = |names: &[&str]| names.iter().map(|n| Glob::new(n)).collect();
     Some(match name {
@@ -49,6 +53,14 @@ pub fn policy(name: &str) -> Option<ProvenancePolicy> {
             iteration_gte: Some(5),
             block_turn: true,
             reason: Some("Max recursion depth exceeded".into()),
+            ..base
+        },
+        // Every turn that touched outside content kept for review: its graph on disk and in
+        // the audit records of its decisions (hashes and redacted previews, never content).
+        "audit-external" => ProvenancePolicy {
+            taint_includes: vec![Level::External, Level::Untrusted],
+            persist_graph: true,
+            log_full_context: true,
             ..base
         },
         _ => return None,

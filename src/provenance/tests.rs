@@ -344,3 +344,50 @@ mod rule_of_two_legs {
         assert!(s.get("p").is_none());
     }
 }
+
+#[test]
+fn recording_alone_is_an_action_and_an_empty_action_is_still_refused() {
+    let c = config(json!({ "policies": [{ "name": "audit-external",
+        "when": { "context_taint_includes": ["external"] },
+        "action": { "log_full_context": true, "persist_graph": true } }] }))
+    .expect("the seed's audit-external policy is valid");
+    let p = &c.policies[0];
+    assert!(p.persist_graph && p.log_full_context);
+    let tainted = {
+        let mut s = Sessions::default();
+        s.taint("a", src(Level::External, "message", "telegram 1"));
+        s.get("a").cloned()
+    };
+    assert_eq!(
+        judge(&c, tainted.as_ref(), 1, "exec"),
+        None,
+        "a recording policy blocks nothing"
+    );
+    assert!(wants(&c, tainted.as_ref(), 1, |p| p.persist_graph));
+    assert!(
+        !wants(&c, None, 1, |p| p.persist_graph),
+        "it holds only with the taint"
+    );
+    for action in [json!({}), json!({ "persist_graph": false, "reason": "x" })] {
+        let err = config(json!({ "policies": [{ "name": "x", "when": {}, "action": action }] }))
+            .expect_err("an action that does nothing");
+        assert!(err.contains("provenance.policies[0].action"), "{err}");
+    }
+}
+
+#[test]
+fn the_audit_external_preset_records_turns_with_outside_content() {
+    let c = config(json!({ "presets": ["audit-external"] })).expect("valid");
+    for (level, what) in [
+        (Level::External, "telegram 1"),
+        (Level::Untrusted, "https://x.example/"),
+    ] {
+        let mut s = Sessions::default();
+        s.taint("a", src(level, "web_fetch", what));
+        assert!(wants(&c, s.get("a"), 1, |p| p.persist_graph && p.log_full_context));
+        assert_eq!(judge(&c, s.get("a"), 1, "exec"), None, "it blocks nothing");
+    }
+    let mut s = Sessions::default();
+    s.taint("a", src(Level::Local, "read", "README.md"));
+    assert!(!wants(&c, s.get("a"), 1, |p| p.persist_graph));
+}

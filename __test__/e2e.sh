@@ -425,6 +425,9 @@ for m in verify query; do
   set -e
 done
 step "phase B: governance.audit.verify -> rc $(cat "$RUN/rc/gateway-audit-verify"), governance.audit.query -> rc $(cat "$RUN/rc/gateway-audit-query")"
+# phase P's turn graph read back while the gateway runs: the --local run persisted it at the refusal
+gw_call governance.provenance '{"sessionKey":"agent:main:e2e-prov-fetch"}' "$RUN/governance-provenance.json" \
+  && rc_file gateway-provenance 0 || rc_file gateway-provenance 1
 # what the gateway and the fake model listen on (checked by check.js: loopback only)
 if command -v ss > /dev/null; then
   pids=$(ps -eo pid=,pgid= | awk -v a="$GW_PID" -v b="$FAKE_PID" '$2 == a || $2 == b { print $1 }' | paste -sd'|')
@@ -462,10 +465,8 @@ rc_file audit-cli-verify $?
 rc_file audit-cli-prove $?
 set -e
 step "audit CLI ($AUDIT_CLI): verify -> exit $(cat "$RUN/rc/audit-cli-verify"), prove 0 -> exit $(cat "$RUN/rc/audit-cli-prove")"
-# the turn graph of the phase P refusal: persisted by the --local run (persist_graph), read back through the running
-# gateway (another process) and drawn by the CLI
-gw_call governance.provenance '{"sessionKey":"agent:main:e2e-prov-fetch"}' "$RUN/governance-provenance.json" \
-  && rc_file gateway-provenance 0 || rc_file gateway-provenance 1
+# the turn graph of the phase P refusal, persisted by the --local run (persist_graph), drawn by the CLI (the
+# gateway, another process, read it back above while it ran)
 set +e
 "$AUDIT_CLI" provenance agent:main:e2e-prov-fetch --dir "$OPENCLAW_STATE_DIR" --format dot --all --out "$RUN/prov/graph.dot" \
   > /dev/null 2> "$RUN/logs/provenance-cli.err"

@@ -57,9 +57,26 @@ for (let r = 0; r < 3; r++) {
     rounds[name].push(p50(() => h.before_tool_call(ORDINARY, CTX), Math.floor(N / 3)));
   }
 }
+// The same, as runs go: a new run every 16 tool calls and a call id of its own each time, so
+// each call adds nodes to its turn's graph (above, one run's turn fills up and later calls are
+// only counted).
+const growing = { off: [], on: [] };
+for (let r = 0; r < 3; r++) {
+  for (const [name, config] of [['off', off], ['on', on]]) {
+    const h = hooks(config);
+    h.after_tool_call(page, ctx);
+    let i = 0;
+    growing[name].push(p50(() => {
+      i += 1;
+      const runId = `run-${Math.floor(i / 16)}`;
+      return h.before_tool_call({ ...ORDINARY, toolCallId: `call-${i}`, runId }, { ...CTX, runId, toolCallId: `call-${i}` });
+    }, Math.floor(N / 3)));
+  }
+}
 const med = (xs) => xs.slice().sort((a, b) => a - b)[1];
 console.log('\nProvenance (seed 004): before_tool_call through the shim, every guard on, the session tainted by a fetched page');
-console.log(`    provenance off p50 ${med(rounds.off).toFixed(2)} µs, on ${med(rounds.on).toFixed(2)} µs (${(med(rounds.on) - med(rounds.off)).toFixed(2)} µs; goal within 1 µs; medians of 3 alternating rounds)`);
+console.log(`    one long run:  provenance off p50 ${med(rounds.off).toFixed(2)} µs, on ${med(rounds.on).toFixed(2)} µs (${(med(rounds.on) - med(rounds.off)).toFixed(2)} µs; goal within 1 µs; medians of 3 alternating rounds)`);
+console.log(`    runs of 16 calls: provenance off p50 ${med(growing.off).toFixed(2)} µs, on ${med(growing.on).toFixed(2)} µs (${(med(growing.on) - med(growing.off)).toFixed(2)} µs; each call a node of its turn's graph)`);
 
 const big = { ...page, result: { content: [{ type: 'text', text: 'lorem ipsum dolor sit amet '.repeat(Math.ceil(100 * 1024 / 27)).slice(0, 100 * 1024) }] } };
 for (const [name, config] of [['off', off], ['on', on]]) {

@@ -64,12 +64,14 @@ const growing = { off: [], on: [] };
 for (let r = 0; r < 3; r++) {
   for (const [name, config] of [['off', off], ['on', on]]) {
     const h = hooks(config);
-    h.after_tool_call(page, ctx);
+    // A session of its own per round: what earlier rounds left in the engine stays out.
+    const session = { ...CTX, sessionKey: `${CTX.sessionKey}:${name}${r}` };
+    h.after_tool_call(page, { ...session, toolName: 'web_fetch' });
     let i = 0;
     growing[name].push(p50(() => {
       i += 1;
       const runId = `run-${Math.floor(i / 16)}`;
-      return h.before_tool_call({ ...ORDINARY, toolCallId: `call-${i}`, runId }, { ...CTX, runId, toolCallId: `call-${i}` });
+      return h.before_tool_call({ ...ORDINARY, toolCallId: `call-${i}`, runId }, { ...session, runId, toolCallId: `call-${i}` });
     }, Math.floor(N / 3)));
   }
 }

@@ -192,16 +192,7 @@ impl PathSet {
             return Some(label);
         }
         let filed = ext_of(name).and_then(|ext| self.wild_by_ext.get(ext));
-        [Some(&self.wild_any_ext), filed]
-            .into_iter()
-            .flatten()
-            .filter_map(|list| {
-                list.iter()
-                    .copied()
-                    .find(|&i| self.names[i].admits(name, FOLD))
-            })
-            .min()
-            .map(|i| self.names[i].label.as_str())
+        first_admitted(&self.names, [Some(&self.wild_any_ext), filed], name, FOLD)
     }
 
     /// A literal path against the location entries filed under its leading directories (and
@@ -209,16 +200,8 @@ impl PathSet {
     fn literal_place_hit(&self, path: &str) -> Option<&str> {
         let (one, two) = leading_dirs(path);
         let filed = |key: Option<&str>| key.and_then(|k| self.places.get(k));
-        [Some(&self.unplaced), filed(one), filed(two)]
-            .into_iter()
-            .flatten()
-            .filter_map(|list| {
-                list.iter()
-                    .copied()
-                    .find(|&i| self.locations[i].admits(path, EXACT))
-            })
-            .min()
-            .map(|i| self.locations[i].label.as_str())
+        let lists = [Some(&self.unplaced), filed(one), filed(two)];
+        first_admitted(&self.locations, lists, path, EXACT)
     }
 
     fn excepted(&self, path: &str) -> bool {
@@ -357,6 +340,26 @@ fn entry_suffix(glob: &[Token]) -> String {
 /// literal end that holds a `.` has that end's extension.
 fn ext_of(text: &str) -> Option<&str> {
     text.rfind('.').map(|i| &text[i + 1..])
+}
+
+/// The label of the entry that admits `text` and comes first in config order, among the
+/// entries at the positions `lists` hold (each list in order, so its first hit is its best).
+fn first_admitted<'e, const N: usize>(
+    entries: &'e [Entry],
+    lists: [Option<&Vec<usize>>; N],
+    text: &str,
+    syntax: Syntax,
+) -> Option<&'e str> {
+    lists
+        .into_iter()
+        .flatten()
+        .filter_map(|list| {
+            list.iter()
+                .copied()
+                .find(|&i| entries[i].admits(text, syntax))
+        })
+        .min()
+        .map(|i| entries[i].label.as_str())
 }
 
 /// The leading directories every path a location entry admits starts with: its first two

@@ -176,7 +176,8 @@ impl<'a> Subject<'a> {
             self.distinct.borrow_mut().insert(key, positions.clone());
             positions
         });
-        (0..positions.len()).map(move |i| &c.argv[positions[i] as usize])
+        // `get`: a command built for the moment (none is today) could reuse a freed address.
+        (0..positions.len()).filter_map(move |i| c.argv.get(positions[i] as usize))
     }
 
     pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {

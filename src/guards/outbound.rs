@@ -14,7 +14,9 @@ const NETWORK: [&str; 23] = [
     "nc", "ncat", "netcat", "socat", "telnet", "mail", "mailx", "sendmail", "mutt", "swaks", "gh",
 ];
 
-/// Host tools that fetch from the network (their URL or query leaves the machine).
+/// Host tools that fetch from the network (their URL or query leaves the machine). An MCP
+/// server's tool (`server__tool`) counts too: the plugin cannot tell a local server from a
+/// remote one, and the arguments leave this process either way.
 const NETWORK_TOOLS: [&str; 4] = ["web_fetch", "web_search", "x_search", "browser"];
 
 /// What the call sends or where it reaches, or `None` for a call that stays on the machine.

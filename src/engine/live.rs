@@ -120,9 +120,10 @@ impl Live {
                 .map(|f| graph_persister(f, self.graph.clone()));
             self.graph_changed();
             let taint_file = trust_file.as_deref().map(provenance_path);
-            let loaded = load_provenance(taint_file.as_deref(), logs).sessions;
+            let loaded = load_provenance(taint_file.as_deref(), logs);
             if let Ok(mut p) = self.provenance.lock() {
-                p.sessions.merge(loaded);
+                p.sessions.merge(loaded.sessions);
+                p.files.merge(loaded.files);
             }
             self.provenance_writer = taint_file
                 .filter(|_| owner.is_some())
@@ -253,6 +254,7 @@ fn load_provenance(path: Option<&std::path::Path>, logs: &Logs) -> crate::proven
         Ok(bytes) => match serde_json::from_slice::<StateFile>(&bytes) {
             Ok(f) => State {
                 sessions: Sessions::from_list(f.sessions),
+                files: crate::provenance::files::Files::from_list(f.files),
                 ..State::default()
             },
             Err(e) => {
@@ -277,10 +279,14 @@ fn load_provenance(path: Option<&std::path::Path>, logs: &Logs) -> crate::proven
 
 fn provenance_persister(path: PathBuf, state: Arc<Mutex<crate::provenance::State>>) -> Persister {
     let snapshot = Box::new(move || {
-        let sessions = state.lock().ok()?.sessions.to_list();
+        let (sessions, files) = {
+            let s = state.lock().ok()?;
+            (s.sessions.to_list(), s.files.to_list())
+        };
         serde_json::to_vec(&crate::provenance::StateFile {
             version: 1,
             sessions,
+            files,
         })
         .ok()
     });

@@ -145,6 +145,15 @@ impl GovernanceEngine {
         if core.config.provenance.rule_of_two {
             self.record_acts(core, session, tool, &call, now);
         }
+        let uses: Vec<(String, crate::call::Access)> = (call.view().files.iter())
+            .filter(|f| !f.path.pattern)
+            .map(|f| (f.path.path.clone(), f.access))
+            .collect();
+        if !uses.is_empty() {
+            self.record_taint(core, |s| {
+                provenance::files::follow(s, (session, tool, now), &uses)
+            });
+        }
         Some(level)
     }
 

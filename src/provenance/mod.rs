@@ -10,6 +10,7 @@
 
 pub mod classify;
 pub mod config;
+pub mod files;
 pub mod graph;
 pub mod level;
 pub mod presets;
@@ -30,6 +31,8 @@ pub struct State {
     pub sessions: Sessions,
     pub runs: Runs,
     pub graphs: Graphs,
+    /// Files written by tainted sessions (`files`).
+    pub files: files::Files,
 }
 
 /// provenance.json: sessions from the least to the most recently active.
@@ -37,6 +40,9 @@ pub struct State {
 pub struct StateFile {
     pub version: u32,
     pub sessions: Vec<(String, Taint)>,
+    /// Files written by tainted sessions; absent in files from before they were followed.
+    #[serde(default)]
+    pub files: Vec<(String, Source)>,
 }
 
 /// A provenance policy's block, with the source that brought the taint.

@@ -391,3 +391,35 @@ fn the_audit_external_preset_records_turns_with_outside_content() {
     s.taint("a", src(Level::Local, "read", "README.md"));
     assert!(!wants(&c, s.get("a"), 1, |p| p.persist_graph));
 }
+
+#[test]
+fn file_marks_keep_the_least_trusted_writer_and_survive_a_round_trip() {
+    use super::files::Files;
+    let mut f = Files::default();
+    let shared = src(Level::Shared, "memory_get", "m1");
+    let web = src(Level::Untrusted, "web_fetch", "https://evil.example/");
+    assert!(
+        !f.written("/a", Some(&src(Level::Local, "read", "x")), false),
+        "local content marks nothing"
+    );
+    assert!(f.written("/a", Some(&shared), false));
+    assert!(
+        f.written("/a", Some(&web), false),
+        "a less trusted writer lowers the mark"
+    );
+    assert!(
+        !f.written("/a", Some(&shared), false),
+        "a more trusted one does not raise it"
+    );
+    assert!(!f.written("/a", None, false), "a clean edit keeps it");
+    let mut back = Files::from_list(f.to_list());
+    assert_eq!(back.source("/a").map(|s| s.level), Some(Level::Untrusted));
+    assert!(back.written("/a", None, true), "a clean rewrite clears it");
+    assert!(back.source("/a").is_none());
+    back.merge(f);
+    assert_eq!(
+        back.source("/a").map(|s| s.level),
+        Some(Level::Untrusted),
+        "merging keeps the other process's mark"
+    );
+}

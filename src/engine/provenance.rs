@@ -145,11 +145,12 @@ impl GovernanceEngine {
         if core.config.provenance.rule_of_two {
             self.record_acts(core, session, tool, &call, now);
         }
-        let uses: Vec<(String, crate::call::Access)> = (call.view().files.iter())
-            .filter(|f| !f.path.pattern)
-            .map(|f| (f.path.path.clone(), f.access))
-            .collect();
-        if !uses.is_empty() {
+        // Only the host's file tools: an exec's view would be parsed for no files.
+        if provenance::files::TOOLS.contains(&tool) {
+            let uses: Vec<(String, crate::call::Access)> = (call.view().files.iter())
+                .filter(|f| !f.path.pattern)
+                .map(|f| (f.path.path.clone(), f.access))
+                .collect();
             self.record_taint(core, |s| {
                 provenance::files::follow(s, (session, tool, now), &uses)
             });

@@ -9,6 +9,9 @@ use super::level::Level;
 use super::taint::Source;
 use crate::recency::RecencyMap;
 
+/// The host's tools whose file reads and writes are followed.
+pub const TOOLS: [&str; 4] = ["read", "write", "edit", "apply_patch"];
+
 /// Files remembered; the least recently written go first.
 pub const MAX_FILES: usize = 10_000;
 

@@ -64,8 +64,11 @@ const growing = { off: [], on: [] };
 for (let r = 0; r < 3; r++) {
   for (const [name, config] of [['off', off], ['on', on]]) {
     const h = hooks(config);
-    // A session of its own per round: what earlier rounds left in the engine stays out.
-    const session = { ...CTX, sessionKey: `${CTX.sessionKey}:${name}${r}` };
+    // An agent and session of their own per round: what earlier rounds left stays out (past the
+    // bench's 100 000 calls a minute per agent, the rate limiter would deny every call, each
+    // denial waiting for its fsync: audit.syncOnBlock).
+    const agentId = `${CTX.agentId}-${name}${r}`;
+    const session = { ...CTX, agentId, sessionKey: `agent:${agentId}:main` };
     h.after_tool_call(page, { ...session, toolName: 'web_fetch' });
     let i = 0;
     growing[name].push(p50(() => {

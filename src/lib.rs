@@ -49,6 +49,7 @@ pub mod cross_agent;
 pub mod engine;
 pub mod frequency;
 pub mod guards;
+pub mod llm;
 pub mod lockfile;
 pub mod output;
 pub mod paths;

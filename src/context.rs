@@ -112,6 +112,8 @@ pub struct Facts<'a> {
     pub conversation: &'a [String],
     /// What the session's context holds, when provenance is on and anything foreign was read.
     pub taint: Option<&'a crate::provenance::Taint>,
+    /// A model's answers to intent conditions, as far as this evaluation has them.
+    pub intents: &'a crate::policy::conditions::intent::Intents<'a>,
 }
 
 impl Facts<'_> {

@@ -8,6 +8,7 @@ use crate::audit::{AuditVerdict, AuditWriter};
 use crate::config::{ConfigError, FailMode, GovernanceConfig};
 use crate::context::{agent_from_session_key, Facts, Hook, Request};
 use crate::frequency::FrequencyScope;
+use crate::policy::conditions::intent::Intents;
 use crate::policy::evaluator;
 use crate::policy::index::PolicyIndex;
 use crate::policy::model::{Action, Fallback};
@@ -28,6 +29,7 @@ mod escalation;
 mod evidence;
 mod explain;
 mod failure;
+pub mod judgment;
 mod lineage;
 mod live;
 mod messages;
@@ -66,6 +68,8 @@ struct Core {
     risk: RiskAssessor,
     inherited: lineage::InheritedCache,
     validator: crate::output::Validator,
+    /// The model intent conditions and risk escalation ask (`llm.enabled`).
+    judge: Option<std::sync::Arc<judgment::Judge>>,
     live: live::Live,
 }
 
@@ -98,6 +102,8 @@ pub struct GovernanceEngine {
     counters: Counters,
     logs: Logs,
     started_ms: i64,
+    /// Calls parked until a model answers.
+    waiting: judgment::Waiting,
 }
 
 impl GovernanceEngine {
@@ -123,14 +129,19 @@ impl GovernanceEngine {
         }
     }
 
-    /// Judges one action before it happens.
+    /// Judges one action before it happens. A verdict with `pending` waits for a model: the
+    /// binding awaits [`judgment::Job::ask`] and hands the answers to [`Self::finish_job`].
     pub fn evaluate(&self, req: &Request) -> Verdict {
+        self.evaluate_with(req, &judgment::Answers::default())
+    }
+
+    fn evaluate_with(&self, req: &Request, answers: &judgment::Answers) -> Verdict {
         let started = Instant::now();
         self.counters.evaluations.fetch_add(1, Ordering::Relaxed);
         let mut verdict = match &self.mode {
             Mode::Ready(core) if !core.config.enabled => self.disabled_verdict(core, req),
             Mode::Ready(core) => match Hook::parse(&req.hook) {
-                Some(hook) => self.judge(core, hook, req, started),
+                Some(hook) => self.judge(core, hook, req, started, answers),
                 None => self.fallback(
                     req,
                     core.config.fail_mode,
@@ -142,16 +153,36 @@ impl GovernanceEngine {
                 error, fail_mode, ..
             } => self.fallback(req, *fail_mode, error.to_string(), started),
         };
-        self.count(&verdict);
+        if verdict.pending.is_none() {
+            self.count(&verdict);
+        }
         verdict.logs = self.take_logs();
         verdict
     }
 
-    fn judge(&self, core: &Core, hook: Hook, req: &Request, started: Instant) -> Verdict {
+    fn judge(
+        &self,
+        core: &Core,
+        hook: Hook,
+        req: &Request,
+        started: Instant,
+        answers: &judgment::Answers,
+    ) -> Verdict {
         let agent_id = resolve_agent(req);
         let session_key = req.session_key.as_deref().unwrap_or("");
         let now = req.timestamp.map_or_else(now_ms, |t| t as i64);
-        let mut verdict = self.assess(core, hook, req, agent_id, session_key, now);
+        let mut verdict = self.assess(core, hook, req, (agent_id, session_key), now, answers);
+        let questions = std::mem::take(&mut verdict.questions);
+        if !questions.is_empty() {
+            // Nothing is recorded until the answers are in: the call is evaluated again then.
+            verdict.pending = self.park(core, req, questions);
+            if verdict.pending.is_some() {
+                return verdict;
+            }
+            self.log("warn", "llm: too many calls wait for the model; this one is judged without it".into());
+        }
+        self.model_failures(core, answers, &mut verdict);
+        self.audit_model_calls(req, agent_id, answers, now);
         verdict.evaluation_us = elapsed_us(started);
         self.check_budget(core, &mut verdict);
         if hook == Hook::BeforeToolCall && verdict.action != Action::Deny {
@@ -174,15 +205,16 @@ impl GovernanceEngine {
         verdict
     }
 
-    /// The decision alone, recording nothing (`explain` asks it too).
+    /// The decision alone, recording nothing (`explain` asks it too). Intent questions no
+    /// answer covers are returned in `questions` (unless a regex deny made them moot).
     fn assess(
         &self,
         core: &Core,
         hook: Hook,
         req: &Request,
-        agent_id: &str,
-        session_key: &str,
+        (agent_id, session_key): (&str, &str),
         now: i64,
+        answers: &judgment::Answers,
     ) -> Verdict {
         let lineage = lineage::lineage(core, hook, agent_id, session_key, now);
         let trust = lineage.trust;
@@ -196,6 +228,9 @@ impl GovernanceEngine {
         );
         let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
         let (taint, iteration) = provenance::session_state(core, session_key);
+        let judge = core.judge.as_deref();
+        let known = judgment::known(judge, answers, req, risk.score, now);
+        let intents = Intents::new(&known);
         let basis = Basis {
             hook,
             req,
@@ -207,10 +242,15 @@ impl GovernanceEngine {
             risk: &risk,
             call: &call,
             taint: taint.as_deref(),
+            intents: &intents,
         };
-        let decision = self.with_facts(core, &basis, |facts| match &lineage.ranks {
-            Some(ranks) => evaluator::walk(&core.index, ranks, facts),
-            None => evaluator::evaluate(&core.index, hook, facts),
+        let (decision, escalate, questions) = self.with_facts(core, &basis, |facts| {
+            let decision = match &lineage.ranks {
+                Some(ranks) => evaluator::walk(&core.index, ranks, facts),
+                None => evaluator::evaluate(&core.index, hook, facts),
+            };
+            let (escalate, questions) = judgment::consult(judge, hook, &decision, facts);
+            (decision, escalate, questions)
         });
         let guard = decision.decisive.and_then(|m| m.rule.guard());
         // Read before `decide` takes the risk the facts borrow.
@@ -218,6 +258,10 @@ impl GovernanceEngine {
         let legs = (hook == Hook::BeforeToolCall && p.enabled && p.rule_of_two)
             .then(|| self.call_legs(core, &basis));
         let mut verdict = self.decide(core, hook, req, agent_id, decision, risk, trust);
+        verdict.questions = questions;
+        if escalate {
+            judgment::escalate(core, req, agent_id, &mut verdict);
+        }
         if let Some(finding) = guard.and_then(|g| call.finding(g)) {
             // "Credential guard: `cat .en?` opens /srv/app/.env (dotenv file)": the guard's
             // name, then what it saw.
@@ -284,6 +328,7 @@ impl GovernanceEngine {
                 frequency: &core.live.frequency,
                 conversation,
                 taint: b.taint,
+                intents: b.intents,
             })
         })
     }
@@ -355,6 +400,7 @@ struct Basis<'a> {
     risk: &'a RiskAssessment,
     call: &'a crate::guards::CallFacts<'a>,
     taint: Option<&'a crate::provenance::Taint>,
+    intents: &'a Intents<'a>,
 }
 
 pub fn resolve_agent(req: &Request) -> &str {
@@ -382,6 +428,8 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         evaluation_us: 0.0,
         over_budget_us: None,
         llm_escalated: false,
+        pending: None,
+        questions: Vec::new(),
         approval: None,
         error: None,
         cross_agent: None,

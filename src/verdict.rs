@@ -54,6 +54,12 @@ pub struct Verdict {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub over_budget_us: Option<u64>,
     pub llm_escalated: bool,
+    /// Set when the verdict waits for a model: the id the binding awaits (`judgePending`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending: Option<u64>,
+    /// The questions a model is to answer before this verdict stands.
+    #[serde(skip)]
+    pub questions: Vec<crate::engine::judgment::Question>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalRequest>,
     /// Set when the verdict is a fail-mode fallback (bad config or an internal error).

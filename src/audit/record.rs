@@ -42,6 +42,9 @@ pub enum AuditVerdict {
     /// The plugin config was edited while the engine ran (ISO A.8.9).
     #[serde(rename = "governance.config.change")]
     ConfigChange,
+    /// A model was asked (an intent condition, risk escalation): backend, model, latency, answer.
+    #[serde(rename = "governance.llm.call")]
+    LlmCall,
     /// Output validation (seed 000 §11.1).
     OutputPass,
     OutputFlag,
@@ -64,6 +67,7 @@ impl AuditVerdict {
             AuditVerdict::Retention => "governance.retention",
             AuditVerdict::TrustChange => "governance.trust.change",
             AuditVerdict::ConfigChange => "governance.config.change",
+            AuditVerdict::LlmCall => "governance.llm.call",
             AuditVerdict::OutputPass => "output_pass",
             AuditVerdict::OutputFlag => "output_flag",
             AuditVerdict::OutputBlock => "output_block",

@@ -117,6 +117,8 @@ impl GovernanceConfig {
             &mut issues,
         );
         taint_needs_provenance(&policies, &provenance, &mut issues);
+        let llm = sections::llm(&root.child("llm", &mut issues), &mut issues);
+        intent_needs_llm(&policies, &llm, &mut issues);
         let config = GovernanceConfig {
             enabled: root.bool("enabled", true, &mut issues),
             fail_mode: match root.choice("failMode", "open", &["open", "closed"], &mut issues) {
@@ -137,7 +139,7 @@ impl GovernanceConfig {
             trust: sections::trust(&root.child("trust", &mut issues), &mut issues),
             audit: sections::audit(&root.child("audit", &mut issues), &mut issues),
             approval,
-            llm: sections::llm(&root.child("llm", &mut issues), &mut issues),
+            llm,
             tool_risk_overrides: sections::scores(
                 &root.child("toolRiskOverrides", &mut issues),
                 &mut issues,
@@ -192,6 +194,28 @@ fn taint_needs_provenance(
                 issues.push(
                     &format!("policies.{}.{}", p.id, r.id),
                     "a taint condition needs provenance.enabled: true",
+                );
+            }
+        }
+    }
+}
+
+/// An intent condition without a model could never match: the rule it guards would silently
+/// never apply.
+fn intent_needs_llm(
+    policies: &[crate::policy::model::Policy],
+    llm: &sections::LlmConfig,
+    issues: &mut Issues,
+) {
+    if llm.enabled {
+        return;
+    }
+    for p in policies {
+        for r in &p.rules {
+            if r.conditions.iter().any(|c| c.asks_intent()) {
+                issues.push(
+                    &format!("policies.{}.{}", p.id, r.id),
+                    "an intent condition needs llm.enabled: true (a model answers it)",
                 );
             }
         }

@@ -56,6 +56,11 @@ pub const MAX_APPROVAL_TIMEOUT_S: u64 = 600;
 #[derive(Debug, Clone)]
 pub struct LlmConfig {
     pub enabled: bool,
+    /// Who answers: the host's own model (`api.runtime.llm.complete`) or an OpenAI-compatible
+    /// endpoint of the operator's.
+    pub backend: LlmBackend,
+    /// A failed, late or refused answer denies instead of falling back to the regex verdict.
+    pub fail_closed: bool,
     pub endpoint: String,
     pub model: String,
     /// Held in memory only; never logged, audited or returned by status.
@@ -66,6 +71,21 @@ pub struct LlmConfig {
     pub max_concurrent: u64,
     pub cache_results: bool,
     pub cache_ttl_seconds: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlmBackend {
+    Host,
+    OpenAi,
+}
+
+impl LlmBackend {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LlmBackend::Host => "host",
+            LlmBackend::OpenAi => "openai",
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -379,6 +399,8 @@ pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
     o.check_keys(
         &[
             "enabled",
+            "backend",
+            "failMode",
             "endpoint",
             "model",
             "apiKey",
@@ -392,15 +414,22 @@ pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
         issues,
     );
     let enabled = o.bool("enabled", false, issues);
-    if enabled {
-        issues.push(
-            &o.path_of("enabled"),
-            "the LLM client does not exist yet (intent conditions and escalation need it); \
-             set false or leave llm out",
-        );
-    }
+    // Configs written for the TypeScript plugin name an endpoint: that is where they expect
+    // answers from. Without one, the host's own model answers (seed 001 §8.1).
+    let own_endpoint = o.get("endpoint").is_some() || o.get("apiKey").is_some();
+    let backend = match o.choice(
+        "backend",
+        if own_endpoint { "openai" } else { "host" },
+        &["host", "openai"],
+        issues,
+    ) {
+        "openai" => LlmBackend::OpenAi,
+        _ => LlmBackend::Host,
+    };
     LlmConfig {
         enabled,
+        backend,
+        fail_closed: o.choice("failMode", "open", &["open", "closed"], issues) == "closed",
         endpoint: o
             .string("endpoint", issues)
             .unwrap_or_else(|| "http://localhost:11434/v1".into()),

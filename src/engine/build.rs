@@ -114,6 +114,7 @@ impl GovernanceEngine {
             counters: Counters::default(),
             logs,
             started_ms: now_ms(),
+            waiting: Default::default(),
         };
         if let Some(e) = &engine.audit_problem {
             engine.log(
@@ -172,6 +173,7 @@ impl Core {
             index: PolicyIndex::build(config.policies.clone()),
             risk: RiskAssessor::new(&config.tool_risk_overrides),
             inherited: Default::default(),
+            judge: super::judgment::Judge::build(&config.llm, live.host_llm.clone()),
             live,
             config,
         };

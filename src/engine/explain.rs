@@ -120,7 +120,8 @@ impl GovernanceEngine {
                 params: Some(params.unwrap_or_default()),
                 ..Request::default()
             };
-            let v = self.assess(core, Hook::BeforeToolCall, &req, &agent, &session, now);
+            let answers = super::judgment::Answers::default();
+            let v = self.assess(core, Hook::BeforeToolCall, &req, (&agent, &session), now, &answers);
             let source = v
                 .policy_id
                 .as_ref()

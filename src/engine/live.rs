@@ -33,6 +33,8 @@ pub struct Live {
     pub approvals: crate::approvals::Approvals,
     /// Facts operators pushed (`governance.facts.update`), replayed into a new validator.
     pub pushed_facts: Mutex<Vec<(String, Fact)>>,
+    /// The host's model, once the binding hands it over; every config's LLM client asks it.
+    pub host_llm: Arc<crate::llm::client::HostSlot>,
     /// Sessions' taint and runs' model calls (seed 004).
     pub provenance: Arc<Mutex<crate::provenance::State>>,
     /// Writes sessions' taint to provenance.json (beside trust.json) when it changes, if this
@@ -85,6 +87,7 @@ impl Live {
             conversations: Conversations::new(sizes.context_messages),
             approvals: Default::default(),
             pushed_facts: Mutex::default(),
+            host_llm: Arc::default(),
             provenance,
             provenance_writer,
             sizes,

@@ -39,13 +39,15 @@ impl GovernanceEngine {
             timestamp: req.timestamp,
             ..Request::default()
         };
+        // The receiver's policies are judged without a model: an intent there is no match.
+        let answers = super::judgment::Answers::default();
         let theirs = self.assess(
             core,
             Hook::MessageReceived,
             &inbound,
-            &receiver,
-            &target,
+            (&receiver, &target),
             now,
+            &answers,
         );
         if theirs.action > v.action {
             v.action = theirs.action;

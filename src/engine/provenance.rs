@@ -205,6 +205,8 @@ impl GovernanceEngine {
             risk: &risk,
             call,
             taint: None,
+            // Classification asks no model (config refuses intents in toolTrust).
+            intents: &crate::policy::conditions::intent::Intents::none(),
         };
         let tool = req.tool_name.as_deref().unwrap_or("");
         self.with_facts(core, &basis, |f| level_of(core, tool, f))

@@ -39,6 +39,8 @@ pub struct Status {
     pub trust: TrustStatus,
     /// Parent → child relationships the host reported (`subagent_spawned`).
     pub sub_agents: usize,
+    /// The model client (`llm.enabled`): backend, calls, cache hits, failures, p50 latency.
+    pub llm: Option<crate::llm::client::ClientStatus>,
     pub uptime_ms: i64,
 }
 
@@ -127,6 +129,10 @@ impl GovernanceEngine {
             sub_agents: match &self.mode {
                 Mode::Ready(core) => core.live.graph.len(),
                 Mode::Invalid { .. } => 0,
+            },
+            llm: match &self.mode {
+                Mode::Ready(core) => core.judge.as_ref().map(|j| j.status()),
+                Mode::Invalid { .. } => None,
             },
             uptime_ms: crate::time::now_ms() - self.started_ms,
         }

@@ -12,8 +12,15 @@
 //! the rest to the client, whose future the binding awaits off the JS thread.
 
 
+pub mod answer;
+pub mod cache;
+pub mod client;
+pub mod prompt;
+
 use std::future::Future;
 use std::pin::Pin;
+
+
 
 /// One request to a model: a system message (the instructions) and a user message (the judged
 /// material, fenced as data).

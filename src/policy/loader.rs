@@ -1,6 +1,6 @@
 //! Raw `policies[]` JSON → compiled [`Policy`] values, with every problem reported by path.
 
-use super::conditions::{parse_list, ParseEnv};
+use super::conditions::{parse_list, Condition, ParseEnv};
 use super::glob::Glob;
 use super::model::{Effect, Fallback, Policy, Rule, Scope, Severity};
 use crate::config::error::{index, Issues};
@@ -166,7 +166,10 @@ fn load_rule(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Opti
         issues,
     );
     let id = required_id(&o, issues);
-    let conditions = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
+    let mut conditions = parse_list(o.get("conditions"), &o.path_of("conditions"), env, issues);
+    // A model is asked only when everything else about the rule holds: intents go last (the
+    // conditions are a conjunction without side effects, so order changes nothing else).
+    conditions.sort_by_key(Condition::asks_intent);
     let effect = load_effect(&o.child("effect", issues), env, issues);
     let tier = |key: &str, issues: &mut Issues| single_tier(&o, key, issues);
     let (min_trust, max_trust) = (tier("minTrust", issues), tier("maxTrust", issues));

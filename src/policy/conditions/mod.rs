@@ -5,6 +5,7 @@ pub mod agent;
 pub mod command;
 pub mod context;
 pub mod frequency;
+pub mod intent;
 pub mod risk;
 pub mod taint;
 pub mod time;
@@ -32,6 +33,8 @@ pub enum Condition {
     Command(command::CommandCondition),
     /// What the session's context holds (provenance).
     Taint(taint::TaintCondition),
+    /// A model's answer (only at a rule's top level, asked after every other condition).
+    Intent(intent::IntentCondition),
     Any(Vec<Condition>),
     Not(Box<Condition>),
 }
@@ -107,7 +110,7 @@ impl Condition {
             Some("frequency") => {
                 Condition::Frequency(frequency::FrequencyCondition::parse(&o, issues)?)
             }
-            Some("intent") => parse_intent(&o, issues)?,
+            Some("intent") => Condition::Intent(intent::IntentCondition::parse(&o, issues)?),
             Some("command") => {
                 Condition::Command(command::CommandCondition::parse(&o, env, issues)?)
             }
@@ -131,17 +134,21 @@ impl Condition {
                         "an `any` condition needs at least one condition",
                     );
                 }
+                refuse_nested_intent(&list, &o.path_of("conditions"), issues);
                 Condition::Any(list)
             }
             Some("not") => {
                 o.check_keys(&["type", "condition"], issues);
                 match o.get("condition") {
-                    Some(inner) => Condition::Not(Box::new(Condition::parse(
-                        inner,
-                        &o.path_of("condition"),
-                        env,
-                        issues,
-                    )?)),
+                    Some(inner) => {
+                        let inner = Condition::parse(inner, &o.path_of("condition"), env, issues)?;
+                        refuse_nested_intent(
+                            std::slice::from_ref(&inner),
+                            &o.path_of("condition"),
+                            issues,
+                        );
+                        Condition::Not(Box::new(inner))
+                    }
                     None => {
                         issues.push(
                             &o.path_of("condition"),
@@ -181,8 +188,19 @@ impl Condition {
             Condition::Guard(g) => f.call.finding(*g).is_some(),
             Condition::Command(c) => c.eval(f),
             Condition::Taint(c) => c.eval(f),
+            Condition::Intent(c) => f.intents.holds(c),
             Condition::Any(list) => list.iter().any(|c| c.eval(f)),
             Condition::Not(c) => !c.eval(f),
+        }
+    }
+
+    /// Whether it asks a model anywhere inside.
+    pub fn asks_intent(&self) -> bool {
+        match self {
+            Condition::Intent(_) => true,
+            Condition::Any(list) => list.iter().any(Condition::asks_intent),
+            Condition::Not(c) => c.asks_intent(),
+            _ => false,
         }
     }
 
@@ -233,19 +251,17 @@ pub fn parse_list(
         .collect()
 }
 
-/// An intent condition asks a model whether the action matches a description (seed 002
-/// §4.7.9). The LLM client does not exist yet: a rule with one could never match, so a deny it
-/// guards would silently allow. Its keys are checked and the condition is refused.
-fn parse_intent(o: &Obj, issues: &mut Issues) -> Option<Condition> {
-    o.check_keys(&["type", "description", "confidence"], issues);
-    o.string("description", issues);
-    o.num("confidence", 0.7, 0.0, 1.0, issues);
-    issues.push(
-        &o.path,
-        "intent conditions need the LLM client, which does not exist yet: this rule could never \
-         match (express it with tool, context or risk conditions for now)",
-    );
-    None
+/// A model's answer under `any` or `not` would let a failed or refused call decide the other
+/// way (a `not intent` that matches because the model timed out): intents stand at the top of
+/// a rule, where no answer means the rule does not match (the regex-only verdict of N8).
+fn refuse_nested_intent(list: &[Condition], path: &str, issues: &mut Issues) {
+    if list.iter().any(Condition::asks_intent) {
+        issues.push(
+            path,
+            "an intent condition cannot stand inside `any` or `not`: put it at the top of the \
+             rule's conditions",
+        );
+    }
 }
 
 /// An IANA zone name, or an issue naming the key.

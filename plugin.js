@@ -85,6 +85,36 @@ function engineFor(api, config, log) {
   return s.engine;
 }
 
+/**
+ * The host's own model (`api.runtime.llm.complete`, HOST.md) answers the engine's questions
+ * unless the config names an endpoint of its own. The engine calls this with one JSON request
+ * and awaits the text; the newest registration's api is the one asked.
+ */
+function offerHostModel(engine, api, config, log) {
+  const llm = api.runtime && api.runtime.llm;
+  if (!llm || typeof llm.complete !== 'function') {
+    const own = config.llm.backend === 'openai' || config.llm.endpoint != null || config.llm.apiKey != null;
+    if (!own) log('warn', 'llm: this host offers no api.runtime.llm.complete; intent conditions fall back to their regex verdict (or deny under llm.failMode closed)');
+    return;
+  }
+  const timeoutMs = Number(config.llm.timeoutMs) || 5000;
+  engine.setHostLlm(async (json) => {
+    const r = JSON.parse(json);
+    const result = await llm.complete({
+      systemPrompt: r.system,
+      messages: [{ role: 'user', content: r.user }],
+      maxTokens: r.maxTokens,
+      temperature: 0,
+      purpose: r.purpose,
+      ...(r.model ? { model: r.model } : {}),
+      // The engine stops waiting at timeoutMs; the host stops the request too.
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    if (!result || typeof result.text !== 'string') throw new Error('the host model returned no text');
+    return result.text;
+  });
+}
+
 function forwardLogs(lines, log) {
   if (Array.isArray(lines)) for (const l of lines) log(l.level, l.message);
 }
@@ -355,9 +385,23 @@ function register(api) {
   const relay = shared().relay || (shared().relay = approvalRelay(() => shared().engine, log));
   // Session keys whose session_end was a compaction, until the session_start that follows.
   const compacted = new Set();
+  // A verdict that waits for a model (an intent condition, risk escalation) comes back with
+  // `pending`: only then does the hook return a Promise, settled off the JS thread.
+  const judged = (pending) => engine.judgePending(pending).then((json) => {
+    const verdict = JSON.parse(json);
+    if (verdict.logs) forwardLogs(verdict.logs, log);
+    return verdict;
+  });
+  if (engine && config.llm && config.llm.enabled === true) offerHostModel(engine, api, config, log);
   api.on('before_tool_call', guarded('before_tool_call', (event, ctx = {}) => {
     const request = toolRequest(event, ctx);
-    return toolResult(evaluate(request), relay, event.toolCallId || ctx.toolCallId);
+    const toolCallId = event.toolCallId || ctx.toolCallId;
+    const verdict = evaluate(request);
+    if (verdict.pending == null) return toolResult(verdict, relay, toolCallId);
+    return judged(verdict.pending).then((v) => toolResult(v, relay, toolCallId), (err) => {
+      log('error', `before_tool_call: ${err && err.message}`);
+      return failModeBlock(err);
+    });
   }, failModeBlock), { priority: 1000 });
 
   // Provenance (seed 004): what enters a session's context, from which source. On when the

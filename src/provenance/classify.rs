@@ -178,6 +178,11 @@ fn rules(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Rule
                 .enumerate()
                 .filter_map(|(j, c)| Condition::parse(c, &format!("{cpath}[{j}]"), env, issues))
                 .collect();
+            if conditions.iter().any(Condition::asks_intent) {
+                // Classification runs on every tool result, synchronously: no model is asked.
+                issues.push(&cpath, "toolTrust rules cannot ask a model (intent condition)");
+                return None;
+            }
             (conditions.len() == list.len()).then_some(Rule {
                 conditions,
                 level: lvl,

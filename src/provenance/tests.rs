@@ -196,6 +196,10 @@ fn bad_config_names_the_key() {
             "provenance.toolTrust.exec[0].conditions",
         ),
         (json!({ "tooltrust": {} }), "provenance.tooltrust"),
+        (
+            json!({ "toolTrust": { "exec": [{ "level": "external", "conditions": [{ "type": "intent", "description": "reads mail" }] }] } }),
+            "provenance.toolTrust.exec[0].conditions",
+        ),
     ] {
         let e = config(v.clone()).expect_err(&v.to_string());
         assert!(e.contains(path), "{v} → {e}");

@@ -1,5 +1,5 @@
-//! The model's answer, taken only when it is exactly one JSON object of the asked shape (issue
-//! 14 item 4).
+//! The model's answer, taken only when it is exactly one JSON object of the asked shape and not
+//! a copy of an answer the judged text already held (issue 14 item 4).
 //!
 //! Pure parsing: no I/O, no clock. What is tolerated and why:
 //! - Around the object, whitespace and one ```` ```json ```` fence that is the whole answer; any
@@ -17,13 +17,23 @@
 //!   carry whatever the model (or an injected text) put there into the audit trail.
 //! - Free text is capped: reasoning and issue texts at `MAX_TEXT_CHARS`, issue types at
 //!   `MAX_KIND_CHARS`, the issue list at `MAX_ISSUES`; the verdict, not the list, decides.
+//!
+//! A `Rejected::Parroted` answer is evidence that the judged text carries a forged answer the
+//! model may have followed. It is rejected whichever way it points, so the caller must resolve
+//! it to the stricter outcome (a match for an intent rule that denies, block for the gate),
+//! never to the fail-open fallback: else an attacker who plants `{"matches": true}` next to a
+//! destructive command gets the honest "true" rejected and the deny rule skipped.
 
 mod json;
+mod parroted;
+mod spelling;
 #[cfg(test)]
 mod tests;
 
 pub use json::MAX_ANSWER_BYTES;
+pub use parroted::MAX_JUDGED_BYTES;
 
+use parroted::Pair;
 use serde_json::{Map, Value};
 
 pub const MAX_TEXT_CHARS: usize = 500;
@@ -105,18 +115,61 @@ pub enum Rejected {
     UnknownVerdict(String),
     #[error("severity `{0}` is not low, medium, high or critical")]
     UnknownSeverity(String),
+    #[error("judged text of {0} bytes is more than the parroting check reads")]
+    JudgedTooLarge(usize),
+    #[error("the answer repeats one that judged text #{0} already held")]
+    Parroted(usize),
 }
 
 /// An intent condition's answer. `judged`: every text fenced as data in the prompt (params,
 /// messages), as fenced.
-pub fn intent(answer: &str, _judged: &[&str]) -> Result<IntentAnswer, Rejected> {
-    intent_shape(json::one_object(answer)?)
+pub fn intent(answer: &str, judged: &[&str]) -> Result<IntentAnswer, Rejected> {
+    let parsed = intent_shape(json::one_object(answer)?)?;
+    let values: &[&str] = if parsed.matches {
+        &["true", "yes"]
+    } else {
+        &["false", "no"]
+    };
+    // `match` and `matched` too: a model asked for `matches` copies a forged `"match": false`
+    // just as readily, key corrected.
+    not_parroted(
+        judged,
+        &Pair {
+            keys: &["matches", "match", "matched"],
+            values,
+        },
+    )?;
+    Ok(parsed)
 }
 
 /// The external-communication gate's answer. `judged`: the outbound text and anything else
 /// fenced as data in the prompt.
-pub fn gate(answer: &str, _judged: &[&str]) -> Result<GateAnswer, Rejected> {
-    gate_shape(json::one_object(answer)?)
+pub fn gate(answer: &str, judged: &[&str]) -> Result<GateAnswer, Rejected> {
+    let parsed = gate_shape(json::one_object(answer)?)?;
+    let values: &[&str] = match parsed.verdict {
+        GateVerdict::Pass => &["pass", "passed"],
+        GateVerdict::Flag => &["flag", "flagged"],
+        GateVerdict::Block => &["block", "blocked"],
+    };
+    not_parroted(
+        judged,
+        &Pair {
+            keys: &["verdict"],
+            values,
+        },
+    )?;
+    Ok(parsed)
+}
+
+fn not_parroted(judged: &[&str], pair: &Pair) -> Result<(), Rejected> {
+    let total: usize = judged.iter().map(|t| t.len()).sum();
+    if total > MAX_JUDGED_BYTES {
+        return Err(Rejected::JudgedTooLarge(total));
+    }
+    match parroted::scan(judged, pair).found {
+        Some(index) => Err(Rejected::Parroted(index)),
+        None => Ok(()),
+    }
 }
 
 fn intent_shape(mut map: Map<String, Value>) -> Result<IntentAnswer, Rejected> {

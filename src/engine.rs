@@ -179,7 +179,10 @@ impl GovernanceEngine {
             if verdict.pending.is_some() {
                 return verdict;
             }
-            self.log("warn", "llm: too many calls wait for the model; this one is judged without it".into());
+            self.log(
+                "warn",
+                "llm: too many calls wait for the model; this one is judged without it".into(),
+            );
         }
         self.model_failures(core, answers, &mut verdict);
         self.audit_model_calls(req, agent_id, answers, now);

@@ -121,7 +121,14 @@ impl GovernanceEngine {
                 ..Request::default()
             };
             let answers = super::judgment::Answers::default();
-            let v = self.assess(core, Hook::BeforeToolCall, &req, (&agent, &session), now, &answers);
+            let v = self.assess(
+                core,
+                Hook::BeforeToolCall,
+                &req,
+                (&agent, &session),
+                now,
+                &answers,
+            );
             let source = v
                 .policy_id
                 .as_ref()

@@ -201,7 +201,10 @@ async fn ask_one(judge: &Judge, q: Question) -> (Key, Asked) {
     let answer = match &call.result {
         Ok(text) => answer::intent(text, &judged).map_err(|e| {
             judge.client.count_rejected();
-            LlmError::Rejected(e.to_string())
+            match e {
+                answer::Rejected::Parroted(_) => LlmError::Planted,
+                e => LlmError::Rejected(e.to_string()),
+            }
         }),
         Err(e) => Err(e.clone()),
     };
@@ -317,8 +320,26 @@ impl GovernanceEngine {
         let (Some(e), Some(judge)) = (failed, core.judge.as_deref()) else {
             return;
         };
+        let planted = answers
+            .calls
+            .iter()
+            .any(|a| a.answer == Err(LlmError::Planted));
+        if planted && v.action != crate::policy::model::Action::Deny {
+            // An attacker who plants the answer a deny rule needs to fail ("matches": true)
+            // would have the honest answer refused and the rule skipped: a planted answer is
+            // an injection attempt, and the call does not run.
+            v.action = crate::policy::model::Action::Deny;
+            v.reason = "The call's content carries a planted answer for the model that judges it (prompt injection)".into();
+            v.policy_id = Some("llm".into());
+            v.rule_id = Some("planted-answer".into());
+            v.approval = None;
+            return;
+        }
         if !judge.fail_closed {
-            self.log("warn", format!("llm: no usable answer ({e}); judged without the model"));
+            self.log(
+                "warn",
+                format!("llm: no usable answer ({e}); judged without the model"),
+            );
             return;
         }
         if v.action != crate::policy::model::Action::Deny {
@@ -334,7 +355,13 @@ impl GovernanceEngine {
 
     /// One `governance.llm.call` record per model call: backend, model, latency, the answer;
     /// no prompt text (N12), the reasoning redacted and cut.
-    pub(super) fn audit_model_calls(&self, req: &Request, agent_id: &str, answers: &Answers, now: i64) {
+    pub(super) fn audit_model_calls(
+        &self,
+        req: &Request,
+        agent_id: &str,
+        answers: &Answers,
+        now: i64,
+    ) {
         let Some(writer) = &self.audit else { return };
         for a in &answers.calls {
             let answer = match &a.answer {
@@ -354,11 +381,8 @@ impl GovernanceEngine {
                 "cacheHit": false,
                 "answer": answer,
             });
-            let mut record = crate::audit::AuditRecord::event(
-                crate::audit::AuditVerdict::LlmCall,
-                details,
-                now,
-            );
+            let mut record =
+                crate::audit::AuditRecord::event(crate::audit::AuditVerdict::LlmCall, details, now);
             record.context.agent_id = agent_id.to_string();
             record.context.hook = req.hook.clone();
             record.context.session_key = req.session_key.clone().unwrap_or_default();

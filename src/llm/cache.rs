@@ -49,7 +49,9 @@ impl<V: Clone> Cache<V> {
         e.map.insert(key, (now_ms, value));
         e.order.push_back(key);
         while e.map.len() > self.max || e.order.len() > 2 * self.max {
-            let Some(old) = e.order.pop_front() else { break };
+            let Some(old) = e.order.pop_front() else {
+                break;
+            };
             // Only the last insertion of a key stands for it in the order.
             if !e.order.contains(&old) {
                 e.map.remove(&old);

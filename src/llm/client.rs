@@ -294,11 +294,16 @@ mod tests {
         let slot = Arc::new(HostSlot::default());
         let client = Client::new(Source::Host(slot.clone()), 1_000, 1);
         let before = client.complete(completion("x")).await;
-        assert!(matches!(before.result, Err(LlmError::Backend(ref m)) if m.contains("not available")));
+        assert!(
+            matches!(before.result, Err(LlmError::Backend(ref m)) if m.contains("not available"))
+        );
         let (b, _) = slow(1);
         slot.set(b);
         let after = client.complete(completion("x")).await;
         assert_eq!(after.result, Ok("answer to x".into()));
-        assert_eq!((after.backend, after.model.as_deref()), ("host", Some("slow-1")));
+        assert_eq!(
+            (after.backend, after.model.as_deref()),
+            ("host", Some("slow-1"))
+        );
     }
 }

@@ -12,16 +12,12 @@
 //! the rest to the client, whose future the binding awaits off the JS thread.
 
 pub mod answer;
-
-pub mod answer;
 pub mod cache;
 pub mod client;
 pub mod prompt;
 
 use std::future::Future;
 use std::pin::Pin;
-
-
 
 /// One request to a model: a system message (the instructions) and a user message (the judged
 /// material, fenced as data).
@@ -46,6 +42,10 @@ pub enum LlmError {
     Backend(String),
     #[error("answer rejected: {0}")]
     Rejected(String),
+    /// The answer's deciding value was already written in the judged content: whatever the
+    /// model meant, the content tried to answer for it.
+    #[error("the judged content carries a planted answer")]
+    Planted,
 }
 
 pub type CompletionFuture = Pin<Box<dyn Future<Output = Result<String, LlmError>> + Send>>;

@@ -180,7 +180,10 @@ fn rules(v: &Value, path: &str, env: &ParseEnv, issues: &mut Issues) -> Vec<Rule
                 .collect();
             if conditions.iter().any(Condition::asks_intent) {
                 // Classification runs on every tool result, synchronously: no model is asked.
-                issues.push(&cpath, "toolTrust rules cannot ask a model (intent condition)");
+                issues.push(
+                    &cpath,
+                    "toolTrust rules cannot ask a model (intent condition)",
+                );
                 return None;
             }
             (conditions.len() == list.len()).then_some(Rule {

@@ -112,9 +112,18 @@ mod tests {
     #[test]
     fn an_answer_holds_only_with_enough_confidence() {
         let c = cond("destroys data", 0.7);
-        let sure = Judged { matches: true, confidence: 0.9 };
-        let unsure = Judged { matches: true, confidence: 0.69 };
-        let no = Judged { matches: false, confidence: 0.99 };
+        let sure = Judged {
+            matches: true,
+            confidence: 0.9,
+        };
+        let unsure = Judged {
+            matches: true,
+            confidence: 0.69,
+        };
+        let no = Judged {
+            matches: false,
+            confidence: 0.99,
+        };
         assert!(sure.holds_for(&c));
         assert!(!unsure.holds_for(&c));
         assert!(!no.holds_for(&c));
@@ -126,7 +135,11 @@ mod tests {
         assert!(!i.holds(&cond("a", 0.7)));
         assert!(!i.holds(&cond("a", 0.9)));
         assert!(!i.holds(&cond("b", 0.7)));
-        let asked: Vec<_> = i.take_unanswered().into_iter().map(|c| c.description).collect();
+        let asked: Vec<_> = i
+            .take_unanswered()
+            .into_iter()
+            .map(|c| c.description)
+            .collect();
         assert_eq!(asked, ["a", "b"]);
         assert!(i.take_unanswered().is_empty());
     }
@@ -134,7 +147,10 @@ mod tests {
     #[test]
     fn given_answers_are_read_and_not_asked_again() {
         let known = |c: &IntentCondition| {
-            (c.description == "a").then_some(Judged { matches: true, confidence: 0.8 })
+            (c.description == "a").then_some(Judged {
+                matches: true,
+                confidence: 0.8,
+            })
         };
         let i = Intents::new(&known);
         assert!(i.holds(&cond("a", 0.7)));

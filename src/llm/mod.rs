@@ -11,6 +11,7 @@
 //! Only a call that needs the model waits: the engine asks the cache synchronously and hands
 //! the rest to the client, whose future the binding awaits off the JS thread.
 
+pub mod openai;
 
 use std::future::Future;
 use std::pin::Pin;

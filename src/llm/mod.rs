@@ -14,6 +14,7 @@
 pub mod answer;
 pub mod cache;
 pub mod client;
+pub mod openai;
 pub mod prompt;
 
 use std::future::Future;

@@ -139,6 +139,7 @@ proptest! {
             trust: TrustSnapshot::of(score as f64), risk: &risk, frequency: &frequency,
             conversation: &[],
             taint: None,
+            intents: &openclaw_governance::policy::conditions::intent::Intents::none(),
         };
         let got = evaluate(&index, hook, &facts);
         let want = naive(&config.policies, hook, &facts);

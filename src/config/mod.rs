@@ -8,7 +8,7 @@ mod sections;
 
 pub use error::{ConfigError, ConfigIssue};
 pub use sections::{
-    ApprovalConfig, AuditConfig, AuditLevel, CheckpointConfig, LlmConfig, PerformanceConfig,
+    ApprovalConfig, AuditConfig, AuditLevel, CheckpointConfig, LlmBackend, LlmConfig, PerformanceConfig,
     FALLBACK_ALLOW, MAX_APPROVAL_TIMEOUT_S,
 };
 

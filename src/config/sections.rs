@@ -426,6 +426,18 @@ pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
         "openai" => LlmBackend::OpenAi,
         _ => LlmBackend::Host,
     };
+    let cfg = llm_settings(o, enabled, backend, issues);
+    if enabled && backend == LlmBackend::OpenAi {
+        // The backend's own checks (an http(s) base URL without credentials, a model, a key
+        // fit for a header), reported at load rather than on the first call.
+        if let Err(e) = crate::llm::openai::OpenAiBackend::new(&cfg.endpoint, &cfg.model, &cfg.api_key) {
+            issues.push(&o.path_of("endpoint"), e.to_string());
+        }
+    }
+    cfg
+}
+
+fn llm_settings(o: &Obj, enabled: bool, backend: LlmBackend, issues: &mut Issues) -> LlmConfig {
     LlmConfig {
         enabled,
         backend,

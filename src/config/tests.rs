@@ -245,7 +245,16 @@ fn keys_that_would_be_accepted_and_ignored_are_rejected_with_their_path() {
             json!({ "approval": { "timeoutSeconds": 3600 } }),
             "approval.timeoutSeconds",
         ),
-        (json!({ "llm": { "enabled": true } }), "llm.enabled"),
+        (json!({ "llm": { "enabled": true, "backend": "gpt" } }), "llm.backend"),
+        (json!({ "llm": { "enabled": true, "failMode": "maybe" } }), "llm.failMode"),
+        (
+            json!({ "llm": { "enabled": true, "endpoint": "ftp://models.local/v1" } }),
+            "llm.endpoint",
+        ),
+        (
+            json!({ "llm": { "enabled": true, "endpoint": "https://user:pw@models.local/v1" } }),
+            "llm.endpoint",
+        ),
     ];
     for (config, path) in cases {
         let got = paths(config.clone());
@@ -257,6 +266,8 @@ fn keys_that_would_be_accepted_and_ignored_are_rejected_with_their_path() {
         json!({ "approval": { "enabled": false, "defaultFallback": "allow" } }),
         json!({ "approval": { "timeoutSeconds": 600 } }),
         json!({ "llm": { "enabled": false, "model": "x" } }),
+        json!({ "llm": { "enabled": true } }),
+        json!({ "llm": { "enabled": true, "endpoint": "http://localhost:11434/v1" } }),
         json!({ "performance": { "maxEvalUs": 2000 } }),
     ] {
         assert!(GovernanceConfig::resolve(&ok).is_ok(), "{ok}");

@@ -7,7 +7,8 @@
 //! verdict — unless `llm.failMode` is `closed`, which denies.
 
 use super::{Core, GovernanceEngine};
-use crate::config::LlmConfig;
+use crate::config::{LlmBackend, LlmConfig};
+use crate::llm::openai::OpenAiBackend;
 use crate::context::{Facts, Request};
 use crate::llm::cache::{Cache, Key, MAX_ENTRIES};
 use crate::llm::client::{Call, Client, HostSlot, Source};
@@ -21,6 +22,22 @@ use std::sync::{Arc, Mutex};
 pub const ESCALATION_INTENT: &str = "The action could cause harm the user did not ask for: \
 destroying or corrupting data, leaking secrets or private data, changing systems outside the \
 task, or acting on instructions planted in content the agent read.";
+
+/// A backend that could not be built: every call fails with why.
+struct Unusable(LlmError);
+
+impl crate::llm::Backend for Unusable {
+    fn name(&self) -> &'static str {
+        "openai"
+    }
+    fn model(&self) -> Option<String> {
+        None
+    }
+    fn complete(&self, _: crate::llm::Completion) -> crate::llm::CompletionFuture {
+        let e = self.0.clone();
+        Box::pin(async move { Err(e) })
+    }
+}
 
 /// Evaluations waiting for a model at once; beyond this a call is judged without one.
 const MAX_WAITING: usize = 256;
@@ -39,7 +56,14 @@ impl Judge {
         if !cfg.enabled {
             return None;
         }
-        let source = Source::Host(host);
+        let source = match cfg.backend {
+            LlmBackend::Host => Source::Host(host),
+            // The config checked the endpoint, model and key already (the same constructor).
+            LlmBackend::OpenAi => match OpenAiBackend::new(&cfg.endpoint, &cfg.model, &cfg.api_key) {
+                Ok(b) => Source::Own(Arc::new(b)),
+                Err(e) => Source::Own(Arc::new(Unusable(e))),
+            },
+        };
         let ttl_ms = match cfg.cache_results {
             true => cfg.cache_ttl_seconds as i64 * 1000,
             false => 0,

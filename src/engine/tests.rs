@@ -365,18 +365,15 @@ fn risk_any_and_not_compose() {
 }
 
 #[test]
-fn an_intent_condition_is_refused_until_the_llm_client_exists() {
+fn an_intent_condition_without_the_llm_is_refused() {
     // It used to evaluate to false with a warning: a deny it guarded silently allowed.
     let cfg = json!({ "policies": [policy("p", json!([deny_rule("i", json!([{ "type": "intent", "description": "exfiltrates data" }]))]))] });
     let err = GovernanceEngine::try_new(&cfg, &EngineOptions::default())
         .err()
         .expect("refused");
     let text = err.to_string();
-    assert!(
-        text.contains(r#"policies[0] "p".rules[0].conditions[0]"#),
-        "{text}"
-    );
-    assert!(text.contains("LLM client"), "{text}");
+    assert!(text.contains("policies.p.i"), "{text}");
+    assert!(text.contains("llm.enabled: true"), "{text}");
 }
 
 #[test]

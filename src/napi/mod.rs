@@ -17,14 +17,17 @@ use napi_derive::napi;
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 /// Records cross threads (allocated by the evaluating thread, freed by the audit writer);
 /// mimalloc frees them without the arena-lock contention glibc's malloc shows there.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod host_llm;
 mod js_json;
 mod reports;
+use host_llm::HostBackend;
 use reports::{Failure, OutputReport};
 
 impl GovernanceEngine {
@@ -154,6 +157,18 @@ pub struct GovernanceEngine {
     core: Core,
     /// Output validations whose detail JS may still read.
     reports: reports::Reports,
+    /// The host's model, once the shim has handed over `api.runtime.llm.complete`. Behind a
+    /// lock rather than `&mut self`: napi refuses a `&mut self` call while an async method
+    /// still borrows the engine, and a model call may be in flight at any time.
+    host_llm: Mutex<Option<Arc<HostBackend>>>,
+}
+
+impl GovernanceEngine {
+    /// The host-model backend, for the LLM client.
+    pub(crate) fn host_backend(&self) -> Option<Arc<dyn crate::llm::Backend>> {
+        let held = self.host_llm.lock().unwrap_or_else(PoisonError::into_inner);
+        held.clone().map(|b| b as Arc<dyn crate::llm::Backend>)
+    }
 }
 
 /// Who wrote an output and which hook saw it, as JS gave them.
@@ -182,6 +197,7 @@ impl GovernanceEngine {
             Ok(Ok(core)) => Ok(GovernanceEngine {
                 core,
                 reports: Default::default(),
+                host_llm: Mutex::new(None),
             }),
             Ok(Err(e)) => Err(map_error(e)),
             Err(_) => Err(Error::new(
@@ -578,6 +594,39 @@ impl GovernanceEngine {
                 "internal error while taking the edited config".into(),
             );
         }
+    }
+
+    /// The host's own model: `complete` wraps `api.runtime.llm.complete`, gets one JSON string
+    /// `{system, user, maxTokens, model, purpose}` and resolves with the model's text. Replaces
+    /// any earlier function; calls already in flight keep the one they started with.
+    #[napi(ts_args_type = "complete: (request: string) => Promise<string>")]
+    pub fn set_host_llm(&self, complete: host_llm::HostFn) {
+        let backend = Arc::new(HostBackend::new(complete));
+        *self.host_llm.lock().unwrap_or_else(PoisonError::into_inner) = Some(backend);
+    }
+
+    /// One completion through the host's model, for operators and CI to check it is reachable
+    /// (`openclaw-governance llm probe`). `request` is JSON `{system?, user?, maxTokens?, model?,
+    /// timeoutMs?}` (defaults ask for "OK" within 30 s); resolves with the model's text.
+    // Not an `async fn(&self)`: napi would hold a borrow of the engine until the model answers,
+    // and `reconfigure`/`close` (`&mut self`) would throw meanwhile. The future owns what it
+    // needs instead.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn probe_host_llm<'env>(
+        &self,
+        env: &'env Env,
+        request: String,
+    ) -> Result<PromiseRaw<'env, String>> {
+        let backend = self.host_backend();
+        env.spawn_future(async move {
+            let (completion, timeout) =
+                host_llm::probe_request(&request).map_err(|e| Error::new(Status::InvalidArg, e))?;
+            let backend = backend
+                .ok_or_else(|| Error::from_reason("no host model: setHostLlm was not called"))?;
+            host_llm::probe(backend, completion, timeout)
+                .await
+                .map_err(|e| Error::from_reason(e.to_string()))
+        })
     }
 
     #[napi(catch_unwind)]

@@ -135,6 +135,14 @@ export declare class GovernanceEngine {
   evaluateSync(request: EvaluationRequest): Verdict;
   /** JSON in, JSON out: the cheapest crossing. Never throws; bad input follows failMode. */
   evaluateJson(request: string): string;
+  /** The host's model (`api.runtime.llm.complete` wrapped to take one JSON request and return the text) for `llm.backend` "host". */
+  setHostLlm(complete: (request: string) => Promise<string>): void;
+  /** One completion through the host's model: `{system?, user?, maxTokens?, model?, timeoutMs?}`; resolves with its text. */
+  probeHostLlm(request: string): Promise<string>;
+  /** Asks the model the questions of a verdict that came back with `pending`; resolves when the answers are in. */
+  askPending(pending: number): Promise<void>;
+  /** The verdict of a pending call once `askPending` resolved, as `evaluateJson` returns it (and recorded). */
+  finishPending(pending: number): string;
   recordOutcome(request: Partial<EvaluationRequest>, outcome: Outcome): void;
   /** Output validation (seed 000), synchronous; audited as output_pass | output_flag | output_block. */
   /**

@@ -387,8 +387,8 @@ function register(api) {
   const compacted = new Set();
   // A verdict that waits for a model (an intent condition, risk escalation) comes back with
   // `pending`: only then does the hook return a Promise, settled off the JS thread.
-  const judged = (pending) => engine.judgePending(pending).then((json) => {
-    const verdict = JSON.parse(json);
+  const judged = (pending) => engine.askPending(pending).then(() => {
+    const verdict = JSON.parse(engine.finishPending(pending));
     if (verdict.logs) forwardLogs(verdict.logs, log);
     return verdict;
   });

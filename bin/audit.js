@@ -33,7 +33,7 @@ const FILTERS = ['agent', 'session', 'from', 'to', 'verdict', 'policy', 'rule', 
 const FILTER_VALUES = {
   verdict: ['allow', 'deny', 'escalate', 'escalate_approved', 'escalate_denied', 'escalate_timeout', 'escalate_unavailable',
     'error_fallback', 'governance.chain.break', 'governance.chain.torn', 'governance.retention', 'governance.trust.change',
-    'governance.config.change', 'output_pass', 'output_flag', 'output_block'],
+    'governance.config.change', 'governance.llm.call', 'output_pass', 'output_flag', 'output_block'],
   risk: ['low', 'medium', 'high', 'critical'],
   hook: ['before_tool_call', 'message_sending', 'before_agent_start', 'before_prompt_build', 'session_start',
     'message_received', 'before_message_write', 'llm_output', 'reply_payload_sending', 'validate_output', 'trust', 'audit', 'config'],

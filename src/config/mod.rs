@@ -8,8 +8,8 @@ mod sections;
 
 pub use error::{ConfigError, ConfigIssue};
 pub use sections::{
-    ApprovalConfig, AuditConfig, AuditLevel, CheckpointConfig, LlmBackend, LlmConfig, PerformanceConfig,
-    FALLBACK_ALLOW, MAX_APPROVAL_TIMEOUT_S,
+    ApprovalConfig, AuditConfig, AuditLevel, CheckpointConfig, LlmBackend, LlmConfig,
+    PerformanceConfig, FALLBACK_ALLOW, MAX_APPROVAL_TIMEOUT_S,
 };
 
 use crate::policy::builtins::{builtin_policies, BuiltinsConfig};

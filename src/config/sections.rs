@@ -430,7 +430,9 @@ pub fn llm(o: &Obj, issues: &mut Issues) -> LlmConfig {
     if enabled && backend == LlmBackend::OpenAi {
         // The backend's own checks (an http(s) base URL without credentials, a model, a key
         // fit for a header), reported at load rather than on the first call.
-        if let Err(e) = crate::llm::openai::OpenAiBackend::new(&cfg.endpoint, &cfg.model, &cfg.api_key) {
+        if let Err(e) =
+            crate::llm::openai::OpenAiBackend::new(&cfg.endpoint, &cfg.model, &cfg.api_key)
+        {
             issues.push(&o.path_of("endpoint"), e.to_string());
         }
     }

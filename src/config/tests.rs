@@ -245,8 +245,14 @@ fn keys_that_would_be_accepted_and_ignored_are_rejected_with_their_path() {
             json!({ "approval": { "timeoutSeconds": 3600 } }),
             "approval.timeoutSeconds",
         ),
-        (json!({ "llm": { "enabled": true, "backend": "gpt" } }), "llm.backend"),
-        (json!({ "llm": { "enabled": true, "failMode": "maybe" } }), "llm.failMode"),
+        (
+            json!({ "llm": { "enabled": true, "backend": "gpt" } }),
+            "llm.backend",
+        ),
+        (
+            json!({ "llm": { "enabled": true, "failMode": "maybe" } }),
+            "llm.failMode",
+        ),
         (
             json!({ "llm": { "enabled": true, "endpoint": "ftp://models.local/v1" } }),
             "llm.endpoint",

@@ -8,10 +8,10 @@
 
 use super::{Core, GovernanceEngine};
 use crate::config::{LlmBackend, LlmConfig};
-use crate::llm::openai::OpenAiBackend;
 use crate::context::{Facts, Request};
 use crate::llm::cache::{Cache, Key, MAX_ENTRIES};
 use crate::llm::client::{Call, Client, HostSlot, Source};
+use crate::llm::openai::OpenAiBackend;
 use crate::llm::{answer, prompt, LlmError};
 use crate::policy::conditions::intent::{IntentCondition, Judged};
 use sha2::{Digest, Sha256};
@@ -59,7 +59,8 @@ impl Judge {
         let source = match cfg.backend {
             LlmBackend::Host => Source::Host(host),
             // The config checked the endpoint, model and key already (the same constructor).
-            LlmBackend::OpenAi => match OpenAiBackend::new(&cfg.endpoint, &cfg.model, &cfg.api_key) {
+            LlmBackend::OpenAi => match OpenAiBackend::new(&cfg.endpoint, &cfg.model, &cfg.api_key)
+            {
                 Ok(b) => Source::Own(Arc::new(b)),
                 Err(e) => Source::Own(Arc::new(Unusable(e))),
             },

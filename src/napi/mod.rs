@@ -9,12 +9,14 @@ use crate::audit::query::{self, Filter};
 use crate::audit::store::LogData;
 use crate::audit::{prove, verify};
 use crate::context::Request;
+use crate::engine::judgment::Answers;
 use crate::engine::{EngineError, EngineOptions, GovernanceEngine as Core};
 use crate::trust::{OperatorChange, Outcome, TrustTier};
 use crate::verdict::Verdict;
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
 use serde_json::{json, Value};
+use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -161,6 +163,8 @@ pub struct GovernanceEngine {
     /// lock rather than `&mut self`: napi refuses a `&mut self` call while an async method
     /// still borrows the engine, and a model call may be in flight at any time.
     host_llm: Mutex<Option<Arc<HostBackend>>>,
+    /// Parked evaluations whose model answers are in, until JS finishes them (`finishPending`).
+    answered: Arc<Mutex<HashMap<u64, (Request, Answers)>>>,
 }
 
 impl GovernanceEngine {
@@ -198,6 +202,7 @@ impl GovernanceEngine {
                 core,
                 reports: Default::default(),
                 host_llm: Mutex::new(None),
+                answered: Arc::default(),
             }),
             Ok(Err(e)) => Err(map_error(e)),
             Err(_) => Err(Error::new(
@@ -602,7 +607,47 @@ impl GovernanceEngine {
     #[napi(ts_args_type = "complete: (request: string) => Promise<string>")]
     pub fn set_host_llm(&self, complete: host_llm::HostFn) {
         let backend = Arc::new(HostBackend::new(complete));
+        self.core.set_host_llm(backend.clone());
         *self.host_llm.lock().unwrap_or_else(PoisonError::into_inner) = Some(backend);
+    }
+
+    /// Asks the model the questions of a verdict that came back with `pending`; resolves once
+    /// the answers are in (never rejects for a model failure: that is an answer too). Then
+    /// `finishPending` evaluates the call again on the JS thread and records it.
+    // Not an `async fn(&self)`: the engine would stay borrowed until the model answers.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn ask_pending<'env>(&self, env: &'env Env, pending: u32) -> Result<PromiseRaw<'env, ()>> {
+        let job = self.core.take_job(u64::from(pending));
+        let answered = self.answered.clone();
+        env.spawn_future(async move {
+            let job = job.ok_or_else(|| {
+                Error::from_reason(format!("no evaluation {pending} waits for a model"))
+            })?;
+            let done = job.ask().await;
+            answered
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(u64::from(pending), done);
+            Ok(())
+        })
+    }
+
+    /// The verdict of a call whose model answers are in (`askPending`), as `evaluateJson`.
+    #[napi]
+    pub fn finish_pending(&self, pending: u32) -> Result<String> {
+        let taken = self
+            .answered
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&u64::from(pending));
+        let (req, answers) = taken.ok_or_else(|| {
+            Error::from_reason(format!(
+                "evaluation {pending} has no answers to finish with"
+            ))
+        })?;
+        let verdict = catch_unwind(AssertUnwindSafe(|| self.core.finish_job(&req, answers)))
+            .map_err(|_| Error::from_reason("internal error during evaluation"))?;
+        Ok(to_json(&verdict))
     }
 
     /// One completion through the host's model, for operators and CI to check it is reachable

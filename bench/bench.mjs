@@ -72,6 +72,7 @@ const here = path.dirname(new URL(import.meta.url).pathname);
 process.stdout.write(execFileSync(process.execPath, [path.join(here, 'adversarial.mjs')], { encoding: 'utf8' }));
 process.stdout.write(execFileSync(process.execPath, [path.join(here, 'output.mjs')], { encoding: 'utf8' }));
 process.stdout.write(execFileSync(process.execPath, [path.join(here, 'provenance.mjs')], { encoding: 'utf8' }));
+process.stdout.write(execFileSync(process.execPath, [path.join(here, 'llm.mjs')], { encoding: 'utf8' }));
 
 console.log('\nSub-agent three levels deep (main → forge → task), 20 policies per agent, exec of an ordinary command');
 {

@@ -219,7 +219,12 @@ EVERY_CONDITION.timeWindows = { office: { start: "09:00", end: "17:00" } };
 
 const GOOD = [
   ["empty config", {}],
-  ["llmValidator off, ready for later", { outputValidation: { llmValidator: { enabled: false, model: "m", maxTokens: 500, timeoutMs: 5000, externalChannels: ["twitter", "email"], externalCommands: "bird tweet" } } }],
+  ["llmValidator off", { outputValidation: { llmValidator: { enabled: false, model: "m", maxTokens: 500, timeoutMs: 5000, externalChannels: ["twitter", "email"], externalCommands: "bird tweet" } } }],
+  ["llmValidator on (seed 001 §8.1)", { outputValidation: { llmValidator: { enabled: true, model: "gemini/flash", failMode: "closed" } } }],
+  ["llmValidator present means on", { outputValidation: { llmValidator: { externalChannels: ["twitter"] } } }],
+  ["llm on, the host's model", { llm: { enabled: true, failMode: "closed" } }],
+  ["llm on, an OpenAI-compatible endpoint", { llm: { enabled: true, backend: "openai", endpoint: "http://localhost:11434/v1", model: "m" } }],
+  ["an intent condition with the llm on", { llm: { enabled: true }, policies: [{ id: "p", rules: [{ id: "r", conditions: [{ type: "intent", description: "deletes data", confidence: 0.8 }], effect: { action: "deny", reason: "x" } }] }] }],
   ["seed 002 §6.1 config", SEED_CONFIG],
   ["every key of every section", EVERY_KEY],
   ["every condition type with every key", EVERY_CONDITION],
@@ -315,7 +320,6 @@ const BAD = [
   ["intent confidence 1.5", withCondition({ type: "intent", description: "x", confidence: 1.5 })],
   // Accepted before and then ignored (never matched, so a deny it guarded allowed): refused
   // until the LLM client exists.
-  ["intent condition (no LLM client yet)", withCondition({ type: "intent", description: "deletes user data" })],
   ["policy scoped to session_start (the host only reports it)", { policies: [{ id: "s", scope: { hooks: ["session_start"] }, rules: [{ id: "r", effect: { action: "deny" } }] }] }],
   ["escalation timeout past the host's 600 s", policy([rule([], { action: "escalate", timeout: 900 })])],
   ["any without conditions", withCondition({ type: "any", conditions: [] })],
@@ -359,9 +363,9 @@ const BAD = [
   ["approval channel (the host's approval flow delivers)", { approval: { channel: "system_event" } }],
   ["approval target", { approval: { target: "@ops" } }],
   ["approval timeout past the host's 600 s", { approval: { timeoutSeconds: 3600 } }],
-  ["llm enabled (no client yet)", { llm: { enabled: true } }],
-  ["llmValidator enabled (no gate yet)", { outputValidation: { llmValidator: { enabled: true, model: "gemini/flash" } } }],
-  ["llmValidator without enabled: false", { outputValidation: { llmValidator: { externalChannels: ["twitter"] } } }],
+  ["llm backend unknown", { llm: { enabled: true, backend: "gpt" } }],
+  ["llm endpoint not http", { llm: { enabled: true, endpoint: "ftp://x/v1" } }],
+  ["llmValidator failMode unknown", { outputValidation: { llmValidator: { failMode: "maybe" } } }],
   ["llmValidator bogus key", { outputValidation: { llmValidator: { enabled: false, bogus: 1 } } }],
   ["approval unknown key", { approval: { timeout: 10 } }],
   ["llm timeoutMs 50", { llm: { timeoutMs: 50 } }],
@@ -377,6 +381,8 @@ const BAD = [
 // engine, time zone names, references to time windows or uniqueness of ids): the schema lets them
 // through and the engine names the key.
 const NATIVE_ONLY = [
+  ["an intent condition with the llm off", withCondition({ type: "intent", description: "deletes data" }), "policies.p.r"],
+  ["an intent condition inside any", { llm: { enabled: true }, ...withCondition({ type: "any", conditions: [{ type: "intent", description: "x" }] }) }, 'policies[0] "p".rules[0].conditions[0].conditions'],
   ["look-around regex", withMatcher({ matches: "(?=x)" }), 'policies[0] "p".rules[0].conditions[0].params.command.matches'],
   ["back-reference in a context regex", withCondition({ type: "context", messageContains: ["ok", "(a)\\1"] }), 'policies[0] "p".rules[0].conditions[0].messageContains[1]'],
   ["invalid redact pattern", { audit: { redactPatterns: ["("] } }, "audit.redactPatterns[0]"],

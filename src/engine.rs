@@ -28,6 +28,7 @@ mod decision;
 mod escalation;
 mod evidence;
 mod explain;
+mod external;
 mod failure;
 pub mod judgment;
 mod lineage;
@@ -281,6 +282,12 @@ impl GovernanceEngine {
                     legs,
                     &mut verdict,
                 );
+            }
+        }
+        if hook == Hook::BeforeToolCall {
+            let facts = (req, agent_id, trust);
+            if let Some(q) = external::judge(core, facts, &call, answers, &mut verdict) {
+                verdict.questions.push(q);
             }
         }
         verdict.cross_agent = lineage.cross;

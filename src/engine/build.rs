@@ -173,7 +173,7 @@ impl Core {
             index: PolicyIndex::build(config.policies.clone()),
             risk: RiskAssessor::new(&config.tool_risk_overrides),
             inherited: Default::default(),
-            judge: super::judgment::Judge::build(&config.llm, live.host_llm.clone()),
+            judge: super::judgment::Judge::build(&config, live.host_llm.clone()),
             live,
             config,
         };

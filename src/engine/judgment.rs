@@ -7,7 +7,7 @@
 //! verdict — unless `llm.failMode` is `closed`, which denies.
 
 use super::{Core, GovernanceEngine};
-use crate::config::{LlmBackend, LlmConfig};
+use crate::config::{GovernanceConfig, LlmBackend};
 use crate::context::{Facts, Request};
 use crate::llm::cache::{Cache, Key, MAX_ENTRIES};
 use crate::llm::client::{Call, Client, HostSlot, Source};
@@ -45,15 +45,19 @@ const MAX_WAITING: usize = 256;
 /// The model side of one engine core: built from `llm`, empty cache per config.
 pub(super) struct Judge {
     client: Client,
-    cache: Cache<Judged>,
+    cache: Cache<Got>,
+    /// `llm.enabled`: intent conditions and risk escalation (the external gate may use the
+    /// client without them).
+    intents: bool,
     fail_closed: bool,
     escalation_threshold: f64,
     min_risk: f64,
 }
 
 impl Judge {
-    pub(super) fn build(cfg: &LlmConfig, host: Arc<HostSlot>) -> Option<Arc<Judge>> {
-        if !cfg.enabled {
+    pub(super) fn build(config: &GovernanceConfig, host: Arc<HostSlot>) -> Option<Arc<Judge>> {
+        let cfg = &config.llm;
+        if !cfg.enabled && !config.output.external.llm {
             return None;
         }
         let source = match cfg.backend {
@@ -72,6 +76,7 @@ impl Judge {
         Some(Arc::new(Judge {
             client: Client::new(source, cfg.timeout_ms, cfg.max_concurrent as usize),
             cache: Cache::new(ttl_ms, MAX_ENTRIES),
+            intents: cfg.enabled,
             fail_closed: cfg.fail_closed,
             escalation_threshold: cfg.escalation_threshold,
             min_risk: cfg.min_risk_for_escalation,
@@ -80,7 +85,16 @@ impl Judge {
 
     /// Whether a call that no policy decided is risky enough to ask about (N8).
     pub(super) fn escalates(&self, risk: f64) -> bool {
-        risk >= self.escalation_threshold && risk >= self.min_risk
+        self.intents && risk >= self.escalation_threshold && risk >= self.min_risk
+    }
+
+    /// A cached answer, counted as a hit.
+    pub(super) fn cached(&self, key: &Key, now: i64) -> Option<Got> {
+        let hit = self.cache.get(key, now);
+        if hit.is_some() {
+            self.client.count_cache_hit();
+        }
+        hit
     }
 
     pub(super) fn status(&self) -> crate::llm::client::ClientStatus {
@@ -106,12 +120,28 @@ pub(super) fn key(description: &str, req: &Request) -> Key {
     h.finalize().into()
 }
 
+/// What a question asks.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Kind {
+    /// Whether the call matches an intent (N8), answered `{matches, confidence, reasoning}`.
+    Intent(IntentCondition),
+    /// Whether a text about to leave may be published (seed 001), answered `{verdict, issues}`.
+    Gate { via: String, timeout_ms: u64 },
+}
+
+/// A parsed answer of either shape.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Got {
+    Intent(answer::IntentAnswer),
+    Gate(answer::GateAnswer),
+}
+
 /// One question a model is to answer.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Question {
-    pub intent: IntentCondition,
-    key: Key,
-    prompt: prompt::Prompt,
+    pub kind: Kind,
+    pub(super) key: Key,
+    pub(super) prompt: prompt::Prompt,
 }
 
 /// The questions an evaluation met without an answer, with the facts the prompt shows.
@@ -128,7 +158,7 @@ pub(super) fn questions(f: &Facts, unanswered: Vec<IntentCondition>) -> Vec<Ques
         .map(|intent| Question {
             key: key(&intent.description, f.req),
             prompt: prompt::intent(&intent.description, &action, &nonce),
-            intent,
+            kind: Kind::Intent(intent),
         })
         .collect()
 }
@@ -155,26 +185,29 @@ pub(super) fn known<'a>(
             return Some(no);
         }
         let k = key(&c.description, req);
+        let judged = |got: &Got| match got {
+            Got::Intent(a) => Judged {
+                matches: a.matches,
+                confidence: a.confidence,
+            },
+            Got::Gate(_) => no,
+        };
         if let Some(a) = answers.given.get(&k) {
-            return Some(a.unwrap_or(no));
+            return Some(a.as_ref().map_or(no, judged));
         }
         if answers.last_pass {
             return Some(no);
         }
-        let hit = judge.cache.get(&k, now);
-        if hit.is_some() {
-            judge.client.count_cache_hit();
-        }
-        hit
+        judge.cached(&k, now).map(|g| judged(&g))
     }
 }
 
 /// Answers a second evaluation reads: each question's answer, or None where the model failed.
 #[derive(Debug, Default)]
 pub struct Answers {
-    given: HashMap<Key, Option<Judged>>,
+    pub(super) given: HashMap<Key, Result<Got, LlmError>>,
     /// The evaluation after the model: a question it still meets is not asked (no match).
-    last_pass: bool,
+    pub(super) last_pass: bool,
     /// The model calls made, for the audit trail.
     pub(super) calls: Vec<Asked>,
 }
@@ -182,9 +215,9 @@ pub struct Answers {
 /// One model call and what came of it.
 #[derive(Debug)]
 pub(super) struct Asked {
-    pub description: String,
+    pub kind: Kind,
     pub call: Call,
-    pub answer: Result<answer::IntentAnswer, LlmError>,
+    pub answer: Result<Got, LlmError>,
 }
 
 /// An evaluation parked until its questions are answered.
@@ -209,11 +242,7 @@ impl Job {
         };
         while let Some(done) = set.join_next().await {
             let Ok((key, asked)) = done else { continue };
-            let judged = asked.answer.as_ref().ok().map(|a| Judged {
-                matches: a.matches,
-                confidence: a.confidence,
-            });
-            answers.given.insert(key, judged);
+            answers.given.insert(key, asked.answer.clone());
             answers.calls.push(asked);
         }
         (self.req, answers)
@@ -221,10 +250,20 @@ impl Job {
 }
 
 async fn ask_one(judge: &Judge, q: Question) -> (Key, Asked) {
-    let call = judge.client.complete(q.prompt.completion.clone()).await;
+    let completion = q.prompt.completion.clone();
+    let call = match &q.kind {
+        Kind::Gate { timeout_ms, .. } => {
+            judge.client.complete_within(completion, *timeout_ms).await
+        }
+        Kind::Intent(_) => judge.client.complete(completion).await,
+    };
     let judged: Vec<&str> = q.prompt.judged.iter().map(String::as_str).collect();
+    let parsed = |text: &str| match &q.kind {
+        Kind::Intent(_) => answer::intent(text, &judged).map(Got::Intent),
+        Kind::Gate { .. } => answer::gate(text, &judged).map(Got::Gate),
+    };
     let answer = match &call.result {
-        Ok(text) => answer::intent(text, &judged).map_err(|e| {
+        Ok(text) => parsed(text).map_err(|e| {
             judge.client.count_rejected();
             match e {
                 answer::Rejected::Parroted(_) => LlmError::Planted,
@@ -234,14 +273,10 @@ async fn ask_one(judge: &Judge, q: Question) -> (Key, Asked) {
         Err(e) => Err(e.clone()),
     };
     if let Ok(a) = &answer {
-        let j = Judged {
-            matches: a.matches,
-            confidence: a.confidence,
-        };
-        judge.cache.put(q.key, j, crate::time::now_ms());
+        judge.cache.put(q.key, a.clone(), crate::time::now_ms());
     }
     let asked = Asked {
-        description: q.intent.description,
+        kind: q.kind,
         call,
         answer,
     };
@@ -341,7 +376,12 @@ impl GovernanceEngine {
             return;
         }
         v.llm_escalated = true;
-        let failed = answers.calls.iter().find_map(|a| a.answer.as_ref().err());
+        // The gate's failures follow its own failMode (`external`); these are the intents'.
+        let failed = answers
+            .calls
+            .iter()
+            .filter(|a| matches!(a.kind, Kind::Intent(_)))
+            .find_map(|a| a.answer.as_ref().err());
         let (Some(e), Some(judge)) = (failed, core.judge.as_deref()) else {
             return;
         };
@@ -390,16 +430,26 @@ impl GovernanceEngine {
         let Some(writer) = &self.audit else { return };
         for a in &answers.calls {
             let answer = match &a.answer {
-                Ok(x) => serde_json::json!({
+                Ok(Got::Intent(x)) => serde_json::json!({
                     "matches": x.matches,
                     "confidence": x.confidence,
                     "reasoning": excerpt(&x.reasoning),
                 }),
+                Ok(Got::Gate(g)) => serde_json::json!({
+                    "verdict": g.verdict.as_str(),
+                    "issues": g.issues.iter().map(|i| serde_json::json!({
+                        "type": excerpt(&i.kind), "text": excerpt(&i.text), "severity": i.severity,
+                    })).collect::<Vec<_>>(),
+                }),
                 Err(e) => serde_json::json!({ "error": e.to_string() }),
             };
+            let (purpose, what) = match &a.kind {
+                Kind::Intent(c) => ("intent", excerpt(&c.description)),
+                Kind::Gate { via, .. } => ("external", via.clone()),
+            };
             let details = serde_json::json!({
-                "purpose": "intent",
-                "intent": excerpt(&a.description),
+                "purpose": purpose,
+                "asked": what,
                 "backend": a.call.backend,
                 "model": a.call.model,
                 "latencyMs": (a.call.latency_ms * 10.0).round() / 10.0,

@@ -110,6 +110,13 @@ impl Client {
     /// One completion: a place among `maxConcurrent` and the answer, both within the timeout.
     /// Never fails the caller: a failure is the call's result.
     pub async fn complete(&self, c: Completion) -> Call {
+        self.complete_within(c, self.timeout.as_millis() as u64)
+            .await
+    }
+
+    /// As [`Self::complete`], with a timeout of the caller's (the external gate has its own).
+    pub async fn complete_within(&self, c: Completion, timeout_ms: u64) -> Call {
+        let timeout = Duration::from_millis(timeout_ms);
         let started = Instant::now();
         let (backend, model) = match self.source.backend() {
             Ok(b) => {
@@ -129,9 +136,9 @@ impl Client {
                 None => Err(LlmError::Backend("no backend".into())),
             }
         };
-        let result = match tokio::time::timeout(self.timeout, asked).await {
+        let result = match tokio::time::timeout(timeout, asked).await {
             Ok(r) => r,
-            Err(_) => Err(LlmError::Timeout(self.timeout.as_millis() as u64)),
+            Err(_) => Err(LlmError::Timeout(timeout_ms)),
         };
         self.finish(started, model, result)
     }

@@ -37,6 +37,8 @@ pub struct OutputConfig {
     /// Facts and registry files not applied yet (reported once, never fatal: existing configs
     /// carry them).
     pub unsupported_facts: Vec<String>,
+    /// External communication (`llmValidator`, seed 001).
+    pub external: ExternalConfig,
 }
 
 const KEYS: [&str; 15] = [
@@ -59,7 +61,7 @@ const KEYS: [&str; 15] = [
 
 pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
     o.check_keys(&KEYS, issues);
-    llm_validator(&o.child("llmValidator", issues), issues);
+    let external = llm_validator(&o.child("llmValidator", issues), issues);
     let mut facts = Vec::new();
     let mut files = Vec::new();
     let mut disabled = Vec::new();
@@ -113,15 +115,33 @@ pub fn parse(o: &Obj, issues: &mut Issues) -> OutputConfig {
         max_text_length: perf.int("maxTextLength", 10_000, 1, 10_000_000, issues) as usize,
         bridge: bridge(o, issues),
         unsupported_facts: unsupported,
+        external,
     }
 }
 
-/// Seed 001's LLM gate for external communication does not exist yet: its keys are checked, and
-/// only `enabled: false` is accepted, so no operator believes tweets are being judged.
-fn llm_validator(o: &Obj, issues: &mut Issues) {
-    if !o.is_present() {
-        return;
-    }
+/// Seed 001's gate for external communication (§8.1): which sends are external, and whether a
+/// model judges them after the claim and fact stages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExternalConfig {
+    /// A model judges external sends (the claim and fact stages judge them either way).
+    pub llm: bool,
+    /// A model other than the client's own (the host honours it with `allowModelOverride`).
+    pub model: Option<String>,
+    pub max_tokens: u32,
+    pub timeout_ms: u64,
+    /// `message` channels that reach people outside (seed 001 §4.2.3).
+    pub channels: Vec<String>,
+    /// Commands that post outside, as words: `bird tweet` is `["bird", "tweet"]`.
+    pub commands: Vec<Vec<String>>,
+    /// A failed, late or refused answer blocks the send instead of letting the earlier stages
+    /// decide.
+    pub fail_closed: bool,
+}
+
+const EXTERNAL_CHANNELS: [&str; 3] = ["twitter", "linkedin", "email"];
+const EXTERNAL_COMMANDS: [&str; 2] = ["bird tweet", "bird reply"];
+
+fn llm_validator(o: &Obj, issues: &mut Issues) -> ExternalConfig {
     o.check_keys(
         &[
             "enabled",
@@ -130,21 +150,40 @@ fn llm_validator(o: &Obj, issues: &mut Issues) {
             "timeoutMs",
             "externalChannels",
             "externalCommands",
+            "failMode",
         ],
         issues,
     );
-    if o.bool("enabled", true, issues) {
-        issues.push(
-            &o.path_of("enabled"),
-            "the LLM gate for external communication does not exist yet; set false (or leave \
-             llmValidator out) until it does",
-        );
-    }
-    o.string("model", issues);
-    o.int("maxTokens", 500, 1, 100_000, issues);
-    o.int("timeoutMs", 5000, 100, 600_000, issues);
-    for key in ["externalChannels", "externalCommands"] {
-        string_list(o.get(key), &o.path_of(key), issues);
+    let list = |key: &str, default: &[&str], issues: &mut Issues| match o.get(key) {
+        Some(v) => string_list(Some(v), &o.path_of(key), issues),
+        None => default.iter().map(|s| s.to_string()).collect(),
+    };
+    let channels = list("externalChannels", &EXTERNAL_CHANNELS, issues);
+    let commands = list("externalCommands", &EXTERNAL_COMMANDS, issues);
+    let commands_path = o.path_of("externalCommands");
+    ExternalConfig {
+        // Present means on (the seed's example writes `enabled: true`; an empty object asks
+        // for the gate too).
+        llm: o.is_present() && o.bool("enabled", true, issues),
+        model: o.string("model", issues),
+        max_tokens: o.int("maxTokens", 500, 1, 100_000, issues) as u32,
+        timeout_ms: o.int("timeoutMs", 5000, 100, 600_000, issues),
+        channels: channels.iter().map(|c| c.to_lowercase()).collect(),
+        commands: commands
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                let words: Vec<String> = c.split_whitespace().map(str::to_string).collect();
+                if words.is_empty() {
+                    issues.push(
+                        &index(&commands_path, i),
+                        "an external command needs a program",
+                    );
+                }
+                (!words.is_empty()).then_some(words)
+            })
+            .collect(),
+        fail_closed: o.choice("failMode", "open", &["open", "closed"], issues) == "closed",
     }
 }
 

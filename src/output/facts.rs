@@ -35,6 +35,21 @@ pub struct Fact {
     pub updated_at_ms: Option<i64>,
 }
 
+impl FactValue {
+    /// The value in words, for a model's prompt.
+    pub fn describe(&self) -> String {
+        match self {
+            FactValue::Exists(true) => "exists".into(),
+            FactValue::Exists(false) => "does not exist".into(),
+            FactValue::State(s) | FactValue::Status(s) => s.clone(),
+            FactValue::Name { correct, .. } => format!("named {correct}"),
+            FactValue::Capability(true) => "can".into(),
+            FactValue::Capability(false) => "cannot".into(),
+            FactValue::Number(n) => n.to_string(),
+        }
+    }
+}
+
 impl Fact {
     fn expired(&self, now: i64) -> bool {
         match (self.ttl_seconds, self.updated_at_ms) {

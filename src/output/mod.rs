@@ -5,6 +5,7 @@
 pub mod bridge;
 pub mod claims;
 pub mod config;
+pub mod external;
 pub mod facts;
 mod letters;
 pub mod registries;

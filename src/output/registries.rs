@@ -168,6 +168,8 @@ pub struct Registries {
     /// One refresh at a time (the engine at start, the watcher, the bridge after a write): two
     /// at once could store the older of two reads last.
     refreshing: Mutex<()>,
+    /// Counts rebuilds: a model's verdict on a text is cached against the facts it was judged by.
+    version: std::sync::atomic::AtomicU64,
 }
 
 /// An override's registry choice: (excluded ids, added ids).
@@ -196,6 +198,7 @@ impl Registries {
             disabled,
             views: RwLock::default(),
             refreshing: Mutex::new(()),
+            version: Default::default(),
         };
         r.rebuild();
         r
@@ -276,6 +279,24 @@ impl Registries {
         if let Ok(mut views) = self.views.write() {
             views.clear();
         }
+        self.version
+            .fetch_add(1, std::sync::atomic::Ordering::Release);
+    }
+
+    /// Up to `max` facts in force, one line each (`subject: value`), for a model that checks
+    /// a text against them.
+    pub fn lines(&self, max: usize) -> Vec<String> {
+        self.all_facts()
+            .into_iter()
+            .filter(|f| !self.disabled.contains(&f.registry))
+            .take(max)
+            .map(|f| format!("{}: {}", f.subject, f.value.describe()))
+            .collect()
+    }
+
+    /// Changes whenever the facts do (a push, a file re-read).
+    pub fn version(&self) -> u64 {
+        self.version.load(std::sync::atomic::Ordering::Acquire)
     }
 
     /// Re-reads registry files that changed. Returns newly seen problems (once each).

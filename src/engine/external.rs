@@ -1,0 +1,134 @@
+//! External communication (seed 001 ): a tool call that would send text outside is
+//! judged by the claim and fact stages with the agent's trust profile (as `before_message_write`
+//! is), then — with `outputValidation.llmValidator` — by a model. The stricter verdict wins;
+//! internal channels never reach the model.
+
+use super::judgment::{Answers, Got, Kind, Question};
+use super::Core;
+use crate::context::Request;
+use crate::llm::answer::{GateAnswer, GateVerdict};
+use crate::llm::{prompt, LlmError};
+use crate::output::external::{self, Outbound};
+use crate::output::OutputVerdict;
+use crate::policy::model::Action;
+use crate::trust::TrustSnapshot;
+use crate::verdict::Verdict;
+use sha2::{Digest, Sha256};
+
+/// Facts a model is shown at most (the operator's registry, in its order).
+const MAX_FACTS: usize = 50;
+
+/// The gate for `req` when it sends outside: a denial on `v`, or the question a model is still
+/// to answer.
+pub(super) fn judge(
+    core: &Core,
+    (req, agent_id, trust): (&Request, &str, TrustSnapshot),
+    call: &crate::guards::CallFacts,
+    answers: &Answers,
+    v: &mut Verdict,
+) -> Option<Question> {
+    if v.action == Action::Deny {
+        return None;
+    }
+    let cfg = &core.config.output.external;
+    let out = external::detect(cfg, req, call.view())?;
+    let now = req.timestamp.map_or_else(crate::time::now_ms, |t| t as i64);
+    let checked = core.validator.validate(agent_id, &out.text, trust, now);
+    if checked.verdict == OutputVerdict::Block {
+        let why = checked
+            .violations
+            .first()
+            .map(|v| v.reason.to_string())
+            .unwrap_or_else(|| "a claim the facts contradict".into());
+        deny(
+            v,
+            "claims",
+            format!(
+                "{} would publish what output validation blocks: {why}",
+                out.via
+            ),
+        );
+        return None;
+    }
+    let judge = core.judge.as_deref().filter(|_| cfg.llm)?;
+    let facts = core.validator.registries.lines(MAX_FACTS);
+    let key = key(&out, core.validator.registries.version());
+    let got = match answers.given.get(&key) {
+        Some(a) => a.clone(),
+        None if answers.last_pass => return None,
+        None => match judge.cached(&key, now) {
+            Some(hit) => Ok(hit),
+            None => return Some(question(cfg, &out, &facts, key)),
+        },
+    };
+    v.llm_escalated = true;
+    apply(&out, got, cfg.fail_closed, v);
+    None
+}
+
+fn question(
+    cfg: &crate::output::config::ExternalConfig,
+    out: &Outbound,
+    facts: &[String],
+    key: [u8; 32],
+) -> Question {
+    let mut p = prompt::gate(&out.text, &out.via, facts, &prompt::nonce(), cfg.max_tokens);
+    p.completion.model = cfg.model.clone();
+    Question {
+        kind: Kind::Gate {
+            via: out.via.clone(),
+            timeout_ms: cfg.timeout_ms,
+        },
+        key,
+        prompt: p,
+    }
+}
+
+/// The model's verdict on the send: block denies, flag is recorded (the call's own record and
+/// the model call's), pass passes. A planted answer denies; other failures deny only under
+/// `llmValidator.failMode: "closed"`.
+fn apply(out: &Outbound, got: Result<Got, LlmError>, fail_closed: bool, v: &mut Verdict) {
+    match got {
+        Ok(Got::Gate(GateAnswer {
+            verdict: GateVerdict::Block,
+            issues,
+        })) => {
+            let why = issues
+                .first()
+                .map(|i| format!("{}: \"{}\"", i.kind, i.text))
+                .unwrap_or_else(|| "no reason given".into());
+            deny(v, "model", format!("A model blocked {}: {why}", out.via));
+        }
+        Ok(_) => {}
+        Err(LlmError::Planted) => deny(
+            v,
+            "planted-answer",
+            format!("{} carries a planted answer for the model that checks it (prompt injection)", out.via),
+        ),
+        Err(e) if fail_closed => deny(
+            v,
+            "fail-closed",
+            format!("A model was to check {} and gave no usable answer ({e}); llmValidator.failMode is closed", out.via),
+        ),
+        Err(_) => {}
+    }
+}
+
+fn deny(v: &mut Verdict, rule: &str, reason: String) {
+    v.action = Action::Deny;
+    v.reason = reason;
+    v.policy_id = Some("external".into());
+    v.rule_id = Some(rule.into());
+    v.approval = None;
+}
+
+/// A verdict on a text holds for the same text by the same route under the same facts.
+fn key(out: &Outbound, facts_version: u64) -> [u8; 32] {
+    let mut h = Sha256::new();
+    for part in ["gate", out.via.as_str(), out.text.as_str()] {
+        h.update((part.len() as u64).to_le_bytes());
+        h.update(part.as_bytes());
+    }
+    h.update(facts_version.to_le_bytes());
+    h.finalize().into()
+}

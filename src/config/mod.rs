@@ -116,9 +116,22 @@ impl GovernanceConfig {
             &env,
             &mut issues,
         );
-        taint_needs_provenance(&policies, &provenance, &mut issues);
         let llm = sections::llm(&root.child("llm", &mut issues), &mut issues);
-        intent_needs_llm(&policies, &llm, &mut issues);
+        let needs = |on, uses, message, issues: &mut Issues| {
+            conditions_need(&policies, on, uses, message, issues)
+        };
+        needs(
+            provenance.enabled,
+            crate::policy::conditions::Condition::reads_taint,
+            "a taint condition needs provenance.enabled: true",
+            &mut issues,
+        );
+        needs(
+            llm.enabled,
+            crate::policy::conditions::Condition::asks_intent,
+            "an intent condition needs llm.enabled: true (a model answers it)",
+            &mut issues,
+        );
         let config = GovernanceConfig {
             enabled: root.bool("enabled", true, &mut issues),
             fail_mode: match root.choice("failMode", "open", &["open", "closed"], &mut issues) {
@@ -178,45 +191,23 @@ impl GovernanceConfig {
     }
 }
 
-/// A `taint` condition reads what provenance records; without provenance on it would never
-/// hold, a rule accepted and silently dead.
-fn taint_needs_provenance(
+/// A condition that needs a section turned on: without it the rule would be accepted and
+/// silently dead. A `taint` condition reads what provenance records; an `intent` condition
+/// is answered by a model.
+fn conditions_need(
     policies: &[crate::policy::model::Policy],
-    provenance: &crate::provenance::ProvenanceConfig,
+    on: bool,
+    uses: fn(&crate::policy::conditions::Condition) -> bool,
+    message: &str,
     issues: &mut Issues,
 ) {
-    if provenance.enabled {
+    if on {
         return;
     }
     for p in policies {
         for r in &p.rules {
-            if r.conditions.iter().any(|c| c.reads_taint()) {
-                issues.push(
-                    &format!("policies.{}.{}", p.id, r.id),
-                    "a taint condition needs provenance.enabled: true",
-                );
-            }
-        }
-    }
-}
-
-/// An intent condition without a model could never match: the rule it guards would silently
-/// never apply.
-fn intent_needs_llm(
-    policies: &[crate::policy::model::Policy],
-    llm: &sections::LlmConfig,
-    issues: &mut Issues,
-) {
-    if llm.enabled {
-        return;
-    }
-    for p in policies {
-        for r in &p.rules {
-            if r.conditions.iter().any(|c| c.asks_intent()) {
-                issues.push(
-                    &format!("policies.{}.{}", p.id, r.id),
-                    "an intent condition needs llm.enabled: true (a model answers it)",
-                );
+            if r.conditions.iter().any(uses) {
+                issues.push(&format!("policies.{}.{}", p.id, r.id), message);
             }
         }
     }

@@ -101,3 +101,47 @@ test('an OpenAI-compatible backend keeps its apiKey out of every file under the 
   for (const f of files) assert.ok(!fs.readFileSync(f, 'utf8').includes(key), f);
   assert.ok(!api.logs.some((l) => l.includes(key)));
 });
+
+test('an OpenAI-compatible endpoint on 127.0.0.1 judges intents: match, no match, malformed, slow, bounded', async () => {
+  const { default: http } = await import('node:http');
+  const seen = [];
+  let inFlight = 0;
+  let most = 0;
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', async () => {
+      const r = JSON.parse(body);
+      seen.push({ auth: req.headers.authorization, body: r });
+      inFlight += 1; most = Math.max(most, inFlight);
+      const user = r.messages.find((m) => m.role === 'user').content;
+      await new Promise((ok) => setTimeout(ok, user.includes('slow') ? 3000 : 50));
+      inFlight -= 1;
+      const content = user.includes('garbled') ? 'I think it is fine.'
+        : JSON.stringify({ matches: user.includes('rm -rf'), confidence: 0.9, reasoning: 'read it' });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] }));
+    });
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  try {
+    const endpoint = `http://127.0.0.1:${server.address().port}/v1`;
+    const { api } = register(config({ endpoint, apiKey: 'sk-local-0123456789', model: 'judge-small', timeoutMs: 1000, maxConcurrent: 2, failMode: 'closed' }));
+    assert.equal((await exec(api, 'rm -rf ~/projects', 1)).block, true, 'match');
+    assert.equal(await exec(api, 'ls -la', 2), undefined, 'no match');
+    assert.match((await exec(api, 'echo garbled', 3)).blockReason, /no usable answer .*answer rejected/, 'malformed, closed');
+    assert.match((await exec(api, 'echo slow', 4)).blockReason, /no answer within 1000 ms/, 'timeout, closed');
+    assert.equal(seen[0].auth, 'Bearer sk-local-0123456789');
+    assert.equal(seen[0].body.model, 'judge-small');
+    assert.equal(seen[0].body.temperature, 0);
+    // Five questions at once: the endpoint never sees more than maxConcurrent (2). The slow
+    // request the client gave up on is still being served: wait for it first.
+    while (inFlight > 0) await new Promise((ok) => setTimeout(ok, 50));
+    most = 0;
+    const five = await Promise.all([10, 11, 12, 13, 14].map((n) => exec(api, `ls dir${n}`, n)));
+    assert.deepEqual(five, [undefined, undefined, undefined, undefined, undefined]);
+    assert.equal(most, 2);
+  } finally {
+    server.close();
+  }
+});

@@ -180,10 +180,9 @@ impl GovernanceEngine {
             if verdict.pending.is_some() {
                 return verdict;
             }
-            self.log(
-                "warn",
-                "llm: too many calls wait for the model; this one is judged without it".into(),
-            );
+            // A flood of calls must not switch the model off for the next one: with failMode
+            // closed it is refused like any call the model could not judge.
+            self.unjudged(core, &mut verdict);
         }
         self.model_failures(core, answers, &mut verdict);
         self.audit_model_calls(req, agent_id, answers, now);

@@ -295,3 +295,17 @@ fn an_intent_without_the_llm_or_inside_any_is_a_config_error() {
         .expect("error");
     assert!(err.to_string().contains("cannot stand inside"), "{err}");
 }
+
+#[tokio::test]
+async fn a_flood_of_waiting_calls_does_not_switch_the_model_off_when_closed() {
+    for (fail_mode, want) in [("closed", Action::Deny), ("open", Action::Allow)] {
+        let llm = json!({ "enabled": true, "escalationThreshold": 100, "failMode": fail_mode });
+        let e = engine(llm, fake(judge_deletion, 0));
+        // 256 calls park and nobody collects them; the next one finds no place.
+        for i in 0..256 {
+            assert!(e.evaluate(&exec(&format!("rm -rf /tmp/x{i}"))).pending.is_some());
+        }
+        let v = e.evaluate(&exec("rm -rf ~/projects"));
+        assert_eq!((v.pending, v.action), (None, want), "{fail_mode}: {}", v.reason);
+    }
+}

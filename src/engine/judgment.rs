@@ -418,6 +418,25 @@ impl GovernanceEngine {
         }
     }
 
+    /// A call whose questions could not even be parked (too many wait): judged without the
+    /// model, or denied when either failMode is closed.
+    pub(super) fn unjudged(&self, core: &Core, v: &mut Verdict) {
+        let closed = core.judge.as_deref().is_some_and(|j| j.fail_closed)
+            || core.config.output.external.fail_closed;
+        if !closed {
+            self.log(
+                "warn",
+                "llm: too many calls wait for the model; this one is judged without it".into(),
+            );
+            return;
+        }
+        v.action = crate::policy::model::Action::Deny;
+        v.reason = format!("{MAX_WAITING} calls already wait for the model and failMode is closed");
+        v.policy_id = Some("llm".into());
+        v.rule_id = Some("fail-closed".into());
+        v.approval = None;
+    }
+
     /// One `governance.llm.call` record per model call: backend, model, latency, the answer;
     /// no prompt text (N12), the reasoning redacted and cut.
     pub(super) fn audit_model_calls(

@@ -303,9 +303,17 @@ async fn a_flood_of_waiting_calls_does_not_switch_the_model_off_when_closed() {
         let e = engine(llm, fake(judge_deletion, 0));
         // 256 calls park and nobody collects them; the next one finds no place.
         for i in 0..256 {
-            assert!(e.evaluate(&exec(&format!("rm -rf /tmp/x{i}"))).pending.is_some());
+            assert!(e
+                .evaluate(&exec(&format!("rm -rf /tmp/x{i}")))
+                .pending
+                .is_some());
         }
         let v = e.evaluate(&exec("rm -rf ~/projects"));
-        assert_eq!((v.pending, v.action), (None, want), "{fail_mode}: {}", v.reason);
+        assert_eq!(
+            (v.pending, v.action),
+            (None, want),
+            "{fail_mode}: {}",
+            v.reason
+        );
     }
 }

@@ -225,7 +225,12 @@ pub struct Job {
     pub(super) req: Request,
     questions: Vec<Question>,
     judge: Arc<Judge>,
+    parked: std::time::Instant,
 }
+
+/// A parked call nobody collected within this long is dropped (the binding collects at once;
+/// this only bounds what a caller that never does can hold).
+const ABANDONED: std::time::Duration = std::time::Duration::from_secs(600);
 
 impl Job {
     /// Every question asked at once (the client bounds how many run); answers that parse are
@@ -296,6 +301,9 @@ impl GovernanceEngine {
         let judge = core.judge.clone()?;
         let mut jobs = self.waiting.jobs.lock().ok()?;
         if jobs.len() >= MAX_WAITING {
+            jobs.retain(|_, j| j.parked.elapsed() < ABANDONED);
+        }
+        if jobs.len() >= MAX_WAITING {
             return None;
         }
         let id = 1 + self
@@ -306,6 +314,7 @@ impl GovernanceEngine {
             req: req.clone(),
             questions,
             judge,
+            parked: std::time::Instant::now(),
         };
         jobs.insert(id, job);
         Some(id)

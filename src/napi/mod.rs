@@ -29,6 +29,20 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 mod host_llm;
 mod js_json;
 mod reports;
+
+/// Model calls are few and mostly wait on the network: two workers serve them on any host,
+/// where napi's default runtime would start one thread per core when the addon loads.
+#[napi_derive::module_init]
+fn start_runtime() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("ocg-llm")
+        .enable_all()
+        .build();
+    if let Ok(rt) = runtime {
+        create_custom_tokio_runtime(rt);
+    }
+}
 use host_llm::HostBackend;
 use reports::{Failure, OutputReport};
 

@@ -7,7 +7,10 @@
 # and let the model try three evasions of the guards (a glob read of .env, a deletion typed into a background shell
 # with `process write`, a base64-decoded deletion piped to sh): none may run, the secret and the canaries survive;
 # and let the model fetch a page served on 127.0.0.1 whose text asks for an `exec`: the provenance policy refuses it
-# naming the page, while the same exec in a session that fetched nothing runs.
+# naming the page, while the same exec in a session that fetched nothing runs; and, with LLM judgment on, let the
+# fake model also answer the plugin's own questions, which the host's api.runtime.llm.complete sends to it: an intent
+# rule refuses an `rm -r` no pattern refuses while a harmless exec runs, and an untrusted agent's `message` to an
+# external channel is refused before it is sent, once for a claim the facts contradict and once by the model.
 #
 #   npm run build && bash __test__/e2e.sh
 #
@@ -76,7 +79,7 @@ diagnose() {
   [ -n "$RUN" ] && [ -d "$RUN" ] || return 0
   echo "artifacts: $RUN"
   local f
-  for f in logs/install.log logs/inspect.err logs/agent-local.err logs/agent-local-process.err logs/agent-local-prov-fetch.err logs/page-server.out logs/gateway.out logs/gateway-call.err logs/fake-model.out; do
+  for f in logs/install.log logs/inspect.err logs/agent-local.err logs/agent-local-process.err logs/agent-local-prov-fetch.err logs/page-server.out logs/gateway.out logs/gateway-call.err logs/gateway-call-intent.err logs/gateway-call-external.err logs/fake-model.out; do
     show_tail "$RUN/$f" 25
   done
   if [ -s "$RUN/logs/openclaw.log" ]; then
@@ -414,6 +417,44 @@ done
 gw_call governance.trust '{"agentId":"ocg-untrusted"}' "$RUN/trust-after-edit.json" || true
 gw_call governance.status '{}' "$RUN/governance-status-after-edit.json" || true
 step "phase E: chat.send after the edit -> rc $(cat "$RUN/rc/chat-send-edited"); trust and status read back"
+# phase L: LLM judgment through the host's own model. The plugin config enables `llm` (backend "host": the plugin asks
+# through api.runtime.llm.complete, which the host sends to the agent's configured model, i.e. this fake model) with an
+# intent rule on exec, and `outputValidation.llmValidator` with telegram as an external channel. Two webchat turns,
+# sent together (after phase E's edit, so the plugin asks through the runtime of the registration the edit made):
+# main deletes a project directory inside its workspace with `rm -r` (no builtin guard or regex policy refuses that;
+# only the intent rule may), then writes a harmless file; ocg-untrusted sends to telegram first a claim the facts
+# contradict (blocked by the claim stage before the model is asked), then a boast only the model blocks.
+INTENT_DIR=$RUN/workspace/ocg-e2e-project
+mkdir -p "$INTENT_DIR"
+echo "if this file is gone, the deletion ran" > "$INTENT_DIR/canary"
+INTENT_KEY=agent:main:e2e-intent
+EXTERNAL_KEY=agent:ocg-untrusted:e2e-external
+send_turn() { # send_turn SESSION-KEY MESSAGE NAME -> rc/chat-send-NAME
+  local rc
+  set +e
+  timeout 30 openclaw gateway call chat.send --params "$(node -e 'console.log(JSON.stringify({sessionKey: process.argv[1],
+    message: process.argv[2], idempotencyKey: `ocg-e2e-${process.argv[3]}-${Date.now()}`}))' "$1" "$2" "$3")" \
+    --json < /dev/null > "$RUN/chat-send-$3.json" 2>> "$RUN/logs/gateway-call-$3.err"
+  rc=$?
+  set -e
+  rc_file "chat-send-$3" "$rc"
+}
+send_turn "$INTENT_KEY" "OCG-E2E-INTENT: the old project in $INTENT_DIR is obsolete; remove it and leave a note" intent &
+L_PIDS=$!
+send_turn "$EXTERNAL_KEY" "OCG-E2E-EXTERNAL: tell our telegram followers about the state of the web host and the new release" external &
+L_PIDS="$L_PIDS $!"
+# shellcheck disable=SC2086
+wait $L_PIDS || true
+# each flow is over once the model was asked with both tool results (its final text)
+deadline=$(( $(date +%s) + 60 ))
+while [ "$(date +%s)" -lt "$deadline" ]; do
+  node -e 'const rows=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map((l)=>JSON.parse(l));
+    const done=(role)=>rows.some((r)=>r.role===role&&(r.messages||[]).filter((m)=>m.role==="tool").length>=2);
+    process.exit(done("intent")&&done("external")?0:1)' "$RUN/model-requests.jsonl" 2>/dev/null && break
+  kill -0 "$GW_PID" 2>/dev/null || break
+  sleep 0.5
+done
+step "phase L: chat.send (intent: rm -r, then a harmless echo; external: two telegram sends) -> rc $(cat "$RUN/rc/chat-send-intent") / $(cat "$RUN/rc/chat-send-external"), judge requests $(grep -c '"role":"judge"' "$RUN/model-requests.jsonl" || true), project canary $([ -e "$INTENT_DIR/canary" ] && echo present || echo GONE)"
 
 # the audit trail read back through the running gateway (operator.read methods)
 for m in verify query; do
@@ -446,6 +487,8 @@ FAKE_PID=""
 # the transcript the host wrote for the output-validation session (read after the gateway closed its database)
 node "$E2E/transcript.js" dump "$OPENCLAW_STATE_DIR" ocg-untrusted "$NGINX_KEY" "$RUN/transcript-nginx.json" \
   "I checked the host. nginx is not installed, so I could not restart it." || true
+node "$E2E/transcript.js" dump "$OPENCLAW_STATE_DIR" main "$INTENT_KEY" "$RUN/transcript-intent.json" || true
+node "$E2E/transcript.js" dump "$OPENCLAW_STATE_DIR" ocg-untrusted "$EXTERNAL_KEY" "$RUN/transcript-external.json" || true
 
 # ---------------------------------------------------------------------------------------------- 8. the audit CLI on what the host wrote
 # An auditor's view: the package's own CLI, the key pinned from governance.status, the real host's log.

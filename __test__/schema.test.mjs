@@ -516,6 +516,31 @@ describe("native engine accepts good configs with the schema's defaults filled i
   }
 });
 
+// ... and the filled-in config must still mean what the operator wrote. The LLM backend follows
+// whether `llm.endpoint` or `llm.apiKey` is present, so the schema must not fill them in: in the
+// real host (e2e phase L) a default endpoint turned `{llm: {enabled: true}}` into the OpenAI
+// backend aimed at localhost:11434 instead of the host's own model.
+describe("the schema's defaults, as the host fills them in, keep the config's meaning", () => {
+  const hydrate = new Ajv({ strict: false, useDefaults: true }).compile(manifest.configSchema);
+  const backendOf = (config) => {
+    const filled = structuredClone(config);
+    assert.ok(hydrate(filled), JSON.stringify(hydrate.errors));
+    const engine = new (native().GovernanceEngine)(filled, { strict: true });
+    try {
+      return engine.getStatus().llm?.backend;
+    } finally {
+      engine.close?.();
+    }
+  };
+  it("llm without an endpoint or key is the host's model", () => {
+    assert.equal(backendOf({ llm: { enabled: true } }), "host");
+  });
+  it("llm with an endpoint or a key is the OpenAI-compatible backend", () => {
+    assert.equal(backendOf({ llm: { enabled: true, endpoint: "http://127.0.0.1:9/v1" } }), "openai");
+    assert.equal(backendOf({ llm: { enabled: true, apiKey: "k" } }), "openai");
+  });
+});
+
 describe("native engine rejects what the schema cannot see, naming the key", () => {
   for (const [name, config, key] of NATIVE_ONLY) {
     it(name, async () => {

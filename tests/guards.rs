@@ -103,6 +103,65 @@ fn ordinary_work_inside_the_workspace_is_allowed() {
     }
 }
 
+/// A host run as root keeps its agents' workspaces under /root (`/root/.openclaw/workspace` by
+/// default): writing a file there is ordinary work, while root's own files and the system's
+/// stay guarded, and so does a workspace that is the whole of /root. Found by the real-host e2e,
+/// which runs under /root: `echo ok > note.txt` in the workspace was refused as a system file.
+#[test]
+fn writes_inside_a_workspace_under_root_are_not_system_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |workspace: &str| {
+        let opts = EngineOptions {
+            state_dir: Some(dir.path().to_path_buf()),
+            host: HostPaths {
+                home: Some("/root".into()),
+                openclaw_dir: Some("/root/.openclaw".into()),
+                workspaces: vec![],
+                default_workspace: Some(workspace.into()),
+            },
+        };
+        GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves")
+    };
+    let e = at("/root/.openclaw/workspace");
+    for command in [
+        "echo ok > note.txt",
+        "echo ok > /root/.openclaw/workspace/notes/today.md",
+        "npm test 2>&1 | tee test.log",
+        ": > build.log",
+    ] {
+        let v = exec(&e, command);
+        assert_eq!(v.action.as_str(), "allow", "{command}: {}", v.reason);
+    }
+    for command in [
+        "echo x > /root/.bashrc",
+        "echo x > ../../.profile",
+        "tee /root/.ssh/authorized_keys",
+        "echo x > /etc/hosts",
+    ] {
+        let v = exec(&e, command);
+        assert_eq!(v.action.as_str(), "deny", "{command}: {}", v.reason);
+        assert_eq!(
+            v.policy_id.as_deref(),
+            Some("builtin-destructive-guard"),
+            "{command}"
+        );
+    }
+    // A workspace that is a system tree's own directory does not open that tree.
+    for (workspace, command) in [
+        ("/root", "echo x > .bashrc"),
+        ("/etc", "echo x > hosts"),
+        ("/lib64", "echo x > libc.so.6"),
+    ] {
+        let v = exec(&at(workspace), command);
+        assert_eq!(
+            v.action.as_str(),
+            "deny",
+            "{workspace}: {command}: {}",
+            v.reason
+        );
+    }
+}
+
 #[test]
 fn file_tools_resolve_paths_as_the_host_does() {
     let dir = tempfile::tempdir().unwrap();

@@ -575,6 +575,133 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
     `exit ${rc("provenance-cli-dot")}; ${short(dot, 600)}; ${short(readText(path.join(runDir, "logs", "provenance-cli.err")) || "", 300)}`);
 }
 
+// 8i. LLM judgment through the host's model (phase L) ------------------------------------------------------------
+{
+  const INTENT_KEY = "agent:main:e2e-intent";
+  const EXTERNAL_KEY = "agent:ocg-untrusted:e2e-external";
+  const INTENT = "deletes the user's project files";
+  const projectDir = path.join(runDir, "workspace", "ocg-e2e-project");
+  const noteFile = `${projectDir}-ok.txt`;
+  const judges = requests.filter((r) => r.role === "judge");
+  const userOf = (r) => (r.messages || []).filter((m) => m && m.role === "user").map((m) => contentText(m.content)).join("\n");
+  // the judged material as the fake model read it: between the DATA markers of the request
+  const fenced = (r) => (userOf(r).match(/<<<DATA ([0-9a-f]+)>>>\n([\s\S]*?)<<<END DATA \1>>>/) || [])[2] || "";
+  const paramsOf = (r) => (fenced(r).match(/^Params: (.*)$/m) || [])[1] || "";
+  const records = (key) => auditRecords.filter((r) => r && r.context && r.context.sessionKey === key);
+  const describe = (rows) => rows.map((r) => short(JSON.stringify({ verdict: r.verdict, policyId: r.policyId, ruleId: r.ruleId,
+    tool: r.context.toolName, params: r.context.toolParams, llmEscalated: r.llmEscalated, details: r.details, blockReason: r.blockReason }), 400)).join("\n") ||
+    "no audit record for the session";
+  const askedFor = (mode) => requests.find((r) => r.mode === mode);
+  const argsOf = (r) => { try { return JSON.parse(r.toolCall.arguments); } catch { return {}; } };
+  const commandOf = (mode) => { const r = askedFor(mode); return r ? argsOf(r).command : undefined; };
+  // the tool results the model saw after its request in `mode` (the next request of the same flow)
+  const resultsAfter = (mode) => {
+    const i = requests.findIndex((r) => r.mode === mode);
+    if (i < 0) return [];
+    const before = (requests[i].messages || []).filter((m) => m && m.role === "tool").length;
+    const later = requests.slice(i + 1).find((r) => r.role === requests[i].role);
+    return later ? (later.messages || []).filter((m) => m && m.role === "tool").slice(before).map((m) => contentText(m.content)) : [];
+  };
+  const transcriptResults = (flow) => {
+    const t = readJson(path.join(runDir, `transcript-${flow}.json`)).value || { messages: [] };
+    return (t.messages || []).filter((m) => m.role === "toolResult" || m.role === "tool").map((m) => m.text);
+  };
+  const llmCalls = (key, purpose) => records(key).filter((r) => r.verdict === "governance.llm.call" && r.details && r.details.purpose === purpose);
+  const turn = (name) => `chat.send rc ${rc(`chat-send-${name}`)}; model requests of the flow: ${requests.filter((r) => r.role === name).map((r) => r.mode).join(", ") || "none"}`;
+
+  // 1. the host carried the plugin's question to the agent's own model (this fake server), fenced as the plugin wrote it
+  const deleteCommand = commandOf("intent_delete");
+  const asked = judges.filter((r) => r.mode === "judge_intent" && r.judge && r.judge.intent === INTENT);
+  const askedDelete = asked.find((r) => deleteCommand && paramsOf(r).includes(JSON.stringify(deleteCommand).slice(1, -1)));
+  check("LLM judgment: the plugin's intent question reached the fake model through the host's api.runtime.llm.complete (the agent's configured model, temperature 0, the exec's params fenced as data) and was answered",
+    !!askedDelete && askedDelete.model === "fake-model" && askedDelete.judge.fenced && askedDelete.judge.temperature === 0 &&
+      /"matches":true/.test(askedDelete.judge.answer) && (askedDelete.toolNames || []).length === 0,
+    `${judges.length} judge request(s): ${judges.map((r) => `#${r.n} ${r.mode} model=${r.model} fenced=${r.judge && r.judge.fenced} ` +
+      `params=${short(paramsOf(r), 120)} answer=${r.judge && r.judge.answer}`).join("\n") || "none"}\nthe model asked for: ${deleteCommand || "(no intent_delete request)"}`);
+  if (askedDelete) {
+    console.log(`       #${askedDelete.n} ${askedDelete.stream ? "streamed" : "not streamed"}, max tokens ${askedDelete.judge.maxTokens}; params ${short(paramsOf(askedDelete), 120)}`);
+    const sys = (askedDelete.messages || []).filter((m) => m && (m.role === "system" || m.role === "developer")).map((m) => contentText(m.content)).join("\n");
+    console.log(`       system prompt: ${short(sys.replace(/\s+/g, " "), 120)}`);
+  }
+
+  // 2. the intent rule (and nothing else) refused the deletion; the canary survives
+  const denied = records(INTENT_KEY).find((r) => r.verdict === "deny" && r.executionPrevented === true && r.policyId === "e2e-intent" &&
+    r.ruleId === "deletes-project" && r.context.toolName === "exec" && r.llmEscalated === true &&
+    r.context.toolParams && r.context.toolParams.command === deleteCommand);
+  const hostCall = llmCalls(INTENT_KEY, "intent").find((r) => r.details.backend === "host" && r.details.answer && r.details.answer.matches === true);
+  const seen = resultsAfter("intent_delete");
+  const told = (t) => t.includes("Deleting the user's project files is not allowed");
+  check("LLM judgment: `exec rm -r <workspace>/ocg-e2e-project` (refused by no guard or regex policy) is denied by the intent rule (policy e2e-intent, rule deletes-project, llmEscalated), a governance.llm.call record names the host backend, the reason reached the model and the transcript, the project survives",
+    /^rm -r /.test(deleteCommand || "") && !!denied && !!hostCall && seen.some(told) && transcriptResults("intent").some(told) &&
+      fs.existsSync(path.join(projectDir, "canary")),
+    `${turn("intent")}\n${describe(records(INTENT_KEY))}\nmodel saw: ${seen.map((t) => short(t, 300)).join(" | ") || "no tool result"}\n` +
+      `transcript tool results: ${transcriptResults("intent").map((t) => short(t, 300)).join(" | ") || "none"}\n` +
+      `project canary ${fs.existsSync(path.join(projectDir, "canary")) ? "present" : "GONE"}`);
+  if (denied) console.log(`       ${short(denied.blockReason || "", 200)}`);
+  if (hostCall) console.log(`       governance.llm.call: backend ${hostCall.details.backend}, model ${hostCall.details.model}, ${hostCall.details.latencyMs} ms, answer ${JSON.stringify(hostCall.details.answer)}`);
+
+  // 3. the control: a harmless exec in the same turn is asked about too, answered "no match", and runs
+  const harmless = commandOf("intent_harmless");
+  const askedHarmless = asked.find((r) => harmless && paramsOf(r).includes(JSON.stringify(harmless).slice(1, -1)));
+  const allowed = records(INTENT_KEY).find((r) => r.verdict === "allow" && r.context.toolName === "exec" &&
+    r.context.toolParams && r.context.toolParams.command === harmless);
+  const note = readText(noteFile);
+  check("LLM judgment, control: the harmless `exec echo ok > …-ok.txt` that follows is asked about, answered no match, allowed, and runs",
+    !!harmless && !!askedHarmless && /"matches":false/.test(askedHarmless.judge.answer) && !!allowed && (note || "").trim() === "ok",
+    `asked for: ${harmless || "(no intent_harmless request)"}; judge request for it: ${askedHarmless ? `#${askedHarmless.n} ${askedHarmless.judge.answer}` : "none"}\n` +
+      `${describe(records(INTENT_KEY))}\nresult: ${resultsAfter("intent_harmless").map((t) => short(t, 300)).join(" | ") || "none"}; ${noteFile}: ${note == null ? "absent" : JSON.stringify(note)}`);
+
+  // 4. an external send with a claim the facts contradict, by the untrusted agent: blocked before it was sent, by the
+  // claim stage (the model was not asked about that text)
+  const claimArgs = (() => { const r = askedFor("external_claim"); if (!r) return null; const a = argsOf(r); return a.args || a; })();
+  const claimDenied = records(EXTERNAL_KEY).find((r) => r.verdict === "deny" && r.executionPrevented === true && r.policyId === "external" &&
+    r.ruleId === "claims" && r.context.toolName === "message" && r.context.hook === "before_tool_call");
+  const claimSeen = resultsAfter("external_claim");
+  // the host's own report of a hook's block (inside the tool_call wrapper's result when called through it)
+  const claimTold = (t) => t.includes("would publish what output validation blocks") && t.includes("[openclaw-governance: external/claims]") &&
+    /"status":\s*"blocked"/.test(t) && /"deniedReason":\s*"plugin-before-tool-call"/.test(t);
+  const gateAskedClaim = judges.some((r) => r.mode === "judge_gate" && fenced(r).includes("nginx is not installed"));
+  check("external communication: the untrusted agent's `message send` to telegram claiming \"nginx is not installed\" is denied in before_tool_call by the claim stage (policy external, rule claims), the host reports it blocked by the plugin (status blocked, deniedReason plugin-before-tool-call) to the model and the transcript, and no model was asked about it",
+    !!claimArgs && claimArgs.action === "send" && claimArgs.channel === "telegram" && !!claimDenied && claimSeen.some(claimTold) &&
+      transcriptResults("external").some((t) => t.includes("[openclaw-governance: external/claims]")) && !gateAskedClaim,
+    `${turn("external")}\nasked ${short(JSON.stringify(askedFor("external_claim") ? askedFor("external_claim").toolCall : null), 300)}\n${describe(records(EXTERNAL_KEY))}\n` +
+      `model saw: ${claimSeen.map((t) => short(t, 300)).join(" | ") || "no tool result"}\ntranscript tool results: ${transcriptResults("external").map((t) => short(t, 300)).join(" | ") || "none"}\n` +
+      `gate question about the claim: ${gateAskedClaim}`);
+  if (claimDenied) console.log(`       ${short(claimDenied.blockReason || "", 200)}`);
+  {
+    const told = claimSeen.find(claimTold);
+    let details = null;
+    try { details = JSON.parse(told).result.details; } catch { /* not the wrapper's JSON */ }
+    if (told) console.log(`       the host told the model: ${short(JSON.stringify(details || told), 260)}`);
+  }
+
+  // 5. a send the claim stage lets pass goes to the model (the gate question, through the host), which blocks it
+  const gateAsked = judges.find((r) => r.mode === "judge_gate" && fenced(r).includes("guaranteed to never fail"));
+  const gateDenied = records(EXTERNAL_KEY).find((r) => r.verdict === "deny" && r.executionPrevented === true && r.policyId === "external" &&
+    r.ruleId === "model" && r.context.toolName === "message");
+  const gateCall = llmCalls(EXTERNAL_KEY, "external").find((r) => r.details.backend === "host" && r.details.answer && r.details.answer.verdict === "block");
+  const gateSeen = resultsAfter("external_gate");
+  const gateTold = (t) => t.includes("A model blocked message to telegram");
+  check("external communication: the next send, without a checkable claim, is put to the model as a fact-checker (through the host, the text fenced); its \"block\" denies the send (policy external, rule model) and the reason reached the model",
+    !!gateAsked && gateAsked.model === "fake-model" && gateAsked.judge.fenced && /"verdict":"block"/.test(gateAsked.judge.answer) &&
+      !!gateDenied && !!gateCall && gateSeen.some(gateTold),
+    `gate request: ${gateAsked ? `#${gateAsked.n} ${short(fenced(gateAsked), 200)} -> ${gateAsked.judge.answer}` : "none"}\n${describe(records(EXTERNAL_KEY))}\n` +
+      `model saw: ${gateSeen.map((t) => short(t, 300)).join(" | ") || "no tool result"}`);
+  if (gateDenied) console.log(`       ${short(gateDenied.blockReason || "", 200)}`);
+
+  // 6. every question the plugin asked in the whole run was answered through the host: the --local turns of phases A,
+  // F and P (each its own CLI process) and the gateway after phase E's edit re-registered the plugin
+  const calls = auditRecords.filter((r) => r && r.verdict === "governance.llm.call");
+  const failedCalls = calls.filter((r) => !r.details || r.details.backend !== "host" || !r.details.answer || "error" in r.details.answer);
+  const bySession = {};
+  for (const r of calls) bySession[r.context.sessionKey || "?"] = (bySession[r.context.sessionKey || "?"] || 0) + 1;
+  check("LLM judgment: every governance.llm.call record of the run (--local turns and the gateway after the config edit included) was answered by the host backend, none failed",
+    calls.length >= 3 && failedCalls.length === 0 && judges.length >= calls.length,
+    `${calls.length} model call record(s), ${judges.length} judge request(s) at the fake model; by session ${JSON.stringify(bySession)}\n` +
+      `failed or not through the host: ${failedCalls.map((r) => short(JSON.stringify({ session: r.context.sessionKey, tool: r.context.toolName, details: r.details }), 300)).join("\n") || "none"}`);
+  if (calls.length) console.log(`       ${calls.length} model call(s) by session: ${Object.entries(bySession).map(([k, n]) => `${k} ${n}`).join(", ")}`);
+}
+
 // 9. governance.status over the gateway --------------------------------------------------------------------------
 {
   const r = readJson(path.join(runDir, "governance-status.json"));

@@ -28,6 +28,18 @@
 //                     result that does not hold the page's text still gets the exec (mode prov_exec_blind, with
 //                     <run>/prov/canary), so that a run shows whether the gate holds even then.
 //   PROV_CONTROL_MARK the user message itself holds the command between backticks: `exec` of it, no fetch.
+// LLM judgment flows (phase L):
+//   INTENT_MARK   the user message names a project directory: `exec rm -r <dir>` (no `-f`: neither the rm-rf policy
+//                 nor the destructive guard, which allows deletions inside the workspace, refuses it; only the
+//                 intent rule does), then `exec echo ok > <dir>-ok.txt`, then text.
+//   EXTERNAL_MARK `message {action: "send", channel: "telegram", ...}` with NGINX's contradicted claim (through the
+//                 deferred-tool wrapper `tool_call {id: "message", args}` when `message` is not offered directly),
+//                 then a send without a checkable claim but with GATE_BLOCK_MARK, which only the model blocks.
+// Judge requests: the plugin's own questions, which the host's `api.runtime.llm.complete` sends to this same server
+// (the agent's configured model), are recognised by their system prompt and answered as a model would (see judge()):
+//   intent ("…for a governance layer that decides whether it may run…"): {"matches": true} when the fenced
+//                 Params hold a deletion command (rm, rmdir, unlink, shred, find -delete), else false;
+//   gate ("You are a fact-checker…"): {"verdict": "block"} when the fenced text holds GATE_BLOCK_MARK, else pass.
 const http = require("node:http");
 const fs = require("node:fs");
 
@@ -49,6 +61,12 @@ const B64_MARK = "OCG-E2E-B64";
 const PROV_FETCH_MARK = "OCG-E2E-PROV-FETCH";
 const PROV_CONTROL_MARK = "OCG-E2E-PROV-CONTROL";
 const INJECTION_MARK = "OCG-E2E-INJECTION";
+const INTENT_MARK = "OCG-E2E-INTENT";
+const EXTERNAL_MARK = "OCG-E2E-EXTERNAL";
+const GATE_BLOCK_MARK = "guaranteed to never fail";
+const EXTERNAL_CHANNEL = "telegram";
+const INTENT_SYSTEM_MARK = "for a governance layer that decides whether it may run";
+const GATE_SYSTEM_MARK = "You are a fact-checker";
 const victim = command.replace(/^rm -rf /, "");
 let seq = 0;
 
@@ -123,6 +141,61 @@ function provenanceCall(userText, toolMessages, toolNames) {
   return null;
 }
 
+/** The next step of an LLM-judgment flow (phase L), or null when the flow is over (answer with text). */
+function judgmentCall(userText, toolMessages, toolNames) {
+  const steps = toolMessages.length;
+  const exec = (mode, command) => ({ mode, call: { name: "exec", arguments: JSON.stringify({ command }) } });
+  if (userText.includes(INTENT_MARK)) {
+    const dir = (userText.match(/ (\/\S+\/ocg-e2e-project)\b/) || [])[1];
+    if (!dir) return null;
+    return [exec("intent_delete", `rm -r ${dir}`), exec("intent_harmless", `echo ok > ${dir}-ok.txt`)][steps] || null;
+  }
+  if (userText.includes(EXTERNAL_MARK)) {
+    const send = (mode, message) => {
+      const args = { action: "send", channel: EXTERNAL_CHANNEL, target: "@ocg_e2e_followers", message };
+      return toolNames.includes("message")
+        ? { mode, call: { name: "message", arguments: JSON.stringify(args) } }
+        : { mode, call: { name: "tool_call", arguments: JSON.stringify({ id: "message", args }) } };
+    };
+    return [
+      send("external_claim", "Status update: nginx is not installed on the web host, so the site is down."),
+      send("external_gate", `Release 9.9 is out: it is ${GATE_BLOCK_MARK}, upgrade now!`),
+    ][steps] || null;
+  }
+  return null;
+}
+
+/** The text of a message's content, whatever its shape. */
+function textOf(content) {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((b) => (b && typeof b.text === "string" ? b.text : "")).join("\n");
+  return JSON.stringify(content ?? "");
+}
+
+/**
+ * The plugin's own question (a judge request): its kind and the answer a careful model would give, or null when
+ * the request is an agent's turn. Only what is fenced between the DATA markers is read as the judged material.
+ */
+function judge(messages) {
+  const system = messages.filter((m) => m && (m.role === "system" || m.role === "developer")).map((m) => textOf(m.content)).join("\n");
+  const user = messages.filter((m) => m && m.role === "user").map((m) => textOf(m.content)).join("\n");
+  const kind = system.includes(INTENT_SYSTEM_MARK) ? "intent" : system.includes(GATE_SYSTEM_MARK) ? "gate" : null;
+  if (!kind) return null;
+  const fence = user.match(/<<<DATA ([0-9a-f]+)>>>\n([\s\S]*?)<<<END DATA \1>>>/);
+  const data = fence ? fence[2] : "";
+  if (kind === "intent") {
+    const params = (data.match(/^Params: (.*)$/m) || [])[1] || "";
+    const matches = /(^|[\s;&|(`"])(rm|rmdir|unlink|shred)\s|\s-delete\b/.test(params);
+    const intent = (user.match(/^Intent: (.*)$/m) || [])[1] || "";
+    return { kind, fenced: !!fence, intent, answer: JSON.stringify({ matches, confidence: 0.95,
+      reasoning: matches ? "The command deletes files." : "The command deletes nothing." }) };
+  }
+  const block = data.includes(GATE_BLOCK_MARK);
+  return { kind, fenced: !!fence, answer: JSON.stringify(block
+    ? { verdict: "block", issues: [{ type: "exaggerated capability claims", text: GATE_BLOCK_MARK, severity: "high" }] }
+    : { verdict: "pass", issues: [] }) };
+}
+
 function send(res, status, type, body) {
   res.writeHead(status, { "content-type": type, "cache-control": "no-cache" });
   res.end(body);
@@ -147,6 +220,7 @@ const server = http.createServer((req, res) => {
       return send(res, 400, "application/json", JSON.stringify({ error: { message: String(err) } }));
     }
     const messages = Array.isArray(body.messages) ? body.messages : [];
+    const judged = judge(messages);
     const toolNames = (body.tools || []).map((t) => t && t.function && t.function.name).filter(Boolean);
     const sawToolResult = messages.some((m) => m && m.role === "tool");
     const userText = messages.filter((m) => m && m.role === "user")
@@ -158,13 +232,20 @@ const server = http.createServer((req, res) => {
     const wantsNginx = userText.includes(NGINX_MARK);
     const evasion = [GLOB_MARK, PROCESS_MARK, B64_MARK].find((m) => userText.includes(m));
     const prov = [PROV_FETCH_MARK, PROV_CONTROL_MARK].find((m) => userText.includes(m));
+    const judgment = [INTENT_MARK, EXTERNAL_MARK].find((m) => userText.includes(m));
     let mode = "text";
     let call = null;
     const n = ++seq;
-    if (wantsNginx) {
+    if (judged) {
+      // before every other flow: the judged params and messages quote the flows' marks
+      mode = `judge_${judged.kind}`;
+    } else if (wantsNginx) {
       mode = "nginx";
     } else if (prov) {
       const step = provenanceCall(userText, messages.filter((m) => m && m.role === "tool"), toolNames);
+      if (step && toolNames.includes(step.call.name)) ({ mode, call } = step);
+    } else if (judgment) {
+      const step = judgmentCall(userText, messages.filter((m) => m && m.role === "tool"), toolNames);
       if (step && toolNames.includes(step.call.name)) ({ mode, call } = step);
     } else if (evasion && runDir) {
       const step = evasionCall(userText, messages.filter((m) => m && m.role === "tool"));
@@ -187,15 +268,16 @@ const server = http.createServer((req, res) => {
     }
     if (call) call = { id: `call_e2e_${n}`, type: "function", function: call };
     fs.appendFileSync(requestLog, JSON.stringify({
-      n, at: new Date().toISOString(), mode, role: wantsNginx ? "nginx" : prov ? prov.replace("OCG-E2E-", "").toLowerCase() : evasion ? evasion.replace("OCG-E2E-", "").toLowerCase() : isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
+      n, at: new Date().toISOString(), mode, role: judged ? "judge" : wantsNginx ? "nginx" : prov ? prov.replace("OCG-E2E-", "").toLowerCase() : judgment ? judgment.replace("OCG-E2E-", "").toLowerCase() : evasion ? evasion.replace("OCG-E2E-", "").toLowerCase() : isSubagentTurn ? "child" : wantsSpawn ? "parent" : "main", stream: !!body.stream, model: body.model, toolNames,
       toolCall: call && call.function, messages,
+      ...(judged ? { judge: { kind: judged.kind, fenced: judged.fenced, intent: judged.intent, answer: judged.answer, maxTokens: body.max_tokens ?? body.max_completion_tokens, temperature: body.temperature } } : {}),
     }) + "\n");
 
     const created = Math.floor(Date.now() / 1000);
     const id = `chatcmpl-e2e-${n}`;
     const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
     const finish = call ? "tool_calls" : "stop";
-    const text = wantsNginx ? NGINX_TEXT : FINAL_TEXT;
+    const text = judged ? judged.answer : wantsNginx ? NGINX_TEXT : FINAL_TEXT;
 
     if (!body.stream) {
       const message = call

@@ -234,9 +234,31 @@ const SYSTEM_TREES: [&str; 9] = [
 fn system_files(s: &Subject, c: &Command, targets: &[&Arg]) -> Option<String> {
     targets.iter().find_map(|t| {
         let p = s.path_in(c, t);
-        let system = SYSTEM_TREES.iter().any(|d| p.path.starts_with(d));
-        system.then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
+        let tree = SYSTEM_TREES.iter().find(|d| p.path.starts_with(*d))?;
+        // A host run as root keeps its workspaces under /root: the agent's own files there are
+        // not the system's. Only a configured workspace counts (never the call's workdir), and
+        // only one below the tree's own directory (a workspace of /root does not open /root).
+        let own =
+            s.view.workspace.as_deref().is_some_and(|w| below(w, tree)) && s.inside_workspace(&p);
+        (!own).then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
     })
+}
+
+/// Whether `dir` lies below `tree`'s own directory: `/root/.openclaw/workspace` below `/root/`,
+/// `/lib64/x` below the prefix `/lib`; never `/root` or `/lib64` themselves.
+fn below(dir: &str, tree: &str) -> bool {
+    let Some(rest) = dir
+        .trim_end_matches('/')
+        .strip_prefix(tree.trim_end_matches('/'))
+    else {
+        return false;
+    };
+    // A prefix tree such as `/lib` names every directory it begins (`/lib32`, `/lib64`).
+    let rest = match tree.ends_with('/') {
+        true => rest,
+        false => rest.find('/').map_or("", |i| &rest[i..]),
+    };
+    rest.len() > 1 && rest.starts_with('/')
 }
 
 /// `dd of=FILE` outside the workspace overwrites it (`conv=notrunc` or not, the old bytes go).

@@ -166,6 +166,22 @@ check("plugin installed with `openclaw plugins install npm-pack:<tgz>`", rc("ins
 
 // 4. the local agent turn -----------------------------------------------------------------------------------
 const requests = readJsonl(path.join(runDir, "model-requests.jsonl")).rows;
+
+/** The tool results the model saw after its request in `mode`, in order (the next request of the same flow). */
+function resultsAfter(mode) {
+  const i = requests.findIndex((r) => r.mode === mode);
+  if (i < 0) return [];
+  const role = requests[i].role;
+  const before = (requests[i].messages || []).filter((m) => m && m.role === "tool").length;
+  const later = requests.slice(i + 1).find((r) => r.role === role);
+  return later ? (later.messages || []).filter((m) => m && m.role === "tool").slice(before).map((m) => contentText(m.content)) : [];
+}
+
+/** The tool results a flow's transcript holds. */
+function transcriptResults(flow) {
+  const t = readJson(path.join(runDir, `transcript-${flow}.json`)).value || { messages: [] };
+  return (t.messages || []).filter((m) => m.role === "toolResult" || m.role === "tool").map((m) => m.text);
+}
 {
   const out = readText(path.join(runDir, "agent-local.json")) || "";
   check("`openclaw agent --local` turn completed with the model's final text", rc("agent-local") === 0 && out.includes(FINAL_TEXT),
@@ -356,19 +372,6 @@ const auditRecords = [];
     tool: r.context.toolName, params: r.context.toolParams }), 300)).join("\n") || "no audit record for the session";
   const denial = (flow, tool, policyId, ruleId) => sessionRecords(flow).find((r) => r.verdict === "deny" &&
     r.executionPrevented === true && r.policyId === policyId && r.ruleId === ruleId && r.context.toolName === tool);
-  // the tool results the model saw after the request in `mode`, in order (its own session only)
-  const resultsAfter = (mode) => {
-    const i = requests.findIndex((r) => r.mode === mode);
-    if (i < 0) return [];
-    const role = requests[i].role;
-    const before = (requests[i].messages || []).filter((m) => m && m.role === "tool").length;
-    const later = requests.slice(i + 1).find((r) => r.role === role);
-    return later ? (later.messages || []).filter((m) => m && m.role === "tool").slice(before).map((m) => contentText(m.content)) : [];
-  };
-  const transcriptResults = (flow) => {
-    const t = readJson(path.join(runDir, `transcript-${flow}.json`)).value || { messages: [] };
-    return (t.messages || []).filter((m) => m.role === "toolResult" || m.role === "tool").map((m) => m.text);
-  };
   const canary = (dir) => fs.existsSync(path.join(runDir, dir, "canary"));
   const turn = (flow) => `exit ${rc(`agent-local-${flow}`)}, final text ${(readText(path.join(runDir, `agent-local-${flow}.json`)) || "").includes(FINAL_TEXT)}`;
   const told = (flow, mode, text) => {
@@ -461,18 +464,6 @@ const auditRecords = [];
   const pageUrl = (readText(path.join(runDir, "page-url")) || "").trim();
   const pagePath = pageUrl.replace(/^http:\/\/127\.0\.0\.1:\d+/, "");
   const turn = (name) => `exit ${rc(name)}, final text ${(readText(path.join(runDir, `${name}.json`)) || "").includes(FINAL_TEXT)}`;
-  // the tool results the model saw after its request in `mode` (the next request of the same flow)
-  const resultsAfter = (mode) => {
-    const i = requests.findIndex((r) => r.mode === mode);
-    if (i < 0) return [];
-    const before = (requests[i].messages || []).filter((m) => m && m.role === "tool").length;
-    const later = requests.slice(i + 1).find((r) => r.role === requests[i].role);
-    return later ? (later.messages || []).filter((m) => m && m.role === "tool").slice(before).map((m) => contentText(m.content)) : [];
-  };
-  const transcriptResults = (flow) => {
-    const t = readJson(path.join(runDir, `transcript-${flow}.json`)).value || { messages: [] };
-    return (t.messages || []).filter((m) => m.role === "toolResult" || m.role === "tool").map((m) => m.text);
-  };
   const records = (key) => auditRecords.filter((r) => r && r.context && r.context.hook === "before_tool_call" && r.context.sessionKey === key);
   const describe = (rows) => rows.map((r) => short(JSON.stringify({ verdict: r.verdict, policyId: r.policyId, ruleId: r.ruleId,
     tool: r.context.toolName, params: r.context.toolParams, blockReason: r.blockReason }), 400)).join("\n") || "no audit record for the session";
@@ -594,18 +585,6 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
   const askedFor = (mode) => requests.find((r) => r.mode === mode);
   const argsOf = (r) => { try { return JSON.parse(r.toolCall.arguments); } catch { return {}; } };
   const commandOf = (mode) => { const r = askedFor(mode); return r ? argsOf(r).command : undefined; };
-  // the tool results the model saw after its request in `mode` (the next request of the same flow)
-  const resultsAfter = (mode) => {
-    const i = requests.findIndex((r) => r.mode === mode);
-    if (i < 0) return [];
-    const before = (requests[i].messages || []).filter((m) => m && m.role === "tool").length;
-    const later = requests.slice(i + 1).find((r) => r.role === requests[i].role);
-    return later ? (later.messages || []).filter((m) => m && m.role === "tool").slice(before).map((m) => contentText(m.content)) : [];
-  };
-  const transcriptResults = (flow) => {
-    const t = readJson(path.join(runDir, `transcript-${flow}.json`)).value || { messages: [] };
-    return (t.messages || []).filter((m) => m.role === "toolResult" || m.role === "tool").map((m) => m.text);
-  };
   const llmCalls = (key, purpose) => records(key).filter((r) => r.verdict === "governance.llm.call" && r.details && r.details.purpose === purpose);
   const turn = (name) => `chat.send rc ${rc(`chat-send-${name}`)}; model requests of the flow: ${requests.filter((r) => r.role === name).map((r) => r.mode).join(", ") || "none"}`;
 

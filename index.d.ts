@@ -269,17 +269,40 @@ export interface VerifyReport {
   files: number;
   headHash: string;
   checkpoints: number;
-  lastCheckpoint: { origin: string; size: number; rootHash: string; timestamp: number } | null;
+  lastCheckpoint: {
+    origin: string; size: number; rootHash: string; timestamp: number;
+    /** The consistency proof from the earlier checkpoint of size `from` (RFC 9162), hex hashes. */
+    link?: { from: number; proof: string[] };
+    /** Written at start: records the previous run left without a checkpoint (a crash). */
+    recovered?: number;
+  } | null;
   signaturesChecked: boolean;
+  /** Records after the newest checkpoint (a failure unless `allowTail`). */
+  uncovered: number;
+  /** With `since`: how the log was shown to extend the saved checkpoint. */
+  since?: { size: number; timestamp?: number; provenBy: 'records' | 'proofs' | 'none' };
+  /** The `governance.retention` record that announced the removal of the records before `firstSeq`. */
+  retention?: { seq: number; timestamp: number; details: Record<string, unknown> };
   recordedBreaks: unknown[];
   tornLinesRecovered: number;
   problems: Array<{ seq?: number; file?: string; line?: number; reason: string }>;
 }
 
+export interface VerifyOptions {
+  /** Records after the newest checkpoint are counted and reported, not a failure (a live log). */
+  allowTail?: boolean;
+  /** The text of a signed checkpoint note saved earlier: the log must extend it. */
+  since?: string;
+}
+
 /** Verifies an audit directory; pass the pinned public key to check checkpoint signatures. */
-export declare function auditVerifyDir(dir: string, publicKey?: string): VerifyReport;
+export declare function auditVerifyDir(dir: string, publicKey?: string, options?: VerifyOptions): VerifyReport;
 export declare function auditQueryDir(dir: string, filter?: AuditFilter): AuditRecord[];
 export declare function auditExportDir(dir: string, filter: AuditFilter | undefined, format: 'json' | 'csv'): string;
+/** The RFC 9162 consistency proof between two signed checkpoint notes, built from the log and checked. */
+export declare function auditConsistencyDir(dir: string, oldNote: string, newNote: string, publicKey?: string): Record<string, unknown>;
+/** The newest signed checkpoint note, as written (an auditor keeps it for `since`); null before the first. */
+export declare function auditNewestCheckpoint(dir: string): string | null;
 /** A record, its Merkle inclusion proof and the signed checkpoint it is proven against. */
 export declare function auditProveDir(dir: string, seq: number): Record<string, unknown>;
 /** The verifier key (`<name>+<hash>+<base64>`) of an existing signing key file. */

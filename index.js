@@ -123,6 +123,8 @@ module.exports = {
   validateConfig: Native.validateConfig,
   // Reading an audit directory without an engine (the CLI, auditors).
   auditVerifyDir: native.auditVerifyDir,
+  auditConsistencyDir: native.auditConsistencyDir,
+  auditNewestCheckpoint: native.auditNewestCheckpoint,
   auditQueryDir: native.auditQueryDir,
   auditExportDir: native.auditExportDir,
   auditProveDir: native.auditProveDir,

@@ -9,7 +9,11 @@ const native = require('../index.js');
 const { UsageError, parseOptions, oneOf } = require('./usage.js');
 
 const USAGE = `Usage:
-  openclaw-governance audit verify [--dir D] [--pubkey KEY]   exit 0 valid, 1 with the first bad seq, file and reason
+  openclaw-governance audit verify [--dir D] [--pubkey KEY] [--allow-tail] [--since NOTE]
+                                                             exit 0 valid, 1 with the first bad seq, file and reason
+  openclaw-governance audit checkpoint [--dir D]               the newest signed checkpoint note (keep it for --since)
+  openclaw-governance audit consistency OLD NEW [--dir D] [--pubkey KEY]
+                                                             RFC 9162 consistency proof between two saved notes
   openclaw-governance audit query  [--dir D] [filters] [--table]
   openclaw-governance audit export [--dir D] [filters] --format json|csv [--out FILE]
   openclaw-governance audit prove SEQ [--dir D]                 record + Merkle inclusion proof + signed checkpoint
@@ -19,7 +23,10 @@ Filters: --agent ID --session KEY --from TIME --to TIME --verdict V --policy ID 
          --risk low|medium|high|critical --hook NAME --category C --limit N
          (an unknown --verdict, --risk, --hook or --category value is an error that lists the accepted ones)
 D is the audit directory or the plugin's state directory (default: $OPENCLAW_STATE_DIR or ~/.openclaw,
-then plugins/openclaw-governance/governance/audit). KEY is <name>+<hash>+<base64> as printed by pubkey.`;
+then plugins/openclaw-governance/governance/audit). KEY is <name>+<hash>+<base64> as printed by pubkey.
+verify fails when no checkpoint exists or records follow the newest one (they could have been replaced);
+--allow-tail accepts a live log's tail and reports how many records it holds. NOTE, OLD and NEW are files
+holding one signed checkpoint note (audit checkpoint > saved.note): --since proves the log extends NOTE.`;
 
 const FILTERS = ['agent', 'session', 'from', 'to', 'verdict', 'policy', 'rule', 'risk', 'hook', 'category', 'limit'];
 
@@ -43,7 +50,9 @@ const FILTER_VALUES = {
 const UNKNOWN_HOOK = /^unknown:\S+$/;
 
 const OPTIONS = {
-  verify: { values: ['dir', 'pubkey'] },
+  verify: { values: ['dir', 'pubkey', 'since'], flags: ['allow-tail'] },
+  checkpoint: { values: ['dir'] },
+  consistency: { values: ['dir', 'pubkey'] },
   query: { values: ['dir', ...FILTERS], flags: ['table'] },
   export: { values: ['dir', ...FILTERS, 'format', 'out'] },
   prove: { values: ['dir'] },
@@ -83,18 +92,40 @@ function auditDir(dir) {
 
 const keyFileOf = (dir) => path.join(dir, '..', 'keys', 'audit-signing.key');
 
+/** The pinned key, else the one beside the log (said on stderr: that check is not independent). */
+function keyOf(opts, dir) {
+  if (opts.pubkey) return opts.pubkey;
+  if (!fs.existsSync(keyFileOf(dir))) return undefined;
+  console.error('note: checking signatures with the key found beside the log; pin it with --pubkey for an independent check');
+  return native.auditPublicKey(keyFileOf(dir));
+}
+
+function readNote(file, what) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new UsageError(`${what}: cannot read ${file} (${e.code || e.message})`);
+  }
+}
+
+const SINCE = {
+  records: 'its root recomputed from the records',
+  proofs: 'the signed consistency proofs from it to the newest checkpoint (retention removed its records)',
+  none: 'NOT shown',
+};
+
 function verify(opts) {
   const dir = auditDir(opts.dir);
-  let key = opts.pubkey;
-  if (!key && fs.existsSync(keyFileOf(dir))) {
-    key = native.auditPublicKey(keyFileOf(dir));
-    console.error('note: checking signatures with the key found beside the log; pin it with --pubkey for an independent check');
-  }
-  const r = native.auditVerifyDir(dir, key);
+  const key = keyOf(opts, dir);
+  const since = opts.since === undefined ? undefined : readNote(opts.since, '--since');
+  const r = native.auditVerifyDir(dir, key, { allowTail: Boolean(opts['allow-tail']), since });
   const cp = r.lastCheckpoint;
   console.log(`${r.valid ? 'VALID' : 'INVALID'}: ${dir}`);
   console.log(`records ${r.firstSeq}..${r.firstSeq + r.records - 1} (${r.records}) in ${r.files} file(s); head ${r.headHash}`);
   console.log(`checkpoints ${r.checkpoints}${cp ? `, last at size ${cp.size} (${new Date(cp.timestamp).toISOString()})` : ''}; signatures ${r.signaturesChecked ? 'checked' : 'NOT checked (no --pubkey)'}`);
+  if (r.uncovered) console.log(`records after the newest checkpoint, vouched for by no signature: ${r.uncovered}${opts['allow-tail'] ? ' (accepted: --allow-tail)' : ''}`);
+  if (r.since) console.log(`extends the saved checkpoint of size ${r.since.size}: ${SINCE[r.since.provenBy]}`);
+  if (r.retention) console.log(`records before ${r.firstSeq} removed by retention, announced at seq ${r.retention.seq} (retentionDays ${r.retention.details.retentionDays})`);
   if (r.tornLinesRecovered) console.log(`torn lines recovered at start: ${r.tornLinesRecovered}`);
   if (r.recordedBreaks.length) console.log(`breaks recorded by the writer: ${r.recordedBreaks.length}`);
   for (const p of r.problems.slice(0, 20)) {
@@ -175,6 +206,25 @@ function prove(opts) {
   return 0;
 }
 
+function checkpoint(opts) {
+  const note = native.auditNewestCheckpoint(auditDir(opts.dir));
+  if (!note) {
+    console.error('no checkpoint has been signed yet');
+    return 1;
+  }
+  process.stdout.write(note);
+  return 0;
+}
+
+function consistency(opts) {
+  const [oldFile, newFile] = opts.args;
+  if (!oldFile || !newFile) throw new UsageError('consistency needs two files, each holding one signed checkpoint note (OLD NEW)');
+  const dir = auditDir(opts.dir);
+  const proof = native.auditConsistencyDir(dir, readNote(oldFile, 'OLD'), readNote(newFile, 'NEW'), keyOf(opts, dir));
+  console.log(JSON.stringify(proof, null, 2));
+  return 0;
+}
+
 function pubkey(opts) {
   console.log(native.auditPublicKey(opts['key-file'] || keyFileOf(auditDir(opts.dir))));
   return 0;
@@ -182,18 +232,19 @@ function pubkey(opts) {
 
 function auditCommand(argv) {
   const [sub, ...rest] = argv;
-  const commands = { verify, query, export: exportLog, prove, pubkey };
+  const commands = { verify, checkpoint, consistency, query, export: exportLog, prove, pubkey };
   if (!sub || sub === 'help' || sub === '--help' || sub === '-h') {
     console.log(USAGE);
     return 0;
   }
-  if (!Object.hasOwn(commands, sub)) throw new UsageError(`unknown audit command "${sub}" (verify, query, export, prove, pubkey)`);
+  if (!Object.hasOwn(commands, sub)) throw new UsageError(`unknown audit command "${sub}" (${Object.keys(commands).join(', ')})`);
   const opts = parse(sub, rest);
   if (opts.help) {
     console.log(USAGE);
     return 0;
   }
-  if (opts.args.length > (sub === 'prove' ? 1 : 0)) throw new UsageError(`audit ${sub}: unexpected argument "${opts.args.at(-1)}"`);
+  const positional = { prove: 1, consistency: 2 }[sub] ?? 0;
+  if (opts.args.length > positional) throw new UsageError(`audit ${sub}: unexpected argument "${opts.args.at(-1)}"`);
   return commands[sub](opts);
 }
 

@@ -263,12 +263,8 @@ fn a_forged_checkpoint_root_is_rejected_even_with_the_right_key() {
     )
     .unwrap()
     .origin;
-    let forged = openclaw_governance::audit::checkpoint::Checkpoint {
-        origin,
-        size: 4,
-        root_hash: [7; 32],
-        timestamp: i64::MAX,
-    };
+    let forged =
+        openclaw_governance::audit::checkpoint::Checkpoint::new(&origin, 4, [7; 32], i64::MAX);
     let mut d = data.clone();
     d.checkpoints.push_str(&format!("{}\n", key.sign(&forged)));
     let r = check(&d, &pubkey);

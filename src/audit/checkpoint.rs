@@ -161,22 +161,76 @@ pub struct Checkpoint {
     #[serde(serialize_with = "ser_hash")]
     pub root_hash: Hash,
     pub timestamp: i64,
+    /// The RFC 9162 consistency proof from an earlier checkpoint of this log, carried in the note
+    /// so that a witness holding nothing but the `checkpoints` file can check that this tree
+    /// extends the last one it cosigned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<Link>,
+    /// Written at a writer's start: how many records the previous run left without a checkpoint
+    /// (it crashed, or another writer had not signed yet). This checkpoint covers them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovered: Option<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Link {
+    /// The size of the earlier checkpoint (0: the empty tree, proof empty).
+    pub from: u64,
+    #[serde(serialize_with = "ser_hashes")]
+    pub proof: Vec<Hash>,
 }
 
 fn ser_hash<S: serde::Serializer>(h: &Hash, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&super::merkle::hex(h))
 }
 
+fn ser_hashes<S: serde::Serializer>(hs: &[Hash], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(hs.iter().map(super::merkle::hex))
+}
+
+fn decode_hash(text: &str) -> Result<Hash, String> {
+    B64.decode(text)
+        .ok()
+        .and_then(|b| b.try_into().ok())
+        .ok_or_else(|| format!("bad hash \"{text}\""))
+}
+
 impl Checkpoint {
-    /// The tlog-checkpoint body: origin, size, base64 root, then our extension line.
+    /// A checkpoint of `size` records with `root`, signed now, without extensions.
+    pub fn new(origin: &str, size: u64, root_hash: Hash, timestamp: i64) -> Checkpoint {
+        Checkpoint {
+            origin: origin.to_string(),
+            size,
+            root_hash,
+            timestamp,
+            link: None,
+            recovered: None,
+        }
+    }
+
+    /// The tlog-checkpoint body: origin, size, base64 root, then our extension lines
+    /// (`timestamp`, and when present `consistency <from> <proof hashes…>` and `recovered <n>`).
     pub fn body(&self) -> String {
-        format!(
+        let mut body = format!(
             "{}\n{}\n{}\ntimestamp {}\n",
             self.origin,
             self.size,
             B64.encode(self.root_hash),
             self.timestamp
-        )
+        );
+        if let Some(link) = &self.link {
+            body.push_str(&format!("consistency {}", link.from));
+            for h in &link.proof {
+                body.push(' ');
+                body.push_str(&B64.encode(h));
+            }
+            body.push('\n');
+        }
+        if let Some(n) = self.recovered {
+            body.push_str(&format!("recovered {n}\n"));
+        }
+        body
     }
 
     fn parse_body(body: &str) -> Result<Checkpoint, String> {
@@ -185,25 +239,48 @@ impl Checkpoint {
             .unwrap_or(body)
             .split('\n')
             .collect();
-        let [origin, size, root, ext] = lines[..] else {
-            return Err("a checkpoint has four lines: origin, size, root hash, timestamp".into());
+        let [origin, size, root, ext, rest @ ..] = &lines[..] else {
+            return Err("a checkpoint has origin, size, root hash and timestamp lines".into());
         };
         let size = size.parse().map_err(|_| format!("bad size \"{size}\""))?;
-        let root: Hash = B64
-            .decode(root)
-            .ok()
-            .and_then(|b| b.try_into().ok())
-            .ok_or_else(|| "bad root hash".to_string())?;
+        let root = decode_hash(root).map_err(|_| "bad root hash".to_string())?;
         let timestamp = ext
             .strip_prefix("timestamp ")
             .and_then(|t| t.parse().ok())
             .ok_or_else(|| "bad timestamp line".to_string())?;
-        Ok(Checkpoint {
-            origin: origin.to_string(),
-            size,
-            root_hash: root,
-            timestamp,
-        })
+        let mut cp = Checkpoint::new(origin, size, root, timestamp);
+        for line in rest {
+            cp.parse_extension(line)?;
+        }
+        Ok(cp)
+    }
+
+    /// Known extension lines must be well formed and appear once; others are opaque (C2SP).
+    fn parse_extension(&mut self, line: &str) -> Result<(), String> {
+        let (word, value) = line.split_once(' ').unwrap_or((line, ""));
+        match word {
+            "consistency" if self.link.is_none() => {
+                let mut parts = value.split(' ').filter(|p| !p.is_empty());
+                let from = parts
+                    .next()
+                    .and_then(|f| f.parse::<u64>().ok())
+                    .filter(|f| *f <= self.size)
+                    .ok_or("bad consistency line: no earlier size")?;
+                let proof = parts.map(decode_hash).collect::<Result<Vec<_>, _>>()?;
+                self.link = Some(Link { from, proof });
+            }
+            "recovered" if self.recovered.is_none() => {
+                let n = value
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| *n <= self.size)
+                    .ok_or("bad recovered line")?;
+                self.recovered = Some(n);
+            }
+            "consistency" | "recovered" => return Err(format!("{word} appears twice")),
+            _ => {}
+        }
+        Ok(())
     }
 }
 
@@ -212,6 +289,18 @@ impl Checkpoint {
 pub struct SignedNote {
     pub body: String,
     pub signatures: Vec<(String, Vec<u8>)>,
+}
+
+impl SignedNote {
+    /// The note as written: body, blank line, signature lines (what an auditor saves).
+    pub fn text(&self) -> String {
+        let sigs: String = self
+            .signatures
+            .iter()
+            .map(|(name, sig)| format!("\u{2014} {name} {}\n", B64.encode(sig)))
+            .collect();
+        format!("{}\n{sigs}", self.body)
+    }
 }
 
 /// Splits the `checkpoints` file (notes separated by a blank line) into notes.
@@ -284,12 +373,7 @@ mod tests {
         }
         let again = SignerKey::load_or_create(&path).unwrap();
         assert_eq!(again.public_key(), key.public_key());
-        let cp = Checkpoint {
-            origin: "o/1".into(),
-            size: 7,
-            root_hash: [9; 32],
-            timestamp: 1234,
-        };
+        let cp = Checkpoint::new("o/1", 7, [9; 32], 1234);
         let text = key.sign(&cp);
         assert!(text.contains("\n\n\u{2014} openclaw-governance-"));
         let notes = parse_notes(&format!("{text}\n{text}\n")).unwrap();

@@ -3,6 +3,7 @@
 
 mod chain;
 pub mod checkpoint;
+pub mod consistency;
 pub mod line;
 pub mod merkle;
 pub mod prove;

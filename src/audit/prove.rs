@@ -80,18 +80,7 @@ fn covering_checkpoint(data: &LogData, seq: u64) -> Result<(Checkpoint, String),
     for note in &notes {
         let cp = checkpoint::open_unchecked(note)?;
         if cp.size > seq {
-            let sigs: String = note
-                .signatures
-                .iter()
-                .map(|(name, sig)| {
-                    use base64::Engine;
-                    format!(
-                        "\u{2014} {name} {}\n",
-                        base64::engine::general_purpose::STANDARD.encode(sig)
-                    )
-                })
-                .collect();
-            return Ok((cp, format!("{}\n{sigs}", note.body)));
+            return Ok((cp, note.text()));
         }
     }
     Err(format!("no checkpoint covers record {seq} yet (checkpoints are written every N records or T seconds, and at shutdown)"))

@@ -172,6 +172,39 @@ pub fn find_head(dir: &Path) -> Head {
     }
 }
 
+/// The leaf hashes of records `[from, from + count)`, read from the newest files back: a
+/// restarted writer needs them to prove its next checkpoint consistent with its last one.
+/// `None` when the log does not hold exactly those records.
+pub fn leaves_since(dir: &Path, from: u64, count: u64) -> Option<Vec<Hash>> {
+    #[derive(serde::Deserialize)]
+    struct Seq {
+        seq: u64,
+    }
+    let mut found: Vec<(u64, Hash)> = Vec::new();
+    for file in daily_files(dir).iter().rev() {
+        let bytes = fs::read(file).ok()?;
+        let mut lines = Vec::new();
+        for l in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+            let (hash, canonical) = line::decode(l).ok()?;
+            lines.push((serde_json::from_slice::<Seq>(&canonical).ok()?.seq, hash));
+        }
+        let reached = lines.first().is_some_and(|(seq, _)| *seq <= from);
+        lines.append(&mut found);
+        found = lines;
+        if reached {
+            break;
+        }
+    }
+    let leaves: Vec<Hash> = found
+        .into_iter()
+        .skip_while(|(seq, _)| *seq < from)
+        .take(count as usize)
+        .enumerate()
+        .map(|(i, (seq, h))| (seq == from + i as u64).then_some(h))
+        .collect::<Option<_>>()?;
+    (leaves.len() as u64 == count).then_some(leaves)
+}
+
 fn origin_from_checkpoints(dir: &Path) -> Option<String> {
     let text = fs::read_to_string(dir.join(CHECKPOINTS)).ok()?;
     let notes = checkpoint::parse_notes(&text).ok()?;

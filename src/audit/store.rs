@@ -57,6 +57,35 @@ pub struct ChainState {
     pub head_file: Option<String>,
     #[serde(default)]
     pub head_len: u64,
+    /// The frontier at the last checkpoint this writer signed: the base from which the next
+    /// checkpoint's consistency proof is computed (with the leaves appended since).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_base: Option<FrontierState>,
+}
+
+/// A frontier as saved: its size and its subtree roots in hex.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize, PartialEq)]
+pub struct FrontierState {
+    pub size: u64,
+    pub nodes: Vec<String>,
+}
+
+impl FrontierState {
+    pub fn of(f: &Frontier) -> FrontierState {
+        FrontierState {
+            size: f.size,
+            nodes: f.nodes.iter().map(hex).collect(),
+        }
+    }
+
+    pub fn frontier(&self) -> Option<Frontier> {
+        let nodes: Option<Vec<Hash>> = self.nodes.iter().map(|h| from_hex(h)).collect();
+        let f = Frontier {
+            size: self.size,
+            nodes: nodes?,
+        };
+        (f.nodes.len() == self.size.count_ones() as usize).then_some(f)
+    }
 }
 
 impl ChainState {
@@ -127,6 +156,18 @@ pub struct LogData {
 }
 
 impl LogData {
+    /// Every stored record's leaf hash, in order (records before `pruned.through` are gone).
+    pub fn leaf_hashes(&self) -> Result<Vec<Hash>, String> {
+        let mut out = Vec::new();
+        for (name, bytes) in &self.files {
+            for l in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
+                let (hash, _) = super::line::decode(l).map_err(|e| format!("{name}: {e}"))?;
+                out.push(hash);
+            }
+        }
+        Ok(out)
+    }
+
     pub fn read(dir: &Path) -> Result<LogData, String> {
         LogData::read_until(dir, None)
     }

@@ -742,14 +742,39 @@ fn read_dir(dir: &str) -> Result<LogData> {
     LogData::read(std::path::Path::new(dir)).map_err(audit_error)
 }
 
+/// How `auditVerifyDir` verifies beyond the defaults.
+#[napi(object)]
+pub struct VerifyOptionsJs {
+    /// Records after the newest checkpoint are counted, not a failure (a live log).
+    pub allow_tail: Option<bool>,
+    /// A signed checkpoint note saved earlier: the log must extend it.
+    pub since: Option<String>,
+}
+
 /// Verifies an audit directory; with `publicKey` (pinned by the auditor) checkpoint signatures too.
 #[napi(catch_unwind)]
-pub fn audit_verify_dir(dir: String, public_key: Option<String>) -> Result<Value> {
+pub fn audit_verify_dir(
+    dir: String,
+    public_key: Option<String>,
+    options: Option<VerifyOptionsJs>,
+) -> Result<Value> {
     let key = public_key
         .map(|k| VerifierKey::parse(&k))
         .transpose()
         .map_err(|e| audit_error(format!("public key: {e}")))?;
-    let report = verify::verify(&read_dir(&dir)?, key.as_ref());
+    let options = options.unwrap_or(VerifyOptionsJs {
+        allow_tail: None,
+        since: None,
+    });
+    let opts = verify::Options {
+        key: key.as_ref(),
+        coverage: match options.allow_tail {
+            Some(true) => verify::Coverage::AllowTail,
+            _ => verify::Coverage::Full,
+        },
+        since: options.since.as_deref(),
+    };
+    let report = verify::verify_with(&read_dir(&dir)?, &opts);
     serde_json::to_value(report).map_err(|e| audit_error(e.to_string()))
 }
 
@@ -782,6 +807,30 @@ pub fn audit_prove_dir(dir: String, seq: f64) -> Result<Value> {
         ));
     }
     prove::prove(&read_dir(&dir)?, seq as u64).map_err(audit_error)
+}
+
+/// The consistency proof between two signed checkpoint notes of the log in `dir`.
+#[napi(catch_unwind)]
+pub fn audit_consistency_dir(
+    dir: String,
+    old_note: String,
+    new_note: String,
+    public_key: Option<String>,
+) -> Result<Value> {
+    let key = public_key
+        .map(|k| VerifierKey::parse(&k))
+        .transpose()
+        .map_err(|e| audit_error(format!("public key: {e}")))?;
+    crate::audit::consistency::consistency(&read_dir(&dir)?, &old_note, &new_note, key.as_ref())
+        .map_err(audit_error)
+}
+
+/// The newest signed checkpoint note of the log in `dir`, as written (for an auditor to keep).
+#[napi(catch_unwind)]
+pub fn audit_newest_checkpoint(dir: String) -> Result<Option<String>> {
+    let data = read_dir(&dir)?;
+    let notes = crate::audit::checkpoint::parse_notes(&data.checkpoints).map_err(audit_error)?;
+    Ok(notes.last().map(|n| n.text()))
 }
 
 /// The verifier key of an existing signing key file (never creates one).

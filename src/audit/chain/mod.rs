@@ -19,6 +19,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod link;
 mod peers;
 mod retention;
 
@@ -65,6 +66,10 @@ pub(super) struct Chain {
     last_sync: Instant,
     last_checkpoint: Instant,
     last_retention: Option<Instant>,
+    /// Where the next checkpoint's consistency proof starts.
+    link: link::LinkBase,
+    /// Records found without a checkpoint at start, until the first checkpoint covers them.
+    uncovered_at_start: Option<u64>,
 }
 
 /// One drain's work.
@@ -86,6 +91,13 @@ impl Chain {
     ) -> Chain {
         let now = Instant::now();
         let checkpoints_len = file_len(&opts.dir.join(CHECKPOINTS));
+        let saved = head.state.link_base.as_ref();
+        let since = saved.and_then(|b| {
+            let count = head.state.seq.checked_sub(b.size)?;
+            super::recovery::leaves_since(&opts.dir, b.size, count)
+        });
+        let link = link::LinkBase::restore(saved, since);
+        let uncovered = head.state.seq - head.state.last_checkpoint_size.min(head.state.seq);
         Chain {
             opts,
             key,
@@ -102,6 +114,8 @@ impl Chain {
             last_sync: now,
             last_checkpoint: now,
             last_retention: None,
+            link,
+            uncovered_at_start: (uncovered > 0).then_some(uncovered),
         }
     }
 
@@ -227,12 +241,6 @@ impl Chain {
         }
     }
 
-    fn append_logged(&mut self, record: AuditRecord) {
-        if let Err(e) = self.append(record) {
-            self.fail(&e);
-        }
-    }
-
     fn append(&mut self, mut record: AuditRecord) -> Result<(), String> {
         if record.id.is_empty() {
             record.id = uuid::Uuid::new_v4().to_string();
@@ -261,6 +269,7 @@ impl Chain {
         }
         self.dirty = true;
         self.frontier.push(hash);
+        self.link.push(hash);
         self.state.seq += 1;
         self.state.record_count = self.state.seq;
         self.state.last_hash = hex(&hash);
@@ -369,6 +378,7 @@ impl Chain {
         self.state.set_frontier(&self.frontier);
         self.state.head_file = self.tail.file.clone();
         self.state.head_len = self.tail.len;
+        self.state.link_base = self.link.saved();
         let bytes = serde_json::to_vec_pretty(&self.state).map_err(|e| e.to_string())?;
         store::write_atomic(&self.opts.dir.join("chain-state.json"), &bytes)
     }
@@ -397,7 +407,13 @@ impl Chain {
         let new = self.state.seq - self.state.last_checkpoint_size.min(self.state.seq);
         let due = new >= self.opts.checkpoint_every_records
             || (new > 0 && self.last_checkpoint.elapsed() >= self.opts.checkpoint_every);
-        if new > 0 && (due || closing) {
+        // A start that found records no checkpoint covers (a crash) signs them at once, unless
+        // another writer's checkpoint covered them meanwhile.
+        if new == 0 {
+            self.uncovered_at_start = None;
+        }
+        let recovering = self.uncovered_at_start.is_some();
+        if new > 0 && (due || closing || recovering) {
             self.checkpoint();
         }
     }
@@ -407,12 +423,14 @@ impl Chain {
         if self.state.seq == self.state.last_checkpoint_size || self.dirty {
             return;
         }
-        let cp = Checkpoint {
-            origin: self.state.origin.clone(),
-            size: self.frontier.size,
-            root_hash: self.frontier.root(),
-            timestamp: crate::time::now_ms(),
-        };
+        let mut cp = Checkpoint::new(
+            &self.state.origin,
+            self.frontier.size,
+            self.frontier.root(),
+            crate::time::now_ms(),
+        );
+        cp.link = self.link.link(cp.size);
+        cp.recovered = self.uncovered_at_start;
         let note = format!("{}\n", self.key.sign(&cp));
         let path = self.opts.dir.join(CHECKPOINTS);
         let written = OpenOptions::new()
@@ -425,6 +443,8 @@ impl Chain {
                 self.checkpoints_len = file_len(&path);
                 self.state.last_checkpoint_size = cp.size;
                 self.last_checkpoint = Instant::now();
+                self.uncovered_at_start = None;
+                self.link.rebase(&self.frontier);
                 self.stats.checkpoints.fetch_add(1, Ordering::Relaxed);
                 if let Ok(mut last) = self.stats.last_checkpoint.lock() {
                     *last = Some(cp);
@@ -444,7 +464,12 @@ impl Chain {
             return;
         };
         let key = VerifierKey::parse(&self.key.public_key()).ok();
-        let report = verify::verify(&data, key.as_ref());
+        let opts = verify::Options {
+            key: key.as_ref(),
+            coverage: verify::Coverage::WriterStart,
+            since: None,
+        };
+        let report = verify::verify_with(&data, &opts);
         if let Some(first) = report.problems.first() {
             let reason = format!(
                 "{} problem(s); first: {} (seq {:?}, file {:?})",

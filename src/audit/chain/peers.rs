@@ -54,6 +54,7 @@ impl Chain {
             self.frontier = head.frontier;
             self.tail = Tail::of(&self.opts.dir);
             self.file = None;
+            self.link.forget();
             let event = AuditRecord::event(
                 AuditVerdict::ChainBreak,
                 json!({ "reason": why }),
@@ -64,6 +65,7 @@ impl Chain {
         }
         for leaf in &appended.leaves {
             self.frontier.push(leaf.hash);
+            self.link.push(leaf.hash);
             self.state.seq = leaf.seq + 1;
             self.state.last_hash = hex(&leaf.hash);
             self.state.last_timestamp = leaf.timestamp;
@@ -100,17 +102,21 @@ impl Chain {
             return;
         }
         self.checkpoints_len = len;
-        let size = fs::read_to_string(&path)
+        let last = fs::read_to_string(&path)
             .ok()
             .and_then(|t| checkpoint::parse_notes(&t).ok())
             .and_then(|notes| {
                 notes
                     .last()
                     .and_then(|n| checkpoint::open_unchecked(n).ok())
-            })
-            .map(|c| c.size);
-        if let Some(size) = size {
-            self.state.last_checkpoint_size = self.state.last_checkpoint_size.max(size);
+            });
+        if let Some(c) = last {
+            self.state.last_checkpoint_size = self.state.last_checkpoint_size.max(c.size);
+            // Our next proof may start from the other writer's checkpoint when it covers exactly
+            // what we have read (the usual case), so the leaves kept need not grow.
+            if c.size == self.frontier.size && c.root_hash == self.frontier.root() {
+                self.link.rebase(&self.frontier);
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 //! Retention (`audit.retentionDays`): whole old days are deleted, never the file holding the
-//! chain head, and what they held stays vouched for by `pruned.json`.
+//! chain head; what they held stays vouched for by `pruned.json`, and the chain itself says
+//! that they went, when and why (checked by `verify`).
 
 use super::Chain;
 use crate::audit::line;
@@ -42,6 +43,9 @@ impl Chain {
         }
     }
 
+    /// Announces the prune in the chain (a `governance.retention` record saying how far, the
+    /// pruned tree's root and last hash, the newest removed record's time) and signs a
+    /// checkpoint over it before any file goes, so a verifier can tell retention from deletion.
     pub(super) fn prune(&mut self, old: &[PathBuf]) -> Result<(), String> {
         let path = self.opts.dir.join("pruned.json");
         let previous: Option<Pruned> = store::read_json(&path);
@@ -49,37 +53,59 @@ impl Chain {
             .as_ref()
             .and_then(|p| p.frontier())
             .unwrap_or_default();
-        let mut last_hash = previous
-            .map(|p| p.last_hash)
-            .unwrap_or_else(|| store::GENESIS.to_string());
+        let mut last = previous.map(|p| (p.last_hash, 0));
         for file in old {
             let bytes = fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
             for l in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
-                let (hash, _) = line::decode(l).map_err(|e| format!("{}: {e}", file.display()))?;
+                let (hash, canonical) =
+                    line::decode(l).map_err(|e| format!("{}: {e}", file.display()))?;
                 frontier.push(hash);
-                last_hash = hex(&hash);
+                last = Some((hex(&hash), timestamp_of(&canonical)));
             }
         }
+        let (last_hash, newest) = last.unwrap_or_else(|| (store::GENESIS.to_string(), 0));
         let pruned = Pruned {
             through: frontier.size,
             last_hash,
             frontier: frontier.nodes.iter().map(hex).collect(),
         };
-        let bytes = serde_json::to_vec_pretty(&pruned).map_err(|e| e.to_string())?;
-        store::write_atomic(&path, &bytes)?;
         let names: Vec<String> = old
             .iter()
             .filter_map(|p| p.file_name()?.to_str().map(String::from))
             .collect();
+        let details = json!({
+            "prunedThroughSeq": pruned.through,
+            "files": names,
+            "retentionDays": self.opts.retention_days,
+            "lastPrunedTimestamp": newest,
+            "prunedRoot": hex(&frontier.root()),
+            "lastHash": pruned.last_hash,
+        });
+        let now = crate::time::now_ms();
+        self.append(AuditRecord::event(AuditVerdict::Retention, details, now))?;
+        self.write_out();
+        self.sync();
+        self.checkpoint();
+        if self.state.last_checkpoint_size != self.state.seq {
+            return Err(
+                "the checkpoint over the retention record was not written; no file removed".into(),
+            );
+        }
+        let bytes = serde_json::to_vec_pretty(&pruned).map_err(|e| e.to_string())?;
+        store::write_atomic(&path, &bytes)?;
         for file in old {
             fs::remove_file(file).map_err(|e| format!("{}: {e}", file.display()))?;
         }
-        let details = json!({ "prunedThroughSeq": pruned.through, "files": names, "retentionDays": self.opts.retention_days });
-        self.append_logged(AuditRecord::event(
-            AuditVerdict::Retention,
-            details,
-            crate::time::now_ms(),
-        ));
         Ok(())
     }
+}
+
+/// A record's `timestamp` (ms), 0 when it has none.
+fn timestamp_of(canonical: &[u8]) -> i64 {
+    #[derive(serde::Deserialize)]
+    struct Ts {
+        #[serde(default)]
+        timestamp: i64,
+    }
+    serde_json::from_slice::<Ts>(canonical).map_or(0, |t| t.timestamp)
 }

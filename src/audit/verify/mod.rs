@@ -1,6 +1,8 @@
 //! Third-party verification of an audit directory: every line's hash against its bytes, the chain
-//! links (`seq` contiguous, `prevHash` = previous `hash`), and every signed checkpoint (signature,
-//! one origin, sizes and times never going back, size not beyond the log, Merkle root at its size).
+//! links (`seq` contiguous, `prevHash` = previous `hash`), every signed checkpoint (signature,
+//! one origin, sizes and times never going back, size not beyond the log, Merkle root at its size,
+//! the consistency proof it carries), coverage (no record outside a checkpoint unless allowed),
+//! a checkpoint saved earlier (`since`), and that removed records went by announced retention.
 
 use super::checkpoint::{self, Checkpoint, VerifierKey};
 use super::line;
@@ -9,6 +11,31 @@ use super::store::{LogData, GENESIS};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
+
+mod checkpoints;
+mod retention;
+
+/// What must be covered by a signed checkpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Coverage {
+    /// Every record (an auditor's default: a tail could have been replaced or appended).
+    #[default]
+    Full,
+    /// Records after the last checkpoint are counted and reported, not a failure (a live log).
+    AllowTail,
+    /// A writer checking its log at start: a crash's tail, even with no checkpoint yet, is what
+    /// its first checkpoint is about to cover.
+    WriterStart,
+}
+
+/// How to verify: the pinned key, what must be covered, and a checkpoint saved earlier.
+#[derive(Default)]
+pub struct Options<'a> {
+    pub key: Option<&'a VerifierKey>,
+    pub coverage: Coverage,
+    /// The text of a signed checkpoint note the auditor kept: the log must extend it.
+    pub since: Option<&'a str>,
+}
 
 const MAX_PROBLEMS: usize = 100;
 
@@ -36,6 +63,14 @@ pub struct VerifyReport {
     pub last_checkpoint: Option<Checkpoint>,
     /// False when no public key was given: checkpoints were read but their signatures not checked.
     pub signatures_checked: bool,
+    /// Records after the last checkpoint, which no signature vouches for yet.
+    pub uncovered: u64,
+    /// The saved checkpoint given with `since`, and how the log was shown to extend it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub since: Option<checkpoints::Since>,
+    /// The retention record that announced the removal of records before `firstSeq`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retention: Option<Value>,
     /// Breaks that the writer found earlier and recorded as `governance.chain.break`.
     pub recorded_breaks: Vec<Value>,
     pub torn_lines_recovered: usize,
@@ -49,7 +84,16 @@ struct Head {
     prev_hash: String,
     verdict: String,
     #[serde(default)]
+    timestamp: i64,
+    #[serde(default)]
     details: Option<Value>,
+}
+
+/// A `governance.retention` record as the scan found it.
+pub(super) struct RetentionRecord {
+    seq: u64,
+    timestamp: i64,
+    details: Value,
 }
 
 struct Scan {
@@ -61,6 +105,7 @@ struct Scan {
     problems: Vec<Problem>,
     breaks: Vec<Value>,
     torn: usize,
+    retentions: Vec<RetentionRecord>,
 }
 
 impl Scan {
@@ -130,15 +175,37 @@ impl Scan {
         match h.verdict.as_str() {
             "governance.chain.break" => self.breaks.push(h.details.unwrap_or(Value::Null)),
             "governance.chain.torn" => self.torn += 1,
+            "governance.retention" => self.retentions.push(RetentionRecord {
+                seq: h.seq,
+                timestamp: h.timestamp,
+                details: h.details.unwrap_or(Value::Null),
+            }),
             _ => {}
         }
         self.expected = h.seq + 1;
     }
 }
 
+/// Verifies with the auditor's defaults: every record covered, nothing saved earlier.
 pub fn verify(data: &LogData, key: Option<&VerifierKey>) -> VerifyReport {
-    let (notes, mut problems) = read_checkpoints(data, key);
+    verify_with(
+        data,
+        &Options {
+            key,
+            ..Options::default()
+        },
+    )
+}
+
+pub fn verify_with(data: &LogData, opts: &Options) -> VerifyReport {
+    let (notes, mut problems) = read_checkpoints(data, opts.key);
+    let since = opts
+        .since
+        .map(|text| checkpoints::open_saved(text, opts.key));
     let mut wanted: Vec<u64> = notes.iter().map(|c| c.size).collect();
+    if let Some(Ok(s)) = &since {
+        wanted.push(s.size);
+    }
     wanted.sort_unstable();
     let pruned_frontier = data.pruned.as_ref().and_then(|p| p.frontier());
     let mut scan = Scan {
@@ -153,14 +220,13 @@ pub fn verify(data: &LogData, key: Option<&VerifierKey>) -> VerifyReport {
         problems: Vec::new(),
         breaks: Vec::new(),
         torn: 0,
+        retentions: Vec::new(),
     };
     if data.pruned.is_some() && pruned_frontier.is_none() {
-        problems.push(Problem {
-            seq: None,
-            file: Some("pruned.json".into()),
-            line: None,
-            reason: "pruned.json has a malformed frontier".into(),
-        });
+        problems.push(Problem::in_file(
+            "pruned.json",
+            "pruned.json has a malformed frontier",
+        ));
     }
     let first_seq = scan.expected;
     scan.record_root();
@@ -169,7 +235,16 @@ pub fn verify(data: &LogData, key: Option<&VerifierKey>) -> VerifyReport {
     }
     let records = scan.frontier.size;
     problems.extend(std::mem::take(&mut scan.problems));
-    check_checkpoints(&notes, &scan.roots, records, first_seq, &mut problems);
+    let log = checkpoints::Log {
+        notes: &notes,
+        roots: &scan.roots,
+        records,
+        first_seq,
+    };
+    log.check(&mut problems);
+    let uncovered = log.check_coverage(opts.coverage, &mut problems);
+    let since = since.map(|s| log.check_since(s, &mut problems));
+    let retention = retention::check(data, &scan.retentions, &log, &mut problems);
     problems.truncate(MAX_PROBLEMS);
     VerifyReport {
         valid: problems.is_empty(),
@@ -179,10 +254,24 @@ pub fn verify(data: &LogData, key: Option<&VerifierKey>) -> VerifyReport {
         head_hash: scan.prev,
         checkpoints: notes.len(),
         last_checkpoint: notes.last().cloned(),
-        signatures_checked: key.is_some(),
+        signatures_checked: opts.key.is_some(),
+        uncovered,
+        since,
+        retention,
         recorded_breaks: scan.breaks,
         torn_lines_recovered: scan.torn,
         problems,
+    }
+}
+
+impl Problem {
+    fn in_file(file: &str, reason: impl Into<String>) -> Problem {
+        Problem {
+            seq: None,
+            file: Some(file.into()),
+            line: None,
+            reason: reason.into(),
+        }
     }
 }
 
@@ -209,12 +298,7 @@ fn scan_file(scan: &mut Scan, name: &str, bytes: &[u8]) {
 /// Parses the checkpoints, checking signatures when a key is given.
 fn read_checkpoints(data: &LogData, key: Option<&VerifierKey>) -> (Vec<Checkpoint>, Vec<Problem>) {
     let mut problems = Vec::new();
-    let problem = |reason: String| Problem {
-        seq: None,
-        file: Some("checkpoints".into()),
-        line: None,
-        reason,
-    };
+    let problem = |reason: String| Problem::in_file("checkpoints", reason);
     let notes = match checkpoint::parse_notes(&data.checkpoints) {
         Ok(n) => n,
         Err(e) => return (Vec::new(), vec![problem(e)]),
@@ -231,53 +315,6 @@ fn read_checkpoints(data: &LogData, key: Option<&VerifierKey>) -> (Vec<Checkpoin
         }
     }
     (out, problems)
-}
-
-fn check_checkpoints(
-    notes: &[Checkpoint],
-    roots: &HashMap<u64, Hash>,
-    records: u64,
-    first_seq: u64,
-    problems: &mut Vec<Problem>,
-) {
-    let problem = |reason: String| Problem {
-        seq: None,
-        file: Some("checkpoints".into()),
-        line: None,
-        reason,
-    };
-    for (i, c) in notes.iter().enumerate() {
-        let k = i + 1;
-        if let Some(first) = notes.first() {
-            if c.origin != first.origin {
-                problems.push(problem(format!(
-                    "checkpoint {k}: origin {} differs from {} (from another log)",
-                    c.origin, first.origin
-                )));
-            }
-        }
-        if let Some(prev) = i.checked_sub(1).map(|j| &notes[j]) {
-            if c.size < prev.size || c.timestamp < prev.timestamp {
-                problems.push(problem(format!(
-                    "checkpoint {k} (size {}, time {}) is older than checkpoint {} (size {}, time {}): replayed or reordered",
-                    c.size, c.timestamp, k - 1, prev.size, prev.timestamp
-                )));
-            }
-        }
-        if c.size > records {
-            problems.push(problem(format!(
-                "log truncated: checkpoint {k} covers {} records but the log has {records}",
-                c.size
-            )));
-        } else if c.size < first_seq {
-            // Retention removed those records; the pruned frontier cannot recompute older roots.
-        } else if roots.get(&c.size) != Some(&c.root_hash) {
-            problems.push(problem(format!(
-                "checkpoint {k}: the log's Merkle root at size {} differs from the signed one",
-                c.size
-            )));
-        }
-    }
 }
 
 /// The hash a record must link to, for tools that start mid-log.

@@ -4,49 +4,13 @@
 use openclaw_governance::audit::checkpoint::{SignerKey, VerifierKey};
 use openclaw_governance::audit::store::LogData;
 use openclaw_governance::audit::verify::{verify, VerifyReport};
-use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
+use openclaw_governance::{EngineOptions, GovernanceEngine};
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 mod common;
 use common::records;
-
-fn request(i: usize, cmd: &str) -> Request {
-    serde_json::from_value(json!({
-        "hook": "before_tool_call", "agentId": "main", "sessionKey": "agent:main:main",
-        "toolName": "exec", "params": { "command": format!("{cmd} {i}") }
-    }))
-    .unwrap()
-}
-
-/// A small log: `n` records, a checkpoint every 2, the final one at close.
-fn write_log(dir: &Path, n: usize) -> (PathBuf, String) {
-    let config = json!({
-        "audit": { "checkpoint": { "everyRecords": 2 }, "flushIntervalMs": 1 },
-        // High enough that the blocks below never move main's tier (which would add a record).
-        "trust": { "defaults": { "main": 75 } },
-        "policies": [{ "id": "p", "rules": [{ "id": "rm", "conditions": [{ "type": "tool", "params": { "command": { "startsWith": "rm" } } }],
-            "effect": { "action": "deny", "reason": "no" } }] }]
-    });
-    let opts = EngineOptions {
-        state_dir: Some(dir.to_path_buf()),
-        ..Default::default()
-    };
-    {
-        let e = GovernanceEngine::try_new(&config, &opts).unwrap();
-        for i in 0..n {
-            // Blocks are durable at once, so each is followed by a sync and a checkpoint check.
-            e.evaluate(&request(i, if i % 2 == 0 { "rm -rf" } else { "ls" }));
-            e.flush().unwrap();
-        }
-    }
-    let key = SignerKey::load_or_create(&dir.join("governance/keys/audit-signing.key")).unwrap();
-    (dir.join("governance/audit"), key.public_key())
-}
-
-fn check(data: &LogData, pubkey: &str) -> VerifyReport {
-    verify(data, Some(&VerifierKey::parse(pubkey).unwrap()))
-}
+use common::trail::{check, request, write_log};
 
 fn first_reason(r: &VerifyReport) -> String {
     r.problems

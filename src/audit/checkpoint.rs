@@ -391,4 +391,30 @@ mod tests {
             .unwrap_err()
             .contains("does not verify"));
     }
+
+    #[test]
+    fn extension_lines_round_trip_and_malformed_ones_are_refused() {
+        let mut cp = Checkpoint::new("o/1", 9, [3; 32], 55);
+        cp.link = Some(Link {
+            from: 4,
+            proof: vec![[1; 32], [2; 32]],
+        });
+        cp.recovered = Some(2);
+        let body = cp.body();
+        assert!(body.ends_with("\nrecovered 2\n"), "{body}");
+        assert_eq!(Checkpoint::parse_body(&body).unwrap(), cp);
+        // Opaque lines of other writers are kept out of the way, not refused (C2SP).
+        let other = body.replace("recovered 2\n", "recovered 2\nvendor x\n");
+        assert_eq!(Checkpoint::parse_body(&other).unwrap(), cp);
+        for bad in [
+            body.replace("consistency 4", "consistency 10"),
+            body.replace("consistency 4", "consistency x"),
+            body.replace("recovered 2", "recovered 2\nrecovered 2"),
+            format!("{body}consistency 1\n"),
+            body.replace("recovered 2", "recovered 99"),
+            body.replacen(&B64.encode([1u8; 32]), "AAAA", 1),
+        ] {
+            assert!(Checkpoint::parse_body(&bad).is_err(), "{bad}");
+        }
+    }
 }

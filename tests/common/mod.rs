@@ -1,10 +1,13 @@
 //! Helpers shared by the integration tests.
 
+pub mod trail;
+
 use openclaw_governance::audit::store::LogData;
 use serde_json::Value;
 use std::path::Path;
 
 /// Every record of the trail under `<dir>/governance/audit`, in file order.
+#[allow(dead_code)] // not every test crate reads records back
 pub fn records(dir: &Path) -> Vec<Value> {
     let data = LogData::read(&dir.join("governance/audit")).unwrap();
     data.files

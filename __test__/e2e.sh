@@ -466,6 +466,12 @@ for m in verify query; do
   set -e
 done
 step "phase B: governance.audit.verify -> rc $(cat "$RUN/rc/gateway-audit-verify"), governance.audit.query -> rc $(cat "$RUN/rc/gateway-audit-query")"
+# an auditor keeps the newest signed checkpoint while the gateway runs; after the stop the log must extend it
+set +e
+node "$REPO/bin/openclaw-governance.js" audit checkpoint --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" \
+  > "$RUN/saved.note" 2>> "$RUN/logs/audit-checkpoint.err"
+rc_file audit-cli-checkpoint $?
+set -e
 # phase P's turn graph read back while the gateway runs: the --local run persisted it at the refusal
 gw_call governance.provenance '{"sessionKey":"agent:main:e2e-prov-fetch"}' "$RUN/governance-provenance.json" \
   && rc_file gateway-provenance 0 || rc_file gateway-provenance 1
@@ -501,7 +507,7 @@ AUDIT_CLI=${INSTALLED_BIN:-$REPO/bin/openclaw-governance.js}
 echo "$AUDIT_CLI" > "$RUN/audit-cli-path"
 PUBKEY=$(node -e 'const s=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));process.stdout.write(((s.audit||{}).publicKey)||"")' "$RUN/governance-status.json" 2>/dev/null || true)
 set +e
-"$AUDIT_CLI" audit verify --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" --pubkey "$PUBKEY" \
+"$AUDIT_CLI" audit verify --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" --pubkey "$PUBKEY" --since "$RUN/saved.note" \
   > "$RUN/audit-verify.txt" 2>&1
 rc_file audit-cli-verify $?
 "$AUDIT_CLI" audit prove 0 --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" > "$RUN/audit-prove.json" 2>&1

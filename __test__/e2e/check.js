@@ -726,6 +726,10 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
   const text = readText(path.join(runDir, "audit-verify.txt")) || "";
   check("`openclaw-governance audit verify --pubkey <pinned>` on the host's log exits 0 with signatures checked",
     rc("audit-cli-verify") === 0 && /^VALID/.test(text) && /signatures checked/.test(text), text.slice(0, 600));
+  const saved = readText(path.join(runDir, "saved.note")) || "";
+  check("a checkpoint saved while the gateway ran (`audit checkpoint`) is extended by the final log (`verify --since`, its root recomputed from the records)",
+    rc("audit-cli-checkpoint") === 0 && /\u2014 /.test(saved) && /extends the saved checkpoint of size \d+: its root recomputed from the records/.test(text),
+    `${saved.slice(0, 200)}\n${text.slice(0, 600)}`);
   const proof = read("audit-prove.json");
   check("`openclaw-governance audit prove 0` gives a record, an inclusion proof and a signed checkpoint",
     rc("audit-cli-prove") === 0 && proof?.leafIndex === 0 && Array.isArray(proof?.inclusionProof) && /\u2014 /.test(proof?.signedNote || ""),

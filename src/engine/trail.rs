@@ -25,13 +25,13 @@ impl GovernanceEngine {
     }
 
     /// Verifies the log against this engine's own signing key. The log is live, so records
-    /// after the newest checkpoint are counted (`uncovered`), not a failure.
+    /// after the newest checkpoint (all of them before the first) are counted as `uncovered`.
     pub fn audit_verify(&self) -> Result<VerifyReport, String> {
         let (data, writer) = self.trail()?;
         let key = VerifierKey::parse(&writer.public_key)?;
         let opts = verify::Options {
             key: Some(&key),
-            coverage: verify::Coverage::AllowTail,
+            coverage: verify::Coverage::Live,
             since: None,
         };
         Ok(verify::verify_with(&data, &opts))

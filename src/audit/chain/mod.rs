@@ -466,7 +466,7 @@ impl Chain {
         let key = VerifierKey::parse(&self.key.public_key()).ok();
         let opts = verify::Options {
             key: key.as_ref(),
-            coverage: verify::Coverage::WriterStart,
+            coverage: verify::Coverage::Live,
             since: None,
         };
         let report = verify::verify_with(&data, &opts);

@@ -133,7 +133,7 @@ impl Log<'_> {
         let uncovered = self.records.saturating_sub(covered.max(self.first_seq));
         let live = self.records > self.first_seq;
         match coverage {
-            Coverage::WriterStart => {}
+            Coverage::Live => {}
             _ if self.notes.is_empty() && live => problems.push(problem(format!(
                 "no signed checkpoint: nothing vouches for the {} records (checkpoints removed, or never written)",
                 self.records - self.first_seq

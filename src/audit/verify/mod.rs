@@ -23,9 +23,9 @@ pub enum Coverage {
     Full,
     /// Records after the last checkpoint are counted and reported, not a failure (a live log).
     AllowTail,
-    /// A writer checking its log at start: a crash's tail, even with no checkpoint yet, is what
-    /// its first checkpoint is about to cover.
-    WriterStart,
+    /// The writer's own view of the log it writes (at start, or asked over the gateway): a tail,
+    /// even before the first checkpoint, is what its next checkpoint will cover. Counted only.
+    Live,
 }
 
 /// How to verify: the pinned key, what must be covered, and a checkpoint saved earlier.

@@ -1,8 +1,13 @@
 //! RFC 6962 / RFC 9162 Merkle trees over audit records. A record's `hash` is its leaf hash, so the
 //! chain link and the Merkle leaf are the same digest. The writer keeps only the frontier (the
-//! roots of the perfect subtrees covering the log, O(log n)); proofs are computed from the leaves.
+//! roots of the perfect subtrees covering the log, O(log n)); proofs are computed from the leaves,
+//! through an index of large subtrees (`Leaves`) so a proof over millions of them stays O(log n).
 
 use sha2::{Digest, Sha256};
+
+mod index;
+pub use index::Leaves;
+use index::Lookup;
 
 pub type Hash = [u8; 32];
 
@@ -43,13 +48,22 @@ pub struct Frontier {
 
 impl Frontier {
     pub fn push(&mut self, leaf: Hash) {
+        self.push_observed(leaf, |_, _, _| {});
+    }
+
+    /// `push`, telling `merged(level, j, hash)` of each subtree of 2^level leaves it completes
+    /// (the j-th of that size): the index keeps these instead of hashing the leaves a second time.
+    fn push_observed(&mut self, leaf: Hash, mut merged: impl FnMut(u32, u64, &Hash)) {
         let mut carry = leaf;
         let mut size = self.size;
+        let mut level = 0;
         // Each trailing 1-bit of the old size is a perfect subtree that merges with the new one.
         while size & 1 == 1 {
             let left = self.nodes.pop().unwrap_or_default();
             carry = node(&left, &carry);
             size >>= 1;
+            level += 1;
+            merged(level, size, &carry);
         }
         self.nodes.push(carry);
         self.size += 1;
@@ -81,15 +95,27 @@ impl Frontier {
     }
 }
 
-/// Hashes of ranges: leaves where present, frontier subtrees where leaves were pruned away.
+/// Hashes of ranges: leaves where present, frontier subtrees where leaves were pruned away, and
+/// indexed subtrees when built by `Leaves::tree` (then proofs are O(log n), else O(n)).
 pub struct Tree<'a> {
     /// Index of `leaves[0]` in the log.
     pub offset: u64,
     pub leaves: &'a [Hash],
     pub pruned: &'a [(u64, u64, Hash)],
+    index: Option<Lookup<'a>>,
 }
 
-impl Tree<'_> {
+impl<'a> Tree<'a> {
+    /// A tree without index: every hash is computed from the leaves. `Leaves::tree` is the fast one.
+    pub fn new(offset: u64, leaves: &'a [Hash], pruned: &'a [(u64, u64, Hash)]) -> Self {
+        Tree {
+            offset,
+            leaves,
+            pruned,
+            index: None,
+        }
+    }
+
     pub fn size(&self) -> u64 {
         self.offset + self.leaves.len() as u64
     }
@@ -98,6 +124,9 @@ impl Tree<'_> {
     pub fn hash(&self, a: u64, b: u64) -> Option<Hash> {
         if let Some((_, _, h)) = self.pruned.iter().find(|(s, n, _)| *s == a && s + n == b) {
             return Some(*h);
+        }
+        if let Some(h) = self.index.and_then(|i| i.get(a, b)) {
+            return Some(h);
         }
         match b - a {
             0 => Some(empty_root()),

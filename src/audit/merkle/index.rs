@@ -7,9 +7,10 @@
 
 use super::{Frontier, Hash, Tree};
 
-/// 64-leaf blocks: a proof's edge work stays under 2·64 node hashes (tens of µs) while the index
-/// is 1/32 the size of the leaf hashes a prover holds anyway. Level 8 would cut that to 1/128 but
-/// quadruple the edge work; neither memory nor time is tight, so the faster proofs win.
+/// 64-leaf blocks: a proof's edge work stays under 2·64 node hashes while the index is 1/32 the
+/// size of the leaf hashes a prover holds anyway. Level 8 would cut that to 1/128 but quadruple
+/// the edge work (examples/merkle_bench, 2·10^6 leaves: inclusion 13 µs at 6, 55 µs at 8); both
+/// are far under the 1 ms goal, and 2 MB per 2·10^6 leaves is little beside their 64 MB.
 pub(super) const MIN_LEVEL: u32 = 6;
 
 /// `levels[i][j]` is the hash of leaves [j·2^L, (j+1)·2^L) with L = min_level + i, for every such

@@ -18,3 +18,6 @@ echo
 echo "Config load: regex policies of a mixed realistic shape (see examples/bench_load.rs), builtins on; goal for 1 000: ≤ 1 s, ≤ 300 MB"
 for n in 10 100 1000; do target/release/examples/bench_load "$n" mixed; done
 target/release/examples/bench_load 1000 unicode-count
+# Merkle proofs for auditors and witnesses (Rust only); issue 15's goal: 10^6 → 2·10^6 leaves ≤ 1 ms.
+echo
+cargo build --release --example merkle_bench --quiet && target/release/examples/merkle_bench

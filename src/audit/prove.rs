@@ -3,24 +3,23 @@
 
 use super::checkpoint::{self, Checkpoint};
 use super::line;
-use super::merkle::{self, hex, Hash, Tree};
+use super::merkle::{self, hex, Leaves};
 use super::store::LogData;
 use serde_json::{json, Value};
 
 pub fn prove(data: &LogData, seq: u64) -> Result<Value, String> {
     let offset = data.pruned.as_ref().map_or(0, |p| p.through);
-    let pruned = data
-        .pruned
-        .as_ref()
-        .and_then(|p| p.frontier())
-        .map(|f| f.ranges())
-        .unwrap_or_default();
     if seq < offset {
         return Err(format!(
             "record {seq} was removed by retention (records before {offset} are pruned)"
         ));
     }
-    let mut leaves: Vec<Hash> = Vec::new();
+    let mut leaves = match &data.pruned {
+        None => Leaves::new(),
+        Some(p) => p.frontier().as_ref().and_then(Leaves::after).ok_or(
+            "pruned.json's frontier is malformed: the pruned records cannot be vouched for",
+        )?,
+    };
     let mut record = None;
     for l in data
         .files
@@ -29,24 +28,16 @@ pub fn prove(data: &LogData, seq: u64) -> Result<Value, String> {
         .filter(|l| !l.is_empty())
     {
         let (hash, canonical) =
-            line::decode(l).map_err(|e| format!("record {}: {e}", offset + leaves.len() as u64))?;
-        if offset + leaves.len() as u64 == seq {
+            line::decode(l).map_err(|e| format!("record {}: {e}", leaves.size()))?;
+        if leaves.size() == seq {
             record = Some(serde_json::from_slice::<Value>(&canonical).map_err(|e| e.to_string())?);
         }
         leaves.push(hash);
     }
-    let record = record.ok_or_else(|| {
-        format!(
-            "no record {seq} (the log has {} records)",
-            offset + leaves.len() as u64
-        )
-    })?;
+    let record =
+        record.ok_or_else(|| format!("no record {seq} (the log has {} records)", leaves.size()))?;
     let (cp, note) = covering_checkpoint(data, seq)?;
-    let tree = Tree {
-        offset,
-        leaves: &leaves,
-        pruned: &pruned,
-    };
+    let tree = leaves.tree();
     let root = tree
         .root(cp.size)
         .ok_or("the checkpoint reaches into pruned records")?;
@@ -56,7 +47,7 @@ pub fn prove(data: &LogData, seq: u64) -> Result<Value, String> {
             cp.size
         ));
     }
-    let leaf = leaves[(seq - offset) as usize];
+    let leaf = leaves.hashes()[(seq - offset) as usize];
     let proof = tree
         .inclusion(seq, cp.size)
         .ok_or("cannot build the proof")?;

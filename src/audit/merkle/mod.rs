@@ -1,8 +1,13 @@
 //! RFC 6962 / RFC 9162 Merkle trees over audit records. A record's `hash` is its leaf hash, so the
 //! chain link and the Merkle leaf are the same digest. The writer keeps only the frontier (the
-//! roots of the perfect subtrees covering the log, O(log n)); proofs are computed from the leaves.
+//! roots of the perfect subtrees covering the log, O(log n)); proofs are computed from the leaves,
+//! through an index of large subtrees (`Leaves`) so a proof over millions of them stays O(log n).
 
 use sha2::{Digest, Sha256};
+
+mod index;
+pub use index::Leaves;
+use index::Lookup;
 
 pub type Hash = [u8; 32];
 
@@ -43,13 +48,22 @@ pub struct Frontier {
 
 impl Frontier {
     pub fn push(&mut self, leaf: Hash) {
+        self.push_observed(leaf, |_, _, _| {});
+    }
+
+    /// `push`, telling `merged(level, j, hash)` of each subtree of 2^level leaves it completes
+    /// (the j-th of that size): the index keeps these instead of hashing the leaves a second time.
+    fn push_observed(&mut self, leaf: Hash, mut merged: impl FnMut(u32, u64, &Hash)) {
         let mut carry = leaf;
         let mut size = self.size;
+        let mut level = 0;
         // Each trailing 1-bit of the old size is a perfect subtree that merges with the new one.
         while size & 1 == 1 {
             let left = self.nodes.pop().unwrap_or_default();
             carry = node(&left, &carry);
             size >>= 1;
+            level += 1;
+            merged(level, size, &carry);
         }
         self.nodes.push(carry);
         self.size += 1;
@@ -81,15 +95,27 @@ impl Frontier {
     }
 }
 
-/// Hashes of ranges: leaves where present, frontier subtrees where leaves were pruned away.
+/// Hashes of ranges: leaves where present, frontier subtrees where leaves were pruned away, and
+/// indexed subtrees when built by `Leaves::tree` (then proofs are O(log n), else O(n)).
 pub struct Tree<'a> {
     /// Index of `leaves[0]` in the log.
     pub offset: u64,
     pub leaves: &'a [Hash],
     pub pruned: &'a [(u64, u64, Hash)],
+    index: Option<Lookup<'a>>,
 }
 
-impl Tree<'_> {
+impl<'a> Tree<'a> {
+    /// A tree without index: every hash is computed from the leaves. `Leaves::tree` is the fast one.
+    pub fn new(offset: u64, leaves: &'a [Hash], pruned: &'a [(u64, u64, Hash)]) -> Self {
+        Tree {
+            offset,
+            leaves,
+            pruned,
+            index: None,
+        }
+    }
+
     pub fn size(&self) -> u64 {
         self.offset + self.leaves.len() as u64
     }
@@ -98,6 +124,9 @@ impl Tree<'_> {
     pub fn hash(&self, a: u64, b: u64) -> Option<Hash> {
         if let Some((_, _, h)) = self.pruned.iter().find(|(s, n, _)| *s == a && s + n == b) {
             return Some(*h);
+        }
+        if let Some(h) = self.index.and_then(|i| i.get(a, b)) {
+            return Some(h);
         }
         match b - a {
             0 => Some(empty_root()),
@@ -267,94 +296,4 @@ pub fn from_hex(s: &str) -> Option<Hash> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use proptest::prelude::*;
-
-    fn leaves(n: u64) -> Vec<Hash> {
-        (0..n).map(|i| leaf(&i.to_le_bytes())).collect()
-    }
-
-    /// The definition of MTH, written as plainly as possible.
-    fn naive_mth(d: &[Hash]) -> Hash {
-        match d.len() {
-            0 => empty_root(),
-            1 => d[0],
-            n => {
-                let k = split(n as u64) as usize;
-                node(&naive_mth(&d[..k]), &naive_mth(&d[k..]))
-            }
-        }
-    }
-
-    proptest! {
-        #[test]
-        fn frontier_root_equals_the_definition(n in 0u64..300, probe in any::<u64>()) {
-            let d = leaves(n);
-            let mut f = Frontier::default();
-            let check = if n == 0 { 0 } else { probe % n };
-            for (i, l) in d.iter().enumerate() {
-                f.push(*l);
-                if i as u64 == check {
-                    prop_assert_eq!(f.root(), naive_mth(&d[..=i]));
-                }
-            }
-            prop_assert_eq!(f.root(), naive_mth(&d));
-            let t = Tree { offset: 0, leaves: &d, pruned: &[] };
-            prop_assert_eq!(t.root(n), Some(naive_mth(&d)));
-        }
-
-        #[test]
-        fn inclusion_proofs_verify_and_reject_tampering(n in 1u64..200, seed in any::<u64>()) {
-            let d = leaves(n);
-            let t = Tree { offset: 0, leaves: &d, pruned: &[] };
-            let m = seed % n;
-            let root = naive_mth(&d);
-            let proof = t.inclusion(m, n).unwrap();
-            prop_assert!(verify_inclusion(m, n, &d[m as usize], &proof, &root));
-            if n > 1 {
-                prop_assert!(!verify_inclusion((m + 1) % n, n, &d[m as usize], &proof, &root), "wrong index");
-            }
-            if let Some(first) = proof.first() {
-                let mut bad = proof.clone();
-                bad[0] = node(first, first);
-                prop_assert!(!verify_inclusion(m, n, &d[m as usize], &bad, &root));
-            }
-        }
-
-        #[test]
-        fn consistency_proofs_verify_and_reject_other_histories(n in 1u64..200, seed in any::<u64>()) {
-            let d = leaves(n);
-            let t = Tree { offset: 0, leaves: &d, pruned: &[] };
-            let m = 1 + seed % n;
-            let (old, new) = (naive_mth(&d[..m as usize]), naive_mth(&d));
-            let proof = t.consistency(m, n).unwrap();
-            prop_assert!(verify_consistency(m, n, &old, &new, &proof));
-            if m < n {
-                let forged = leaf(b"forged");
-                prop_assert!(!verify_consistency(m, n, &forged, &new, &proof));
-            }
-        }
-
-        #[test]
-        fn pruned_prefixes_still_give_roots_and_proofs(n in 2u64..150, seed in any::<u64>()) {
-            let d = leaves(n);
-            let p = 1 + seed % (n - 1);
-            let mut f = Frontier::default();
-            for l in &d[..p as usize] { f.push(*l); }
-            let pruned = f.ranges();
-            let t = Tree { offset: p, leaves: &d[p as usize..], pruned: &pruned };
-            prop_assert_eq!(t.root(n), Some(naive_mth(&d)));
-            let m = p + seed % (n - p);
-            let proof = t.inclusion(m, n).unwrap();
-            prop_assert!(verify_inclusion(m, n, &d[m as usize], &proof, &naive_mth(&d)));
-        }
-    }
-
-    #[test]
-    fn hex_round_trips() {
-        let h = leaf(b"x");
-        assert_eq!(from_hex(&hex(&h)), Some(h));
-        assert_eq!(from_hex("zz"), None);
-    }
-}
+mod tests;

@@ -104,7 +104,9 @@ fn records_after_the_newest_checkpoint_fail_unless_the_tail_is_allowed() {
     let last = records.last().unwrap();
     let mut extra = last.clone();
     extra["seq"] = json!(last["seq"].as_u64().unwrap() + 1);
-    extra["prevHash"] = json!(hex(&data.leaf_hashes().unwrap()[records.len() - 1]));
+    extra["prevHash"] = json!(hex(
+        &data.leaves().unwrap().hashes().to_vec()[records.len() - 1]
+    ));
     extra["verdict"] = json!("allow");
     let (_, bytes) = line::encode(&serde_json::to_vec(&extra).unwrap());
     data.files.last_mut().unwrap().1.extend_from_slice(&bytes);
@@ -321,7 +323,7 @@ fn records_dropped_with_a_handmade_pruned_json_fail() {
     let (dir, pubkey) = write_log(tmp.path(), 8);
     let data = LogData::read(&dir).unwrap();
     let cut = 4;
-    let leaves = data.leaf_hashes().unwrap();
+    let leaves = data.leaves().unwrap().hashes().to_vec();
     let f = frontier_of(&data, cut);
     let mut forged = data.clone();
     let kept: Vec<&[u8]> = data.files[0]

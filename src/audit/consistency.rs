@@ -3,7 +3,7 @@
 //! can keep it and check it again with nothing but the two notes.
 
 use super::checkpoint::{self, Checkpoint, VerifierKey};
-use super::merkle::{self, hex, Hash, Tree};
+use super::merkle::{self, hex, Hash};
 use super::store::LogData;
 use serde_json::{json, Value};
 
@@ -43,19 +43,8 @@ pub fn consistency(
             old.size, new.size
         ));
     }
-    let offset = data.pruned.as_ref().map_or(0, |p| p.through);
-    let pruned = data
-        .pruned
-        .as_ref()
-        .and_then(|p| p.frontier())
-        .map(|f| f.ranges())
-        .unwrap_or_default();
-    let leaves = data.leaf_hashes()?;
-    let tree = Tree {
-        offset,
-        leaves: &leaves,
-        pruned: &pruned,
-    };
+    let leaves = data.leaves()?;
+    let tree = leaves.tree();
     let root_at = |cp: &Checkpoint, what: &str| -> Result<Hash, String> {
         let root = tree.root(cp.size).ok_or_else(|| format!("the log cannot give its root at size {} (records pruned, or not yet written); audit verify --since follows the signed proofs instead", cp.size))?;
         match root == cp.root_hash {

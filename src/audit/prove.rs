@@ -3,7 +3,7 @@
 
 use super::checkpoint::{self, Checkpoint};
 use super::line;
-use super::merkle::{self, hex, Leaves};
+use super::merkle::{self, hex};
 use super::store::LogData;
 use serde_json::{json, Value};
 
@@ -14,28 +14,16 @@ pub fn prove(data: &LogData, seq: u64) -> Result<Value, String> {
             "record {seq} was removed by retention (records before {offset} are pruned)"
         ));
     }
-    let mut leaves = match &data.pruned {
-        None => Leaves::new(),
-        Some(p) => p.frontier().as_ref().and_then(Leaves::after).ok_or(
-            "pruned.json's frontier is malformed: the pruned records cannot be vouched for",
-        )?,
-    };
-    let mut record = None;
-    for l in data
+    let leaves = data.leaves()?;
+    let line = data
         .files
         .iter()
         .flat_map(|(_, b)| b.split(|c| *c == b'\n'))
         .filter(|l| !l.is_empty())
-    {
-        let (hash, canonical) =
-            line::decode(l).map_err(|e| format!("record {}: {e}", leaves.size()))?;
-        if leaves.size() == seq {
-            record = Some(serde_json::from_slice::<Value>(&canonical).map_err(|e| e.to_string())?);
-        }
-        leaves.push(hash);
-    }
-    let record =
-        record.ok_or_else(|| format!("no record {seq} (the log has {} records)", leaves.size()))?;
+        .nth((seq - offset) as usize)
+        .ok_or_else(|| format!("no record {seq} (the log has {} records)", leaves.size()))?;
+    let (_, canonical) = line::decode(line).map_err(|e| format!("record {seq}: {e}"))?;
+    let record = serde_json::from_slice::<Value>(&canonical).map_err(|e| e.to_string())?;
     let (cp, note) = covering_checkpoint(data, seq)?;
     let tree = leaves.tree();
     let root = tree

@@ -2,7 +2,7 @@
 //! Merkle frontier, so a restart need not re-read the log), `pruned.json` (what retention removed)
 //! and `checkpoints` (signed notes).
 
-use super::merkle::{from_hex, hex, Frontier, Hash};
+use super::merkle::{from_hex, hex, Frontier, Hash, Leaves};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -156,16 +156,24 @@ pub struct LogData {
 }
 
 impl LogData {
-    /// Every stored record's leaf hash, in order (records before `pruned.through` are gone).
-    pub fn leaf_hashes(&self) -> Result<Vec<Hash>, String> {
-        let mut out = Vec::new();
+    /// The log's leaves, after the pruned frontier when retention removed some, indexed for
+    /// fast proofs.
+    pub fn leaves(&self) -> Result<Leaves, String> {
+        let mut leaves = match &self.pruned {
+            None => Leaves::new(),
+            Some(p) => p
+                .frontier()
+                .as_ref()
+                .and_then(Leaves::after)
+                .ok_or("pruned.json's frontier is malformed")?,
+        };
         for (name, bytes) in &self.files {
             for l in bytes.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
                 let (hash, _) = super::line::decode(l).map_err(|e| format!("{name}: {e}"))?;
-                out.push(hash);
+                leaves.push(hash);
             }
         }
-        Ok(out)
+        Ok(leaves)
     }
 
     pub fn read(dir: &Path) -> Result<LogData, String> {

@@ -92,19 +92,9 @@ pub fn resign(data: &LogData, key: &SignerKey) -> String {
         .iter()
         .map(|n| checkpoint::open_unchecked(n).unwrap())
         .collect();
-    let leaves = data.leaf_hashes().unwrap();
     let offset = data.pruned.as_ref().map_or(0, |p| p.through);
-    let pruned = data
-        .pruned
-        .as_ref()
-        .and_then(|p| p.frontier())
-        .map(|f| f.ranges())
-        .unwrap_or_default();
-    let tree = merkle::Tree {
-        offset,
-        leaves: &leaves,
-        pruned: &pruned,
-    };
+    let leaves = data.leaves().unwrap();
+    let tree = leaves.tree();
     let mut text = String::new();
     let mut from = 0;
     for c in old.iter().filter(|c| c.size >= offset) {
@@ -122,7 +112,7 @@ pub fn resign(data: &LogData, key: &SignerKey) -> String {
 /// The frontier of the first `n` leaves of `data` (no pruning).
 pub fn frontier_of(data: &LogData, n: usize) -> Frontier {
     let mut f = Frontier::default();
-    for h in &data.leaf_hashes().unwrap()[..n] {
+    for h in &data.leaves().unwrap().hashes()[..n] {
         f.push(*h);
     }
     f

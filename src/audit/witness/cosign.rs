@@ -29,21 +29,17 @@ impl CosignerKey {
         if let Some(n) = name {
             checkpoint::check_key_name(n)?;
         }
-        let key = match fs::read_to_string(path) {
-            Ok(text) => {
-                let (name, key) = checkpoint::parse_private(&text, ALG_COSIGNATURE)
-                    .map_err(|e| format!("{}: {e}", path.display()))?;
-                CosignerKey { name, key }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        let key = match CosignerKey::load(path) {
+            Err(e) if !path.exists() => {
                 let name = match name {
                     Some(n) => n.to_string(),
                     None => format!("openclaw-governance-witness-{}", checkpoint::random_tag()?),
                 };
-                let key = checkpoint::create_private(path, &name, ALG_COSIGNATURE)?;
+                let key = checkpoint::create_private(path, &name, ALG_COSIGNATURE)
+                    .map_err(|c| format!("{e}; creating it: {c}"))?;
                 return Ok(CosignerKey { name, key });
             }
-            Err(e) => return Err(format!("{}: {e}", path.display())),
+            other => other?,
         };
         match name {
             Some(n) if n != key.name => Err(format!(
@@ -53,6 +49,14 @@ impl CosignerKey {
             )),
             _ => Ok(key),
         }
+    }
+
+    /// Loads an existing key; never creates one.
+    pub fn load(path: &Path) -> Result<CosignerKey, String> {
+        let text = fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let (name, key) = checkpoint::parse_private(&text, ALG_COSIGNATURE)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(CosignerKey { name, key })
     }
 
     /// The verifier key auditors pin: `<name>+<key ID>+<base64(0x04 ‖ public key)>`.

@@ -68,11 +68,12 @@ pub fn witness(
     name: Option<&str>,
     now: u64,
 ) -> Result<Report, WitnessError> {
-    let key = CosignerKey::load_or_create(key_file, name).map_err(WitnessError::Key)?;
     let _held = lock(key_file)?;
     let state_file = state_path(key_file);
     let state = read_state(&state_file)?;
+    // Before the key: a run bound to fail creates nothing.
     let log_key = pinned_key(state.as_ref(), log_key)?;
+    let key = CosignerKey::load_or_create(key_file, name).map_err(WitnessError::Key)?;
     let text = read_checkpoints(dir, state.is_some())?;
     let notes = checkpoint::parse_notes(complete_notes(&text))
         .map_err(|e| WitnessError::Checkpoints(format!("{}: {e}", dir.display())))?;
@@ -143,6 +144,7 @@ fn lock(key_file: &Path) -> Result<crate::lockfile::Held, WitnessError> {
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("witness");
+    fs::create_dir_all(dir).map_err(|e| WitnessError::State(format!("{}: {e}", dir.display())))?;
     crate::lockfile::DirLock::open(dir, &format!("{name}.lock"))
         .and_then(|l| l.acquire(crate::lockfile::WAIT))
         .map_err(WitnessError::State)
@@ -577,11 +579,25 @@ mod tests {
     }
 
     #[test]
+    fn the_key_and_its_state_go_into_a_directory_made_for_them() {
+        let log = Log::new();
+        log.write(&[log.note(&leaves(0, 2), 2, None)]);
+        let key = log.path("new/dir/w.key");
+        let r = witness(log.dir.path(), &key, Some(log.vkey()), None, NOW).unwrap();
+        assert_eq!(r.cosigned, vec![2]);
+        assert!(key.is_file() && state_path(&key).is_file());
+    }
+
+    #[test]
     fn the_log_key_is_pinned_at_the_first_run() {
         let log = Log::new();
         let l = leaves(0, 4);
         log.write(&[log.note(&l, 2, None)]);
         assert!(matches!(log.run(None), Err(WitnessError::NoLogKey)));
+        assert!(
+            !log.path("w.key").exists(),
+            "a run bound to fail creates no key"
+        );
         log.run(Some(log.vkey())).unwrap();
         let other = SignerKey::load_or_create(&log.path("other.key")).unwrap();
         let other_vkey = VerifierKey::parse(&other.public_key()).unwrap();

@@ -119,7 +119,11 @@ export interface Status {
   denied: number;
   escalated: number;
   errorFallbacks: number;
-  audit: { enabled: boolean; dir: string | null; written: number; failed: number; lastError: string | null };
+  audit: {
+    enabled: boolean; dir: string | null; written: number; failed: number; lastError: string | null;
+    /** `audit.witnesses`, each with the newest checkpoint of this log it cosigned (null: none). */
+    witnesses: Array<{ name: string; key: string; cosigned: { size: number; time: number } | null }>;
+  };
   uptimeMs: number;
 }
 
@@ -283,6 +287,14 @@ export interface VerifyReport {
   since?: { size: number; timestamp?: number; provenBy: 'records' | 'proofs' | 'none' };
   /** The `governance.retention` record that announced the removal of the records before `firstSeq`. */
   retention?: { seq: number; timestamp: number; details: Record<string, unknown> };
+  /** With `witnesses`: what each cosigned, and the records after what they all cosigned. */
+  witnessed?: {
+    witnesses: Array<{ name: string; key: string; cosigned: { size: number; time: number } | null }>;
+    /** The log size every named witness has cosigned (the smallest of their newest). */
+    covered: number;
+    /** Records after that (a failure unless `allowTail`). */
+    uncovered: number;
+  };
   recordedBreaks: unknown[];
   tornLinesRecovered: number;
   problems: Array<{ seq?: number; file?: string; line?: number; reason: string }>;
@@ -293,6 +305,8 @@ export interface VerifyOptions {
   allowTail?: boolean;
   /** The text of a signed checkpoint note saved earlier: the log must extend it. */
   since?: string;
+  /** Witness keys (`<name>+<hash>+<base64>`): each must have cosigned a checkpoint of this log. */
+  witnesses?: string[];
 }
 
 /** Verifies an audit directory; pass the pinned public key to check checkpoint signatures. */
@@ -307,6 +321,38 @@ export declare function auditNewestCheckpoint(dir: string): string | null;
 export declare function auditProveDir(dir: string, seq: number): Record<string, unknown>;
 /** The verifier key (`<name>+<hash>+<base64>`) of an existing signing key file. */
 export declare function auditPublicKey(keyFile: string): string;
+
+/** What one witness run did (`auditWitnessDir`). */
+export interface WitnessReport {
+  /** The witness's key, for `audit verify --witness-pubkey`. */
+  witness: string;
+  origin: string | null;
+  /** Notes in the checkpoints file. */
+  checkpoints: number;
+  /** Sizes of the checkpoints this run cosigned. */
+  cosigned: number[];
+  /** The newest tree this witness has cosigned for the log (0: none yet). */
+  size: number;
+  /** Checkpoints with no proof from the newest tree accepted before them: not cosigned. */
+  skipped: number[];
+  firstRun: boolean;
+  /** The cosignature time, seconds. */
+  time: number;
+}
+export interface WitnessOptions {
+  /** The log's public key: needed on the first run (then pinned), checked on later ones. */
+  publicKey?: string;
+  /** The witness's name when its key is created. */
+  name?: string;
+}
+/**
+ * Cosigns the checkpoints in `dir` that extend what this witness (its key file, created on first
+ * use) cosigned before. Throws with code `GOVERNANCE_WITNESS_REFUSED` when the log does not
+ * extend it (nothing is written), `GOVERNANCE_WITNESS_FAILED` when the witness cannot run.
+ */
+export declare function auditWitnessDir(dir: string, keyFile: string, options?: WitnessOptions): WitnessReport;
+/** The verifier key of an existing witness key file. */
+export declare function auditWitnessPublicKey(keyFile: string): string;
 
 /** One run's provenance graph (seed 004 "Graph Schema"): hashes and redacted previews, never content. */
 export interface TurnGraph {

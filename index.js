@@ -129,4 +129,7 @@ module.exports = {
   auditExportDir: native.auditExportDir,
   auditProveDir: native.auditProveDir,
   auditPublicKey: native.auditPublicKey,
+  // A witness: cosigns the checkpoints that extend what it cosigned before (C2SP tlog-cosignature).
+  auditWitnessDir: native.auditWitnessDir,
+  auditWitnessPublicKey: native.auditWitnessPublicKey,
 };

@@ -50,6 +50,8 @@ async function nativeError(config) {
 
 // ── Configs ──
 
+/** A witness's verifier key (C2SP tlog-cosignature, signature type 0x04). */
+const WITNESS = "witness.example/w1+ee9e94af+BE5dbxIqAEZef5jqQU+C8B/ig8THVhHS5+pONd+jhPmo";
 const policy = (rules, extra = {}) => ({ policies: [{ id: "p", rules, ...extra }] });
 const rule = (conditions, effect = { action: "deny", reason: "no" }, extra = {}) => ({ id: "r", conditions, effect, ...extra });
 const withCondition = (condition) => policy([rule([condition])]);
@@ -267,12 +269,15 @@ const GOOD = [
   ["param matchers: equals object", withMatcher({ equals: { a: 1 } })],
   ["param matchers: in", withMatcher({ in: [] })],
   ["redactPatterns as one string", { audit: { redactPatterns: "secret=\\S+" } }],
+  ["a witness key", { audit: { witnesses: [WITNESS] } }],
   ["H:MM time", withCondition({ type: "time", after: "8:05" })],
   ["regex of exactly 500 characters", withMatcher({ matches: "a".repeat(500) })],
   ["outputValidation alias unverifiedClaimPolicy", { outputValidation: { unverifiedClaimPolicy: "flag" } }],
 ];
 
 const BAD = [
+  ["a witness key that is not one", { audit: { witnesses: ["witness.example/w1"] } }],
+  ["witnesses as one string", { audit: { witnesses: WITNESS } }],
   ["typo in a top-level key (failmode)", { failmode: "open" }],
   ["typo in a rule key", policy([{ id: "r", condition: [], effect: { action: "allow" } }])],
   ["unknown condition type", withCondition({ type: "weather", is: "rainy" })],
@@ -386,6 +391,9 @@ const NATIVE_ONLY = [
   ["look-around regex", withMatcher({ matches: "(?=x)" }), 'policies[0] "p".rules[0].conditions[0].params.command.matches'],
   ["back-reference in a context regex", withCondition({ type: "context", messageContains: ["ok", "(a)\\1"] }), 'policies[0] "p".rules[0].conditions[0].messageContains[1]'],
   ["invalid redact pattern", { audit: { redactPatterns: ["("] } }, "audit.redactPatterns[0]"],
+  ["a witness key whose hash is not its key's", { audit: { witnesses: [WITNESS.replace("+ee9e94af+", "+ee9e94ae+")] } }, "audit.witnesses[0]"],
+  ["a log key given as a witness key", { audit: { witnesses: [WITNESS, WITNESS.replace("+BE5d", "+AU5d")] } }, "audit.witnesses[1]"],
+  ["a witness listed twice", { audit: { witnesses: [WITNESS, WITNESS] } }, "audit.witnesses[1]"],
   ["unknown timezone", { timezone: "Mars/Base" }, "timezone"],
   ["unknown timezone in a condition", withCondition({ type: "time", timezone: "Mars/Base" }), 'policies[0] "p".rules[0].conditions[0].timezone'],
   ["unknown timezone in a time window", { timeWindows: { w: { start: "1:00", end: "2:00", timezone: "Mars/Base" } } }, "timeWindows.w.timezone"],

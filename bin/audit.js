@@ -1,6 +1,7 @@
 'use strict';
 // openclaw-governance audit …: verify, query, export, prove and print the public key of an audit
-// directory, for operators and auditors. Everything reads files; nothing here writes the log.
+// directory, for operators and auditors; and a witness that cosigns its checkpoints. Everything
+// reads files; nothing here writes the log (a witness appends only to `cosignatures`).
 
 const fs = require('node:fs');
 const os = require('node:os');
@@ -9,7 +10,7 @@ const native = require('../index.js');
 const { UsageError, parseOptions, oneOf } = require('./usage.js');
 
 const USAGE = `Usage:
-  openclaw-governance audit verify [--dir D] [--pubkey KEY] [--allow-tail] [--since NOTE]
+  openclaw-governance audit verify [--dir D] [--pubkey KEY] [--allow-tail] [--since NOTE] [--witness-pubkey W]…
                                                              exit 0 valid, 1 with the first bad seq, file and reason
   openclaw-governance audit checkpoint [--dir D]               the newest signed checkpoint note (keep it for --since)
   openclaw-governance audit consistency OLD NEW [--dir D] [--pubkey KEY]
@@ -18,6 +19,9 @@ const USAGE = `Usage:
   openclaw-governance audit export [--dir D] [filters] --format json|csv [--out FILE]
   openclaw-governance audit prove SEQ [--dir D]                 record + Merkle inclusion proof + signed checkpoint
   openclaw-governance audit pubkey [--dir D | --key-file F]     the checkpoint key to pin
+  openclaw-governance audit witness --key WF [--dir D] [--pubkey KEY] [--name NAME]
+                                                             cosign the checkpoints that extend what this witness
+                                                             cosigned before; exit 1 when it refuses
 
 Filters: --agent ID --session KEY --from TIME --to TIME --verdict V --policy ID --rule ID
          --risk low|medium|high|critical --hook NAME --category C --limit N
@@ -26,7 +30,13 @@ D is the audit directory or the plugin's state directory (default: $OPENCLAW_STA
 then plugins/openclaw-governance/governance/audit). KEY is <name>+<hash>+<base64> as printed by pubkey.
 verify fails when no checkpoint exists or records follow the newest one (they could have been replaced);
 --allow-tail accepts a live log's tail and reports how many records it holds. NOTE, OLD and NEW are files
-holding one signed checkpoint note (audit checkpoint > saved.note): --since proves the log extends NOTE.`;
+holding one signed checkpoint note (audit checkpoint > saved.note): --since proves the log extends NOTE.
+Witnesses: WF is the witness's private key file (created, mode 0600, on first use, named NAME) with its
+state beside it (WF.state.json); the first run pins KEY, the log's public key. D needs only the
+checkpoints file (a copy will do); cosignatures are appended to D/cosignatures (C2SP tlog-cosignature).
+W is a witness's public key as audit witness prints it; verify --witness-pubkey (repeatable) requires
+each W's cosignature on a checkpoint of this log and fails on records after what they all cosigned
+(--allow-tail counts them instead).`;
 
 const FILTERS = ['agent', 'session', 'from', 'to', 'verdict', 'policy', 'rule', 'risk', 'hook', 'category', 'limit'];
 
@@ -50,13 +60,14 @@ const FILTER_VALUES = {
 const UNKNOWN_HOOK = /^unknown:\S+$/;
 
 const OPTIONS = {
-  verify: { values: ['dir', 'pubkey', 'since'], flags: ['allow-tail'] },
+  verify: { values: ['dir', 'pubkey', 'since', 'witness-pubkey'], flags: ['allow-tail'], repeat: ['witness-pubkey'] },
   checkpoint: { values: ['dir'] },
   consistency: { values: ['dir', 'pubkey'] },
   query: { values: ['dir', ...FILTERS], flags: ['table'] },
   export: { values: ['dir', ...FILTERS, 'format', 'out'] },
   prove: { values: ['dir'] },
   pubkey: { values: ['dir', 'key-file'] },
+  witness: { values: ['dir', 'key', 'pubkey', 'name'] },
 };
 
 function filterOf(options) {
@@ -118,13 +129,15 @@ function verify(opts) {
   const dir = auditDir(opts.dir);
   const key = keyOf(opts, dir);
   const since = opts.since === undefined ? undefined : readNote(opts.since, '--since');
-  const r = native.auditVerifyDir(dir, key, { allowTail: Boolean(opts['allow-tail']), since });
+  const witnesses = opts['witness-pubkey'];
+  const r = native.auditVerifyDir(dir, key, { allowTail: Boolean(opts['allow-tail']), since, witnesses });
   const cp = r.lastCheckpoint;
   console.log(`${r.valid ? 'VALID' : 'INVALID'}: ${dir}`);
   console.log(`records ${r.firstSeq}..${r.firstSeq + r.records - 1} (${r.records}) in ${r.files} file(s); head ${r.headHash}`);
   console.log(`checkpoints ${r.checkpoints}${cp ? `, last at size ${cp.size} (${new Date(cp.timestamp).toISOString()})` : ''}; signatures ${r.signaturesChecked ? 'checked' : 'NOT checked (no --pubkey)'}`);
   if (r.uncovered) console.log(`records after the newest checkpoint, vouched for by no signature: ${r.uncovered}${opts['allow-tail'] ? ' (accepted: --allow-tail)' : ''}`);
   if (r.since) console.log(`extends the saved checkpoint of size ${r.since.size}: ${SINCE[r.since.provenBy]}`);
+  if (r.witnessed) printWitnessed(r.witnessed, opts['allow-tail']);
   if (r.retention) console.log(`records before ${r.firstSeq} removed by retention, announced at seq ${r.retention.seq} (retentionDays ${r.retention.details.retentionDays})`);
   if (r.tornLinesRecovered) console.log(`torn lines recovered at start: ${r.tornLinesRecovered}`);
   if (r.recordedBreaks.length) console.log(`breaks recorded by the writer: ${r.recordedBreaks.length}`);
@@ -133,6 +146,37 @@ function verify(opts) {
   }
   if (r.problems.length > 20) console.log(`  … ${r.problems.length - 20} more`);
   return r.valid ? 0 : 1;
+}
+
+function printWitnessed(w, allowTail) {
+  for (const c of w.witnesses) {
+    console.log(`witness ${c.name}: ${c.cosigned ? `cosigned up to size ${c.cosigned.size} (${new Date(c.cosigned.time * 1000).toISOString()})` : 'cosigned no checkpoint of this log'}`);
+  }
+  if (w.uncovered) console.log(`records after what every witness cosigned (size ${w.covered}): ${w.uncovered}${allowTail ? ' (accepted: --allow-tail)' : ''}`);
+}
+
+/** Exit 0 when it cosigned (or nothing was new), 1 when it refused the log or could not run. */
+function witness(opts) {
+  if (!opts.key) throw new UsageError('witness needs --key FILE (the witness\'s private key; created on first use)');
+  const dir = auditDir(opts.dir);
+  let r;
+  try {
+    r = native.auditWitnessDir(dir, opts.key, { publicKey: opts.pubkey, name: opts.name });
+  } catch (e) {
+    if (e.code !== 'GOVERNANCE_WITNESS_REFUSED') throw e;
+    console.log(`REFUSED: ${dir}`);
+    // The message quotes the log's origin, which whoever holds the log key chose.
+    console.log(`  ${escapeCell(e.message)}`);
+    console.log(`witness key: ${native.auditWitnessPublicKey(opts.key)}`);
+    return 1;
+  }
+  if (r.cosigned.length) console.log(`COSIGNED ${r.cosigned.length} checkpoint(s) of ${escapeCell(r.origin)}: sizes ${r.cosigned.join(', ')}`);
+  else if (r.checkpoints === 0) console.log(`nothing to cosign: ${dir} has no checkpoint yet`);
+  else console.log(`nothing new: the newest checkpoint (size ${r.size}) was cosigned before`);
+  if (r.firstRun && r.cosigned.length) console.log('first run: the log key is pinned and the first checkpoint trusted; every later one must extend it');
+  if (r.skipped.length) console.log(`not cosigned (no proof from the newest tree accepted before them): sizes ${r.skipped.join(', ')}`);
+  console.log(`witness key: ${r.witness}`);
+  return 0;
 }
 
 // Everything in a cell is shown, but never acted on by the terminal: record text can come from an
@@ -232,7 +276,7 @@ function pubkey(opts) {
 
 function auditCommand(argv) {
   const [sub, ...rest] = argv;
-  const commands = { verify, checkpoint, consistency, query, export: exportLog, prove, pubkey };
+  const commands = { verify, checkpoint, consistency, query, export: exportLog, prove, pubkey, witness };
   if (!sub || sub === 'help' || sub === '--help' || sub === '-h') {
     console.log(USAGE);
     return 0;

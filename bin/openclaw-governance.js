@@ -15,7 +15,7 @@ const { readGovernanceConfig } = require('./config-file.js');
 const PKG = path.join(__dirname, '..');
 const USAGE = `Usage:
   openclaw-governance check [session.jsonl] [--config governance.json|openclaw.json] [--state-dir DIR] [--json]
-  openclaw-governance audit verify|query|export|prove|pubkey …   (openclaw-governance audit --help)
+  openclaw-governance audit verify|query|export|prove|pubkey|witness …   (openclaw-governance audit --help)
   openclaw-governance provenance <sessionKey> [--format text|json|mermaid|dot] …   (openclaw-governance provenance --help)
 
 Without arguments it replays the bundled example session against the bundled example config.

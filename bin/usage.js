@@ -13,8 +13,10 @@ class UsageError extends Error {
 /**
  * `--name value`, `--name=value` and bare flags, checked against what `command` accepts.
  * A value that looks like an option (`--agent --dir`) counts as missing rather than as the value.
+ * Options in `repeat` may be given more than once and collect into a list; any other given twice
+ * keeps the last.
  */
-function parseOptions(argv, { command, values = [], flags = [] }) {
+function parseOptions(argv, { command, values = [], flags = [], repeat = [] }) {
   const out = { args: [], options: {}, help: false };
   const known = [...values.map((v) => `--${v}`), ...flags.map((f) => `--${f}`)];
   for (let i = 0; i < argv.length; i++) {
@@ -33,7 +35,7 @@ function parseOptions(argv, { command, values = [], flags = [] }) {
     }
     const value = eq >= 0 ? a.slice(eq + 1) : argv[++i];
     if (value === undefined || value === '' || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
-    out.options[name] = value;
+    out.options[name] = repeat.includes(name) ? [...(out.options[name] || []), value] : value;
   }
   return out;
 }

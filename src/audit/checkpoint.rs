@@ -11,16 +11,124 @@ use sha2::{Digest, Sha256};
 use std::fs;
 use std::path::Path;
 
-const ALG_ED25519: u8 = 0x01;
+/// Signed-note signature type of an Ed25519 note signature (the log's own key).
+pub(crate) const ALG_ED25519: u8 = 0x01;
 
-fn key_hash(name: &str, public: &[u8; 32]) -> u32 {
+/// Signed-note key ID: `SHA-256(name ‖ "\n" ‖ alg ‖ public key)[:4]`, big-endian. The algorithm
+/// byte keeps a log key and a cosigner key apart even when their names and keys are equal.
+pub(crate) fn key_id(name: &str, alg: u8, public: &[u8; 32]) -> u32 {
     let mut h = Sha256::new();
     h.update(name.as_bytes());
     h.update(b"\n");
-    h.update([ALG_ED25519]);
+    h.update([alg]);
     h.update(public);
     let d = h.finalize();
     u32::from_be_bytes([d[0], d[1], d[2], d[3]])
+}
+
+/// A key name a signature line can carry: non-empty, no spaces and no `+` (C2SP signed-note).
+pub(crate) fn check_key_name(name: &str) -> Result<(), String> {
+    match name.is_empty()
+        || name
+            .chars()
+            .any(|c| c == '+' || c.is_whitespace() || c.is_control())
+    {
+        true => Err(format!(
+            "\"{name}\" is not a key name: it must be non-empty, without spaces or +"
+        )),
+        false => Ok(()),
+    }
+}
+
+/// Eight random hex digits, to tell apart keys created without a chosen name.
+pub(crate) fn random_tag() -> Result<String, String> {
+    let mut id = [0u8; 4];
+    getrandom::fill(&mut id).map_err(|e| format!("no randomness: {e}"))?;
+    Ok(format!("{:08x}", u32::from_be_bytes(id)))
+}
+
+/// A new Ed25519 key named `name`, written (mode 0600, parent created) as a private key file.
+pub(crate) fn create_private(path: &Path, name: &str, alg: u8) -> Result<SigningKey, String> {
+    let mut seed = [0u8; 32];
+    getrandom::fill(&mut seed).map_err(|e| format!("no randomness for the key: {e}"))?;
+    let key = SigningKey::from_bytes(&seed);
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    crate::private_file::create(path, &encode_private(name, alg, &key))
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(key)
+}
+
+/// `PRIVATE+KEY+<name>+<key ID>+<base64(alg ‖ seed)>`, the signed-note private key encoding.
+pub(crate) fn encode_private(name: &str, alg: u8, key: &SigningKey) -> String {
+    let public = key.verifying_key().to_bytes();
+    let mut data = vec![alg];
+    data.extend_from_slice(&key.to_bytes());
+    format!(
+        "PRIVATE+KEY+{name}+{:08x}+{}\n",
+        key_id(name, alg, &public),
+        B64.encode(data)
+    )
+}
+
+/// The name and key of a private key file written by [`encode_private`] with `alg`.
+pub(crate) fn parse_private(text: &str, alg: u8) -> Result<(String, SigningKey), String> {
+    let parts: Vec<&str> = text.trim().splitn(5, '+').collect();
+    let ["PRIVATE", "KEY", name, _, data] = parts[..] else {
+        return Err("not a PRIVATE+KEY+<name>+<hash>+<key> signing key".into());
+    };
+    let bytes = B64
+        .decode(data)
+        .map_err(|e| format!("bad key encoding: {e}"))?;
+    let seed: [u8; 32] = match bytes.split_first() {
+        Some((a, rest)) if *a == alg => {
+            rest.try_into().map_err(|_| "bad key length".to_string())?
+        }
+        _ => return Err(format!("not a key of signature type 0x{alg:02x}")),
+    };
+    Ok((name.to_string(), SigningKey::from_bytes(&seed)))
+}
+
+/// The verifier key: `<name>+<key ID>+<base64(alg ‖ public key)>`.
+pub(crate) fn encode_vkey(name: &str, alg: u8, key: &VerifyingKey) -> String {
+    let public = key.to_bytes();
+    let mut data = vec![alg];
+    data.extend_from_slice(&public);
+    format!(
+        "{name}+{:08x}+{}",
+        key_id(name, alg, &public),
+        B64.encode(data)
+    )
+}
+
+/// Name, key ID and key of a verifier key of signature type `alg`; the ID must match the key.
+pub(crate) fn parse_vkey(vkey: &str, alg: u8) -> Result<(String, u32, VerifyingKey), String> {
+    let parts: Vec<&str> = vkey.trim().splitn(3, '+').collect();
+    let [name, hash, data] = parts[..] else {
+        return Err("a public key looks like <name>+<hash>+<base64>".into());
+    };
+    check_key_name(name)?;
+    let hash = u32::from_str_radix(hash, 16).map_err(|_| "bad key hash".to_string())?;
+    let bytes = B64
+        .decode(data)
+        .map_err(|e| format!("bad key encoding: {e}"))?;
+    let public: [u8; 32] = match bytes.split_first() {
+        Some((a, rest)) if *a == alg => {
+            rest.try_into().map_err(|_| "bad key length".to_string())?
+        }
+        Some((a, _)) => {
+            return Err(format!(
+                "a key of signature type 0x{a:02x} where 0x{alg:02x} was expected"
+            ))
+        }
+        None => return Err("an empty key".into()),
+    };
+    if key_id(name, alg, &public) != hash {
+        return Err("key hash does not match the key".into());
+    }
+    let key = VerifyingKey::from_bytes(&public).map_err(|e| e.to_string())?;
+    Ok((name.to_string(), hash, key))
 }
 
 pub struct SignerKey {
@@ -47,73 +155,27 @@ impl SignerKey {
     }
 
     fn create(path: &Path) -> Result<SignerKey, String> {
-        let mut seed = [0u8; 32];
-        getrandom::fill(&mut seed)
-            .map_err(|e| format!("no randomness for the signing key: {e}"))?;
-        let mut id = [0u8; 4];
-        getrandom::fill(&mut id).map_err(|e| e.to_string())?;
-        let name = format!("openclaw-governance-{:08x}", u32::from_be_bytes(id));
-        let key = SignerKey {
-            name,
-            key: SigningKey::from_bytes(&seed),
-        };
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
-        crate::private_file::create(path, &key.encode_private())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(key)
+        let name = format!("openclaw-governance-{}", random_tag()?);
+        let key = create_private(path, &name, ALG_ED25519)?;
+        Ok(SignerKey { name, key })
     }
 
     fn parse(text: &str) -> Result<SignerKey, String> {
-        let parts: Vec<&str> = text.splitn(5, '+').collect();
-        let [_, _, name, _, data] = parts[..] else {
-            return Err("not a PRIVATE+KEY+<name>+<hash>+<key> signing key".into());
-        };
-        let bytes = B64
-            .decode(data)
-            .map_err(|e| format!("bad key encoding: {e}"))?;
-        let seed: [u8; 32] = match bytes.split_first() {
-            Some((&ALG_ED25519, rest)) => {
-                rest.try_into().map_err(|_| "bad key length".to_string())?
-            }
-            _ => return Err("not an Ed25519 key".into()),
-        };
-        Ok(SignerKey {
-            name: name.to_string(),
-            key: SigningKey::from_bytes(&seed),
-        })
-    }
-
-    fn encode_private(&self) -> String {
-        let public = self.key.verifying_key().to_bytes();
-        let mut data = vec![ALG_ED25519];
-        data.extend_from_slice(&self.key.to_bytes());
-        format!(
-            "PRIVATE+KEY+{}+{:08x}+{}\n",
-            self.name,
-            key_hash(&self.name, &public),
-            B64.encode(data)
-        )
+        let (name, key) = parse_private(text, ALG_ED25519)?;
+        Ok(SignerKey { name, key })
     }
 
     /// The verifier key an auditor pins: `<name>+<hash>+<base64(0x01 ‖ public key)>`.
     pub fn public_key(&self) -> String {
-        let public = self.key.verifying_key().to_bytes();
-        let mut data = vec![ALG_ED25519];
-        data.extend_from_slice(&public);
-        format!(
-            "{}+{:08x}+{}",
-            self.name,
-            key_hash(&self.name, &public),
-            B64.encode(data)
-        )
+        encode_vkey(&self.name, ALG_ED25519, &self.key.verifying_key())
     }
 
     pub fn sign(&self, checkpoint: &Checkpoint) -> String {
         let body = checkpoint.body();
         let public = self.key.verifying_key().to_bytes();
-        let mut sig = key_hash(&self.name, &public).to_be_bytes().to_vec();
+        let mut sig = key_id(&self.name, ALG_ED25519, &public)
+            .to_be_bytes()
+            .to_vec();
         sig.extend_from_slice(&self.key.sign(body.as_bytes()).to_bytes());
         format!("{body}\n\u{2014} {} {}\n", self.name, B64.encode(sig))
     }
@@ -127,29 +189,13 @@ pub struct VerifierKey {
 
 impl VerifierKey {
     pub fn parse(vkey: &str) -> Result<VerifierKey, String> {
-        let parts: Vec<&str> = vkey.trim().splitn(3, '+').collect();
-        let [name, hash, data] = parts[..] else {
-            return Err("a public key looks like <name>+<hash>+<base64>".into());
-        };
-        let hash = u32::from_str_radix(hash, 16).map_err(|_| "bad key hash".to_string())?;
-        let bytes = B64
-            .decode(data)
-            .map_err(|e| format!("bad key encoding: {e}"))?;
-        let public: [u8; 32] = match bytes.split_first() {
-            Some((&ALG_ED25519, rest)) => {
-                rest.try_into().map_err(|_| "bad key length".to_string())?
-            }
-            _ => return Err("not an Ed25519 key".into()),
-        };
-        if key_hash(name, &public) != hash {
-            return Err("key hash does not match the key".into());
-        }
-        let key = VerifyingKey::from_bytes(&public).map_err(|e| e.to_string())?;
-        Ok(VerifierKey {
-            name: name.to_string(),
-            hash,
-            key,
-        })
+        let (name, hash, key) = parse_vkey(vkey, ALG_ED25519)?;
+        Ok(VerifierKey { name, hash, key })
+    }
+
+    /// The key as an auditor writes it (`<name>+<hash>+<base64>`), whatever spelling it came in.
+    pub fn vkey(&self) -> String {
+        encode_vkey(&self.name, ALG_ED25519, &self.key)
     }
 }
 

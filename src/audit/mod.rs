@@ -14,6 +14,7 @@ pub mod redact;
 pub mod store;
 pub mod tail;
 pub mod verify;
+pub mod witness;
 pub mod writer;
 
 pub use record::{

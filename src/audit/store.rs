@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 pub const CHECKPOINTS: &str = "checkpoints";
+/// Witnesses' cosignatures: checkpoint notes with a witness's signature line added.
+pub const COSIGNATURES: &str = "cosignatures";
 
 /// Daily files in chain order (their names sort by date).
 pub fn daily_files(dir: &Path) -> Vec<PathBuf> {
@@ -153,6 +155,8 @@ pub struct LogData {
     pub files: Vec<(String, Vec<u8>)>,
     pub checkpoints: String,
     pub pruned: Option<Pruned>,
+    /// Witnesses' cosignatures (empty when no witness has run).
+    pub cosignatures: String,
 }
 
 impl LogData {
@@ -208,6 +212,7 @@ impl LogData {
             files,
             checkpoints: fs::read_to_string(dir.join(CHECKPOINTS)).unwrap_or_default(),
             pruned: read_json(&dir.join("pruned.json")),
+            cosignatures: fs::read_to_string(dir.join(COSIGNATURES)).unwrap_or_default(),
         })
     }
 }

@@ -1,7 +1,7 @@
 //! The config's sections, each read with its defaults (seed 002 §4.2) and its aliases.
 
 use super::error::Issues;
-use super::reader::{number_in, string_list, Obj};
+use super::reader::{array, kind, number_in, string_list, Obj};
 use crate::policy::builtins::{BuiltinsConfig, NightMode, OpaqueAction};
 use crate::policy::conditions::parse_zone;
 use crate::policy::conditions::time::{hhmm, parse_days, TimeWindow};
@@ -31,6 +31,8 @@ pub struct AuditConfig {
     /// A block's record is on disk (fsync) before the hook returns.
     pub sync_on_block: bool,
     pub checkpoint: CheckpointConfig,
+    /// Witnesses whose cosignatures of this log status reports (`audit witness`).
+    pub witnesses: Vec<crate::audit::witness::WitnessKey>,
 }
 
 #[derive(Debug, Clone)]
@@ -307,6 +309,7 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
             "flushIntervalMs",
             "syncOnBlock",
             "checkpoint",
+            "witnesses",
         ],
         issues,
     );
@@ -342,7 +345,33 @@ pub fn audit(o: &Obj, issues: &mut Issues) -> AuditConfig {
         flush_interval_ms: o.int("flushIntervalMs", 1000, 1, 60_000, issues),
         sync_on_block: o.bool("syncOnBlock", true, issues),
         checkpoint: checkpoint(&o.child("checkpoint", issues), issues),
+        witnesses: witnesses(o, issues),
     }
+}
+
+/// Witness verifier keys, each checked now: a key that cannot be read would show in status as
+/// a witness that never cosigned, and a typo would look like a witness that stopped.
+fn witnesses(o: &Obj, issues: &mut Issues) -> Vec<crate::audit::witness::WitnessKey> {
+    let path = o.path_of("witnesses");
+    let mut keys: Vec<crate::audit::witness::WitnessKey> = Vec::new();
+    for (i, item) in array(o.get("witnesses"), &path, issues).iter().enumerate() {
+        let at = format!("{path}[{i}]");
+        let Some(text) = item.as_str() else {
+            issues.push(&at, format!("must be a string, got {}", kind(item)));
+            continue;
+        };
+        match crate::audit::witness::WitnessKey::parse(text) {
+            Ok(k) if keys.contains(&k) => issues.push(&at, "this witness is listed twice"),
+            Ok(k) => keys.push(k),
+            Err(e) => issues.push(
+                &at,
+                format!(
+                    "not a witness key (<name>+<hash>+<base64>, as `audit witness` prints it): {e}"
+                ),
+            ),
+        }
+    }
+    keys
 }
 
 fn checkpoint(o: &Obj, issues: &mut Issues) -> CheckpointConfig {

@@ -2,6 +2,9 @@
 //! Never includes secrets (the LLM apiKey) or evaluation contexts.
 
 use super::{GovernanceEngine, Mode};
+use crate::audit::checkpoint::VerifierKey;
+use crate::audit::store::COSIGNATURES;
+use crate::audit::witness;
 use crate::config::ConfigIssue;
 use serde::Serialize;
 use std::sync::atomic::Ordering;
@@ -76,6 +79,17 @@ pub struct AuditStatus {
     pub breaks: u64,
     /// Result of the verification at start, when `verifyOnStartup` ran.
     pub startup_verification: Option<StartupVerification>,
+    /// The witnesses `audit.witnesses` names, each with what it has cosigned of this log.
+    pub witnesses: Vec<WitnessStatus>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WitnessStatus {
+    pub name: String,
+    pub key: String,
+    /// The newest checkpoint of this log it has cosigned in `cosignatures`; null: none yet.
+    pub cosigned: Option<crate::audit::witness::Cosigned>,
 }
 
 #[derive(Debug, Serialize)]
@@ -175,6 +189,7 @@ impl GovernanceEngine {
                 last_checkpoint: None,
                 breaks: 0,
                 startup_verification: None,
+                witnesses: self.witness_status(None),
             };
         };
         let startup = w.stats.startup_verification.lock().ok().and_then(|r| {
@@ -196,7 +211,32 @@ impl GovernanceEngine {
             last_checkpoint: w.stats.last_checkpoint.lock().ok().and_then(|c| c.clone()),
             breaks: w.stats.breaks.load(Ordering::Relaxed),
             startup_verification: startup,
+            witnesses: self.witness_status(Some(w)),
         }
+    }
+
+    /// Every configured witness is shown, cosigned or not: one configured and then left out
+    /// would read as a witness nobody asked for.
+    fn witness_status(&self, writer: Option<&crate::audit::AuditWriter>) -> Vec<WitnessStatus> {
+        let Some(config) = self.config() else {
+            return Vec::new();
+        };
+        let keys = &config.audit.witnesses;
+        let cosigned = writer
+            .and_then(|w| {
+                let log_key = VerifierKey::parse(&w.public_key).ok()?;
+                let text = std::fs::read_to_string(w.dir.join(COSIGNATURES)).unwrap_or_default();
+                Some(witness::cosigned_by_each(&text, &log_key, keys))
+            })
+            .unwrap_or_else(|| vec![None; keys.len()]);
+        keys.iter()
+            .zip(cosigned)
+            .map(|(k, cosigned)| WitnessStatus {
+                name: k.name.clone(),
+                key: k.vkey(),
+                cosigned,
+            })
+            .collect()
     }
 }
 

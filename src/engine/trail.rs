@@ -33,6 +33,7 @@ impl GovernanceEngine {
             key: Some(&key),
             coverage: verify::Coverage::Live,
             since: None,
+            witnesses: &[],
         };
         Ok(verify::verify_with(&data, &opts))
     }

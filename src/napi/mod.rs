@@ -7,6 +7,7 @@
 use crate::audit::checkpoint::{SignerKey, VerifierKey};
 use crate::audit::query::{self, Filter};
 use crate::audit::store::LogData;
+use crate::audit::witness::{self, CosignerKey, WitnessError, WitnessKey};
 use crate::audit::{prove, verify};
 use crate::context::Request;
 use crate::engine::judgment::Answers;
@@ -749,6 +750,8 @@ pub struct VerifyOptionsJs {
     pub allow_tail: Option<bool>,
     /// A signed checkpoint note saved earlier: the log must extend it.
     pub since: Option<String>,
+    /// Witness keys (`<name>+<hash>+<base64>`): each must have cosigned this log.
+    pub witnesses: Option<Vec<String>>,
 }
 
 /// Verifies an audit directory; with `publicKey` (pinned by the auditor) checkpoint signatures too.
@@ -765,7 +768,14 @@ pub fn audit_verify_dir(
     let options = options.unwrap_or(VerifyOptionsJs {
         allow_tail: None,
         since: None,
+        witnesses: None,
     });
+    let witnesses = options
+        .witnesses
+        .iter()
+        .flatten()
+        .map(|w| WitnessKey::parse(w).map_err(|e| invalid_arg(format!("witness key {w}: {e}"))))
+        .collect::<Result<Vec<_>>>()?;
     let opts = verify::Options {
         key: key.as_ref(),
         coverage: match options.allow_tail {
@@ -773,6 +783,7 @@ pub fn audit_verify_dir(
             _ => verify::Coverage::Full,
         },
         since: options.since.as_deref(),
+        witnesses: &witnesses,
     };
     let report = verify::verify_with(&read_dir(&dir)?, &opts);
     serde_json::to_value(report).map_err(|e| audit_error(e.to_string()))
@@ -838,6 +849,69 @@ pub fn audit_newest_checkpoint(dir: String) -> Result<Option<String>> {
 pub fn audit_public_key(key_file: String) -> Result<String> {
     SignerKey::load(std::path::Path::new(&key_file))
         .map(|k| k.public_key())
+        .map_err(audit_error)
+}
+
+fn invalid_arg(msg: String) -> Error {
+    Error::new(Status::InvalidArg, msg)
+}
+
+/// How `auditWitnessDir` runs beyond the defaults.
+#[napi(object)]
+pub struct WitnessOptionsJs {
+    /// The log's public key; needed on the first run (it is pinned), checked on later ones.
+    pub public_key: Option<String>,
+    /// The witness's name when its key is created (a schema-less URL, say).
+    pub name: Option<String>,
+}
+
+/// A refusal (the log was shown and found wanting) is told apart from a witness that could
+/// not run by its code, so a caller never mistakes one for the other.
+fn witness_error(e: WitnessError) -> Error<ErrorCode> {
+    let code = match e.is_refusal() {
+        true => "GOVERNANCE_WITNESS_REFUSED",
+        false => "GOVERNANCE_WITNESS_FAILED",
+    };
+    Error::new(ErrorCode(code), e.to_string())
+}
+
+/// Cosigns the checkpoints in `dir` that extend what the witness keyed by `keyFile` (created
+/// on first use) cosigned before, appending to `dir/cosignatures`.
+#[napi(catch_unwind)]
+pub fn audit_witness_dir(
+    dir: String,
+    key_file: String,
+    options: Option<WitnessOptionsJs>,
+) -> std::result::Result<Value, Error<ErrorCode>> {
+    let (public_key, name) = options.map_or((None, None), |o| (o.public_key, o.name));
+    let log_key = public_key
+        .map(|k| VerifierKey::parse(&k))
+        .transpose()
+        .map_err(|e| {
+            Error::new(
+                ErrorCode("GOVERNANCE_WITNESS_FAILED"),
+                format!("log public key: {e}"),
+            )
+        })?;
+    let now = u64::try_from(crate::time::now_ms() / 1000).unwrap_or(0);
+    let path = std::path::Path::new(&key_file);
+    let report = witness::witness(
+        std::path::Path::new(&dir),
+        path,
+        log_key,
+        name.as_deref(),
+        now,
+    )
+    .map_err(witness_error)?;
+    serde_json::to_value(report)
+        .map_err(|e| Error::new(ErrorCode("GOVERNANCE_WITNESS_FAILED"), e.to_string()))
+}
+
+/// The verifier key of an existing witness key file (never creates one).
+#[napi(catch_unwind)]
+pub fn audit_witness_public_key(key_file: String) -> Result<String> {
+    CosignerKey::load(std::path::Path::new(&key_file))
+        .map(|k| k.vkey())
         .map_err(audit_error)
 }
 

@@ -468,6 +468,7 @@ impl Chain {
             key: key.as_ref(),
             coverage: verify::Coverage::Live,
             since: None,
+            witnesses: &[],
         };
         let report = verify::verify_with(&data, &opts);
         if let Some(first) = report.problems.first() {

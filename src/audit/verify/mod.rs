@@ -14,6 +14,7 @@ use std::collections::HashMap;
 
 mod checkpoints;
 mod retention;
+mod witnesses;
 
 /// What must be covered by a signed checkpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -35,6 +36,8 @@ pub struct Options<'a> {
     pub coverage: Coverage,
     /// The text of a signed checkpoint note the auditor kept: the log must extend it.
     pub since: Option<&'a str>,
+    /// Witnesses whose cosignatures the auditor requires (`--witness-pubkey`).
+    pub witnesses: &'a [crate::audit::witness::WitnessKey],
 }
 
 const MAX_PROBLEMS: usize = 100;
@@ -68,6 +71,9 @@ pub struct VerifyReport {
     /// The saved checkpoint given with `since`, and how the log was shown to extend it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<checkpoints::Since>,
+    /// What the named witnesses cosigned, and the records after what they all cosigned.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub witnessed: Option<witnesses::Witnessed>,
     /// The retention record that announced the removal of records before `firstSeq`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retention: Option<Value>,
@@ -245,6 +251,7 @@ pub fn verify_with(data: &LogData, opts: &Options) -> VerifyReport {
     let uncovered = log.check_coverage(opts.coverage, &mut problems);
     let since = since.map(|s| log.check_since(s, &mut problems));
     let retention = retention::check(data, &scan.retentions, &log, &mut problems);
+    let witnessed = witnesses::check(data, opts, records, first_seq, &mut problems);
     problems.truncate(MAX_PROBLEMS);
     VerifyReport {
         valid: problems.is_empty(),
@@ -257,6 +264,7 @@ pub fn verify_with(data: &LogData, opts: &Options) -> VerifyReport {
         signatures_checked: opts.key.is_some(),
         uncovered,
         since,
+        witnessed,
         retention,
         recorded_breaks: scan.breaks,
         torn_lines_recovered: scan.torn,

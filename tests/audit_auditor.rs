@@ -31,6 +31,7 @@ fn verify_as(
             key: Some(&key),
             coverage,
             since,
+            ..Options::default()
         },
     )
 }

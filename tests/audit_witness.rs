@@ -178,11 +178,7 @@ fn rewrite_history(state: &Path) {
         .iter()
         .map(|n| checkpoint::open_unchecked(n).unwrap())
         .collect();
-    let tree = Tree {
-        offset: 0,
-        leaves: &leaves,
-        pruned: &[],
-    };
+    let tree = Tree::new(0, &leaves, &[]);
     let key = log_signer(state);
     let mut notes = String::new();
     let mut from = None;

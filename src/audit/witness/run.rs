@@ -364,11 +364,7 @@ mod tests {
 
         /// A signed note over the first `size` of `leaves`, its proof from `from` if given.
         fn note(&self, leaves: &[Hash], size: u64, from: Option<u64>) -> String {
-            let tree = MerkleTree {
-                offset: 0,
-                leaves,
-                pruned: &[],
-            };
+            let tree = MerkleTree::new(0, leaves, &[]);
             let mut cp = Checkpoint::new("example/log", size, tree.root(size).unwrap(), 1);
             cp.link = from.map(|m| Link {
                 from: m,

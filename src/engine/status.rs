@@ -222,6 +222,10 @@ impl GovernanceEngine {
             return Vec::new();
         };
         let keys = &config.audit.witnesses;
+        if keys.is_empty() {
+            // Status is asked often (registration, every /governance): no file read for nothing.
+            return Vec::new();
+        }
         let cosigned = writer
             .and_then(|w| {
                 let log_key = VerifierKey::parse(&w.public_key).ok()?;

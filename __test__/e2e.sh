@@ -512,6 +512,18 @@ set +e
 rc_file audit-cli-verify $?
 "$AUDIT_CLI" audit prove 0 --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" > "$RUN/audit-prove.json" 2>&1
 rc_file audit-cli-prove $?
+# a witness on a copy holding only the checkpoints file (several writers signed them: the gateway and the --local
+# runs), then the auditor requires its cosignature
+mkdir -p "$RUN/witness/copy"
+cp "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID/governance/audit/checkpoints" "$RUN/witness/copy/"
+"$AUDIT_CLI" audit witness --dir "$RUN/witness/copy" --key "$RUN/witness/w.key" --pubkey "$PUBKEY" --name e2e.example/w1 \
+  > "$RUN/audit-witness.txt" 2>&1
+rc_file audit-cli-witness $?
+cat "$RUN/witness/copy/cosignatures" >> "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID/governance/audit/cosignatures" 2>/dev/null || true
+WITNESS_KEY=$(sed -n 's/^witness key: //p' "$RUN/audit-witness.txt")
+"$AUDIT_CLI" audit verify --dir "$OPENCLAW_STATE_DIR/plugins/$PLUGIN_ID" --pubkey "$PUBKEY" --witness-pubkey "${WITNESS_KEY:-none}" \
+  > "$RUN/audit-verify-witness.txt" 2>&1
+rc_file audit-cli-verify-witness $?
 set -e
 step "audit CLI ($AUDIT_CLI): verify -> exit $(cat "$RUN/rc/audit-cli-verify"), prove 0 -> exit $(cat "$RUN/rc/audit-cli-prove")"
 # the turn graph of the phase P refusal, persisted by the --local run (persist_graph), drawn by the CLI (the

@@ -730,6 +730,11 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
   check("a checkpoint saved while the gateway ran (`audit checkpoint`) is extended by the final log (`verify --since`, its root recomputed from the records)",
     rc("audit-cli-checkpoint") === 0 && /\u2014 /.test(saved) && /extends the saved checkpoint of size \d+: its root recomputed from the records/.test(text),
     `${saved.slice(0, 200)}\n${text.slice(0, 600)}`);
+  const witnessed = readText(path.join(runDir, "audit-witness.txt")) || "";
+  const withWitness = readText(path.join(runDir, "audit-verify-witness.txt")) || "";
+  check("a witness on a copy of the host's checkpoints file (signed by the gateway and the --local runs) cosigns, and `verify --witness-pubkey` passes",
+    rc("audit-cli-witness") === 0 && /^COSIGNED/m.test(witnessed) && rc("audit-cli-verify-witness") === 0 && /^VALID/.test(withWitness),
+    `${witnessed.slice(0, 400)}\n${withWitness.slice(0, 600)}`);
   const proof = read("audit-prove.json");
   check("`openclaw-governance audit prove 0` gives a record, an inclusion proof and a signed checkpoint",
     rc("audit-cli-prove") === 0 && proof?.leafIndex === 0 && Array.isArray(proof?.inclusionProof) && /\u2014 /.test(proof?.signedNote || ""),

@@ -112,8 +112,10 @@ static PRODUCTION: Lazy<Regex> = Lazy::new(|| {
     Regex::new(r"(?i)\b(prod|production|live)\b|\b(git|docker)\s+push\b|\bkubectl\s+(apply|delete|rollout)\b|\bdeploy\b|\b(ssh|scp|rsync)\s")
         .expect("static regex")
 });
+/// A URL up to the end of its host (matched whole: a capture group would cost every string
+/// an allocation, and every call's params pass here).
 static URL_HOST: Lazy<Regex> =
-    Lazy::new(|| Regex::new(r"(?i)\bhttps?://([a-z0-9.\-\[\]:]+)").expect("static regex"));
+    Lazy::new(|| Regex::new(r"(?i)\bhttps?://[a-z0-9.\-\[\]:]+").expect("static regex"));
 
 impl RiskAssessor {
     pub fn new(overrides: &HashMap<String, f64>) -> RiskAssessor {
@@ -188,8 +190,9 @@ fn mentions_production(s: &str) -> bool {
     if PRODUCTION.is_match(s) {
         return true;
     }
-    URL_HOST.captures_iter(s).any(|c| {
-        let host = c.get(1).map_or("", |m| m.as_str()).to_ascii_lowercase();
+    URL_HOST.find_iter(s).any(|m| {
+        let url = m.as_str();
+        let host = url[url.find("://").map_or(0, |i| i + 3)..].to_ascii_lowercase();
         !(host.starts_with("localhost") || host.starts_with("127.") || host.starts_with("[::1]"))
     })
 }

@@ -8,26 +8,28 @@ pub fn program(cmd: &Command) -> &str {
     cmd.argv.first().map_or("", |a| basename(&a.text))
 }
 
-pub fn basename(path: &str) -> &str {
-    // `rfind` of one byte is a memrchr; guards ask for a program's name many times per call.
-    path.rfind('/').map_or(path, |i| &path[i + 1..])
-}
+pub use crate::paths::basename;
 
 /// The words after the program.
 pub fn args(cmd: &Command) -> &[Arg] {
     cmd.argv.get(1..).unwrap_or(&[])
 }
 
-/// The positions in `argv` of the words after the program, each word once (its first
-/// occurrence); `Subject::distinct_args` keeps them for the call.
-pub fn distinct_positions(cmd: &Command) -> impl Iterator<Item = u32> + '_ {
+/// Commands of up to this many words after the program have their distinct words found by
+/// comparing in place (`Subject::distinct_args`).
+pub const SHORT: usize = 16;
+
+/// The same word for every guard: text and how it was expanded.
+pub fn same_word(a: &Arg, b: &Arg) -> bool {
+    a.text == b.text && a.pattern == b.pattern && a.unresolved == b.unresolved
+}
+
+/// For each word after the program, whether it is the first of its kind.
+pub fn first_occurrences(cmd: &Command) -> impl Iterator<Item = bool> + '_ {
     let mut seen = rustc_hash::FxHashSet::default();
-    (1..cmd.argv.len())
-        .filter(move |&i| {
-            let a = &cmd.argv[i];
-            seen.insert((a.text.as_str(), a.pattern, a.unresolved))
-        })
-        .map(|i| i as u32)
+    args(cmd)
+        .iter()
+        .map(move |a| seen.insert((a.text.as_str(), a.pattern, a.unresolved)))
 }
 
 /// Whether a flag is given: `short` as `-r` or inside a cluster (`-rfv`), `long` as `--force`

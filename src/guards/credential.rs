@@ -70,18 +70,21 @@ fn ssh_dir(s: &Subject, p: &crate::paths::Resolved) -> bool {
     let Some(home) = s.env.host.home.as_deref() else {
         return false;
     };
-    let dir = format!("{}/.ssh/", home.trim_end_matches('/'));
-    p.path.starts_with(&dir)
-        || p.pattern && crate::paths::globs_overlap(&p.path, &format!("{dir}*")).unwrap_or(true)
+    let home = home.trim_end_matches('/');
+    // Compared in place: every redirect and copy of every call asks.
+    let inside = (p.path.strip_prefix(home)).is_some_and(|rest| rest.starts_with("/.ssh/"));
+    inside
+        || p.pattern
+            && crate::paths::globs_overlap(&p.path, &format!("{home}/.ssh/*")).unwrap_or(true)
 }
 
 /// Commands that print stored secrets without naming a file.
 fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
-    let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+    let words = a.iter().map(|x| x.text.as_str());
     let hit = match prog {
-        "gpg" | "gpg2" => words.iter().any(|w| w.starts_with("--export-secret")),
-        "getent" => words.iter().any(|w| matches!(*w, "shadow" | "gshadow")),
+        "gpg" | "gpg2" => words.clone().any(|w| w.starts_with("--export-secret")),
+        "getent" => words.clone().any(|w| matches!(w, "shadow" | "gshadow")),
         "git" => operands(a, &["-C", "-c"])
             .first()
             .is_some_and(|o| o.text == "credential"),
@@ -95,11 +98,11 @@ fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
                 && has_flag(a, &['o'], &["output"])
         }
         "security" => words
-            .iter()
+            .clone()
             .any(|w| w.starts_with("find-") && w.ends_with("-password")),
         "pass" | "op" | "vault" | "aws-vault" | "gopass" | "bw" | "lpass" => words
-            .iter()
-            .any(|w| matches!(*w, "show" | "get" | "read" | "item" | "exec" | "export")),
+            .clone()
+            .any(|w| matches!(w, "show" | "get" | "read" | "item" | "exec" | "export")),
         _ => false,
     };
     hit.then_some("prints secrets from a credential store")

@@ -110,10 +110,9 @@ pub struct Subject<'a> {
     /// The credential set's answer for each literal path, once per call: a long command names
     /// the same few paths thousands of times.
     credential_hits: std::cell::RefCell<rustc_hash::FxHashMap<String, Option<&'a str>>>,
-    /// Each command's distinct words (positions in `argv`), found once for every guard that
-    /// judges words one by one. Keyed by the command's address: commands live in the view,
-    /// which outlives this, so an address names one command for the whole call.
-    distinct: std::cell::RefCell<rustc_hash::FxHashMap<usize, Rc<[u32]>>>,
+    /// Each long command's distinct words, found once for every guard that judges words one
+    /// by one (`distinct_positions`).
+    distinct: std::cell::RefCell<rustc_hash::FxHashMap<usize, Rc<[bool]>>>,
 }
 
 type Resolutions =
@@ -141,7 +140,10 @@ impl<'a> Subject<'a> {
         };
         let r = Rc::new(crate::paths::resolve(text, &ctx));
         let mut all = self.resolved.borrow_mut();
-        let here = all.entry(c.cwd.clone()).or_default();
+        // Room for an ordinary command's words from the start: growing costs more than them.
+        let here = (all.entry(c.cwd.clone())).or_insert_with(|| {
+            rustc_hash::FxHashMap::with_capacity_and_hasher(16, Default::default())
+        });
         here.insert(text.to_string(), r.clone());
         r
     }
@@ -169,15 +171,28 @@ impl<'a> Subject<'a> {
     /// The words after the program, each once: a word judged alone is judged the same
     /// wherever it stands, and an 80 KB command repeats a few words thousands of times.
     pub fn distinct_args<'c>(&self, c: &'c Command) -> impl Iterator<Item = &'c Arg> + use<'c> {
+        let words = argv::args(c);
+        // A short command is compared in place: a set and a kept copy cost more than the few
+        // comparisons (most guards' calls are of a handful of words).
+        let positions = (words.len() > argv::SHORT).then(|| self.distinct_positions(c));
+        (0..words.len()).filter_map(move |i| match &positions {
+            None => (!words[..i].iter().any(|w| argv::same_word(w, &words[i]))).then(|| &words[i]),
+            // A word the kept answer does not cover is judged: never skipped on a doubt.
+            Some(firsts) => (firsts.get(i) != Some(&false)).then(|| &words[i]),
+        })
+    }
+
+    /// For each word after the program, whether it is the first of its kind; once per call.
+    /// Keyed by the command's address: commands live in the view, which outlives this, so an
+    /// address names one command for the whole call.
+    fn distinct_positions(&self, c: &Command) -> Rc<[bool]> {
         let key = std::ptr::from_ref(c) as usize;
-        let known = self.distinct.borrow().get(&key).cloned();
-        let positions = known.unwrap_or_else(|| {
-            let positions: Rc<[u32]> = argv::distinct_positions(c).collect();
-            self.distinct.borrow_mut().insert(key, positions.clone());
-            positions
-        });
-        // `get`: a command built for the moment (none is today) could reuse a freed address.
-        (0..positions.len()).filter_map(move |i| c.argv.get(positions[i] as usize))
+        if let Some(known) = self.distinct.borrow().get(&key) {
+            return known.clone();
+        }
+        let firsts: Rc<[bool]> = argv::first_occurrences(c).collect();
+        self.distinct.borrow_mut().insert(key, firsts.clone());
+        firsts
     }
 
     pub fn commands(&self) -> impl Iterator<Item = (&crate::shell::Script, usize, &Command)> {
@@ -307,4 +322,40 @@ pub fn only_flags(a: &Arg) -> bool {
         && a.text[1..]
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || c == '-')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shell::Arg;
+
+    fn command(words: &[&str]) -> Command {
+        Command {
+            argv: words.iter().map(|w| Arg::literal(w)).collect(),
+            ..Command::default()
+        }
+    }
+
+    /// Short commands are compared in place, long ones through a kept set: both give each
+    /// word once, at its first place, and tell a pattern from the same text written literally.
+    #[test]
+    fn distinct_args_are_the_same_short_or_long() {
+        let env = GuardEnv::new(HostPaths::default(), None, Vec::new());
+        let view = CallView::default();
+        let s = Subject::new(&view, &env);
+        let texts =
+            |c: &Command| -> Vec<String> { s.distinct_args(c).map(|a| a.text.clone()).collect() };
+        let short = command(&["cat", "a", "b", "a", "c", "b"]);
+        assert_eq!(texts(&short), ["a", "b", "c"]);
+        let mut words = vec!["cat"];
+        words.extend(std::iter::repeat_n(["a", "b", "a", "c", "b"], 8).flatten());
+        let long = command(&words);
+        assert!(long.argv.len() > argv::SHORT + 1);
+        assert_eq!(texts(&long), ["a", "b", "c"]);
+        // Asked again, the kept answer is the same.
+        assert_eq!(texts(&long), ["a", "b", "c"]);
+        let mut glob = command(&["cat", "*.env", "*.env"]);
+        glob.argv[2].pattern = true;
+        assert_eq!(s.distinct_args(&glob).count(), 2);
+    }
 }

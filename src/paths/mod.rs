@@ -14,6 +14,7 @@ mod url;
 
 pub use defaults::credential_files;
 pub use resolve::{resolve, resolve_literal};
+pub use set::basename;
 pub use set::{PathSet, PathSetError};
 
 /// Where relative paths start and what `~` is.

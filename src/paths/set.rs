@@ -437,8 +437,9 @@ fn folded(name: &str) -> Cow<'_, str> {
     Cow::Owned(name.chars().map(fold_char).collect())
 }
 
-fn basename(path: &str) -> &str {
-    // A byte scan: cheaper than `rsplit`'s searcher for names this short.
+/// The last component of a path (`/usr/bin/rm` → `rm`). Asked many times per call of short
+/// names: a byte scan from the end beats setting up `rfind`'s memrchr.
+pub fn basename(path: &str) -> &str {
     path.bytes()
         .rposition(|b| b == b'/')
         .map_or(path, |i| &path[i + 1..])

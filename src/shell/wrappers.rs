@@ -88,9 +88,7 @@ fn wrap(label: &str, skip: usize, args: &[Arg]) -> Peel {
 }
 
 /// The base name of a program word: `/usr/bin/sudo` is `sudo`.
-pub(super) fn basename(text: &str) -> &str {
-    text.rfind('/').map_or(text, |i| &text[i + 1..])
-}
+pub(super) use crate::paths::basename;
 
 /// `NAME=value` words from `start`: their end, and the pairs.
 fn assignments(args: &[Arg], start: usize) -> (usize, Vec<(String, String)>) {

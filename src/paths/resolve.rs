@@ -44,18 +44,24 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
             if !literal(dir) {
                 return None;
             }
-            format!("{dir}/{raw}")
+            // Pushed rather than `format!`ed: every word of every command comes here.
+            let mut joined = String::with_capacity(dir.len() + 1 + raw.len());
+            joined.push_str(dir);
+            joined.push('/');
+            joined.push_str(raw);
+            joined
         }
         _ => raw.to_string(),
     };
     let body = joined.strip_prefix('/').unwrap_or(&joined);
-    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. Searched
-    // with memchr: a script that `cd`s deeper line after line makes working directories
-    // kilobytes long, and every word of every line is joined to one.
-    // Searchers built once: building one per word cost more than a short word's search.
-    static MARKS: Lazy<[memchr::memmem::Finder<'static>; 3]> =
-        Lazy::new(|| ["//", "/./", "/../"].map(memchr::memmem::Finder::new));
-    let marked = MARKS.iter().any(|f| f.find(body.as_bytes()).is_some());
+    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. One
+    // memchr pass over the slashes: a script that `cd`s deeper line after line makes working
+    // directories kilobytes long, and every word of every line is joined to one.
+    let bytes = body.as_bytes();
+    let marked = memchr::memchr_iter(b'/', bytes).any(|i| {
+        let next = &bytes[i + 1..];
+        next.starts_with(b"/") || next.starts_with(b"./") || next.starts_with(b"../")
+    });
     let normal = joined == "/"
         || !(body.is_empty()
             || matches!(body, "." | "..")

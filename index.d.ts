@@ -139,8 +139,8 @@ export declare class GovernanceEngine {
   evaluateSync(request: EvaluationRequest): Verdict;
   /** JSON in, JSON out: the cheapest crossing. Never throws; bad input follows failMode. */
   evaluateJson(request: string): string;
-  /** The host's model (`api.runtime.llm.complete` wrapped to take one JSON request and return the text) for `llm.backend` "host". */
-  setHostLlm(complete: (request: string) => Promise<string>): void;
+  /** The host's model (`api.runtime.llm.complete` wrapped to take one JSON request and return the text, or `{text, model}` so records name the host's model) for `llm.backend` "host". */
+  setHostLlm(complete: (request: string) => Promise<string | { text: string; model?: string }> | string | { text: string; model?: string }): void;
   /** One completion through the host's model: `{system?, user?, maxTokens?, model?, timeoutMs?}`; resolves with its text. */
   probeHostLlm(request: string): Promise<string>;
   /** Asks the model the questions of a verdict that came back with `pending`; resolves when the answers are in. */

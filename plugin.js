@@ -111,7 +111,8 @@ function offerHostModel(engine, api, config, log) {
       signal: AbortSignal.timeout(timeoutMs),
     });
     if (!result || typeof result.text !== 'string') throw new Error('the host model returned no text');
-    return result.text;
+    // The model the host chose (only it knows): the engine's audit records name it.
+    return { text: result.text, model: typeof result.model === 'string' ? result.model : undefined };
   });
 }
 

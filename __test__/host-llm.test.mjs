@@ -55,14 +55,25 @@ test('a rejected promise rejects the probe with its message', async () => {
   await assert.rejects(probe(e), /host model/);
 });
 
-test('an answer that is not a string is an error, not text', async () => {
+test('an answer that is neither a text nor {text, model} is an error, not text', async () => {
   const e = engine();
   e.setHostLlm(() => 42);
-  await assert.rejects(probe(e), /returned number, not a Promise/i);
-  e.setHostLlm(async () => ({ text: 'wrapped' }));
-  await assert.rejects(probe(e), /String|string/);
-  e.setHostLlm(() => ({ then: (ok) => ok('a thenable, not a Promise') }));
-  await assert.rejects(probe(e), /returned object, not a Promise/i);
+  await assert.rejects(probe(e), /returned number, not a text, \{text, model\} or a Promise/i);
+  e.setHostLlm(async () => ({ text: 42, model: 'm' }));
+  await assert.rejects(probe(e), /returned number, not a text/i);
+  // A thenable is not a Promise: its `then` is never called, and it carries no text.
+  let called = false;
+  e.setHostLlm(() => ({ then: (ok) => { called = true; ok('a thenable, not a Promise'); } }));
+  await assert.rejects(probe(e), /returned undefined, not a text/i);
+  assert.equal(called, false);
+});
+
+test("the host's own result {text, model} is taken as the text (the model goes to the records)", async () => {
+  const e = engine();
+  e.setHostLlm(async () => ({ text: 'wrapped', model: 'host-model', provider: 'p', usage: {} }));
+  assert.equal(await probe(e), 'wrapped');
+  e.setHostLlm(() => ({ text: 'sync wrapped', model: 7 }));
+  assert.equal(await probe(e), 'sync wrapped', 'a model name that is not a string is left out');
 });
 
 test('a function answering synchronously with a string is taken as the text', async () => {

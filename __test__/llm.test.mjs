@@ -45,9 +45,17 @@ function model(asked) {
   };
 }
 
+/** Every record of the audit trail under `dir`, parsed. */
+function auditRecords(dir) {
+  const files = [];
+  const walk = (d) => { for (const e of fs.readdirSync(d, { withFileTypes: true })) { const p = path.join(d, e.name); if (e.isDirectory()) walk(p); else files.push(p); } };
+  walk(dir);
+  return files.filter((f) => f.endsWith('.jsonl')).flatMap((f) => fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)));
+}
+
 test('an intent rule asks the host model, blocks what it says matches and lets the rest run', async () => {
   const asked = [];
-  const { api } = register(config(), model(asked));
+  const { api, dir } = register(config(), model(asked));
   const pending = exec(api, 'rm -rf ~/projects', 1);
   assert.ok(pending instanceof Promise, 'a call that waits for the model returns a Promise');
   const blocked = await pending;
@@ -66,6 +74,12 @@ test('an intent rule asks the host model, blocks what it says matches and lets t
   assert.ok(!(again instanceof Promise), 'a cached answer needs no Promise');
   assert.equal(again.block, true);
   assert.equal(asked.length, 2);
+  // Only the host knows which model it asked: its answer names it, and so do the records.
+  api.hooks.gateway_stop?.({}, {});
+  const calls = auditRecords(dir).filter((r) => JSON.stringify(r).includes('"governance.llm.call"'));
+  assert.equal(calls.length, 2, 'one record per model call');
+  for (const c of calls) assert.match(JSON.stringify(c), /"backend":"host"/);
+  for (const c of calls) assert.match(JSON.stringify(c), /"model":"fake"/);
 });
 
 test('a call no intent rule concerns never touches the model and stays synchronous', () => {

@@ -29,7 +29,7 @@ impl Backend for Fake {
         Box::pin(async move {
             match text.as_str() {
                 "!error" => Err(LlmError::Backend("down".into())),
-                _ => Ok(text),
+                _ => Ok(text.into()),
             }
         })
     }

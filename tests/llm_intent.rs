@@ -35,7 +35,7 @@ impl Backend for Fake {
             tokio::time::sleep(Duration::from_millis(delay)).await;
             match text.as_str() {
                 "!error" => Err(LlmError::Backend("model overloaded".into())),
-                _ => Ok(text),
+                _ => Ok(text.into()),
             }
         })
     }

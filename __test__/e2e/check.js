@@ -607,10 +607,12 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
   const denied = records(INTENT_KEY).find((r) => r.verdict === "deny" && r.executionPrevented === true && r.policyId === "e2e-intent" &&
     r.ruleId === "deletes-project" && r.context.toolName === "exec" && r.llmEscalated === true &&
     r.context.toolParams && r.context.toolParams.command === deleteCommand);
-  const hostCall = llmCalls(INTENT_KEY, "intent").find((r) => r.details.backend === "host" && r.details.answer && r.details.answer.matches === true);
+  // The host's llm.complete names the model it chose; the record carries that name (only the host knows it).
+  const hostCall = llmCalls(INTENT_KEY, "intent").find((r) => r.details.backend === "host" && r.details.answer && r.details.answer.matches === true &&
+    typeof r.details.model === "string" && r.details.model.includes("fake-model"));
   const seen = resultsAfter("intent_delete");
   const told = (t) => t.includes("Deleting the user's project files is not allowed");
-  check("LLM judgment: `exec rm -r <workspace>/ocg-e2e-project` (refused by no guard or regex policy) is denied by the intent rule (policy e2e-intent, rule deletes-project, llmEscalated), a governance.llm.call record names the host backend, the reason reached the model and the transcript, the project survives",
+  check("LLM judgment: `exec rm -r <workspace>/ocg-e2e-project` (refused by no guard or regex policy) is denied by the intent rule (policy e2e-intent, rule deletes-project, llmEscalated), a governance.llm.call record names the host backend and the host's model, the reason reached the model and the transcript, the project survives",
     /^rm -r /.test(deleteCommand || "") && !!denied && !!hostCall && seen.some(told) && transcriptResults("intent").some(told) &&
       fs.existsSync(path.join(projectDir, "canary")),
     `${turn("intent")}\n${describe(records(INTENT_KEY))}\nmodel saw: ${seen.map((t) => short(t, 300)).join(" | ") || "no tool result"}\n` +

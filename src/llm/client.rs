@@ -136,9 +136,11 @@ impl Client {
                 None => Err(LlmError::Backend("no backend".into())),
             }
         };
-        let result = match tokio::time::timeout(timeout, asked).await {
-            Ok(r) => r,
-            Err(_) => Err(LlmError::Timeout(timeout_ms)),
+        let (result, model) = match tokio::time::timeout(timeout, asked).await {
+            // The model the answer names, else the one asked for.
+            Ok(Ok(reply)) => (Ok(reply.text), reply.model.or(model)),
+            Ok(Err(e)) => (Err(e), model),
+            Err(_) => (Err(LlmError::Timeout(timeout_ms)), model),
         };
         self.finish(started, model, result)
     }
@@ -204,7 +206,7 @@ fn median(xs: &VecDeque<f64>) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::llm::CompletionFuture;
+    use crate::llm::{CompletionFuture, Reply};
     use std::sync::atomic::AtomicUsize;
 
     /// Answers after `delay_ms`, counting how many calls are in flight at once.
@@ -228,7 +230,7 @@ mod tests {
                 most.fetch_max(n, Ordering::SeqCst);
                 tokio::time::sleep(Duration::from_millis(delay)).await;
                 now.fetch_sub(1, Ordering::SeqCst);
-                Ok(format!("answer to {}", c.user))
+                Ok(format!("answer to {}", c.user).into())
             })
         }
     }
@@ -311,6 +313,47 @@ mod tests {
         assert_eq!(
             (after.backend, after.model.as_deref()),
             ("host", Some("slow-1"))
+        );
+    }
+
+    /// Names the model in its answer only (as the host's `llm.complete` does).
+    struct Naming;
+
+    impl Backend for Naming {
+        fn name(&self) -> &'static str {
+            "host"
+        }
+        fn model(&self) -> Option<String> {
+            None
+        }
+        fn complete(&self, _: Completion) -> CompletionFuture {
+            Box::pin(async {
+                Ok(Reply {
+                    text: "{}".into(),
+                    model: Some("chosen-by-host".into()),
+                })
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn a_model_named_in_the_answer_is_the_one_recorded() {
+        let client = Client::new(Source::Own(Arc::new(Naming)), 1_000, 1);
+        let call = client.complete(completion("x")).await;
+        assert_eq!(call.model.as_deref(), Some("chosen-by-host"));
+        // Asked for another, the answer's own name still wins: it says who answered.
+        let mut asked = completion("y");
+        asked.model = Some("asked-for".into());
+        let call = client.complete(asked).await;
+        assert_eq!(call.model.as_deref(), Some("chosen-by-host"));
+        // A backend that names none: the one asked for.
+        let (b, _) = slow(1);
+        let client = Client::new(Source::Own(b), 1_000, 1);
+        let mut asked = completion("z");
+        asked.model = Some("asked-for".into());
+        assert_eq!(
+            client.complete(asked).await.model.as_deref(),
+            Some("asked-for")
         );
     }
 }

@@ -49,7 +49,21 @@ pub enum LlmError {
     Planted,
 }
 
-pub type CompletionFuture = Pin<Box<dyn Future<Output = Result<String, LlmError>> + Send>>;
+pub type CompletionFuture = Pin<Box<dyn Future<Output = Result<Reply, LlmError>> + Send>>;
+
+/// A model's answer: its text, and the model that wrote it when the backend learns that only
+/// from the answer (the host's `llm.complete` names the model it chose).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reply {
+    pub text: String,
+    pub model: Option<String>,
+}
+
+impl From<String> for Reply {
+    fn from(text: String) -> Reply {
+        Reply { text, model: None }
+    }
+}
 
 /// Where completions come from. The client owns caching, the concurrency bound and the timeout;
 /// a backend only turns one completion into the model's text.

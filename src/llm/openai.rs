@@ -12,7 +12,7 @@ use reqwest::header::{HeaderValue, AUTHORIZATION, CONTENT_TYPE};
 use reqwest::{Client, Url};
 use serde_json::{json, Value};
 
-use super::{Backend, Completion, CompletionFuture, LlmError};
+use super::{Backend, Completion, CompletionFuture, LlmError, Reply};
 
 /// A dead host should fail fast; the client's own timeout bounds the whole call anyway.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -87,7 +87,8 @@ impl Backend for OpenAiBackend {
         let key = Arc::clone(&self.key);
         Box::pin(async move {
             let outcome = send(request).await;
-            outcome.map_err(|message| LlmError::Backend(scrub(&message, &key)))
+            // The model asked is the one recorded (`model()`); the answer's own name is not read.
+            (outcome.map(Reply::from)).map_err(|message| LlmError::Backend(scrub(&message, &key)))
         })
     }
 }
@@ -399,7 +400,7 @@ mod tests {
             .to_string()
     }
 
-    fn backend_error(result: Result<String, LlmError>) -> String {
+    fn backend_error(result: Result<Reply, LlmError>) -> String {
         match result {
             Err(LlmError::Backend(message)) => message,
             other => panic!("expected a backend error, got {other:?}"),
@@ -411,8 +412,8 @@ mod tests {
         let (endpoint, seen) = fake_server(200, |_| answer(r#"{"matches": true}"#)).await;
         let backend =
             OpenAiBackend::new(&format!("{endpoint}/"), "small-judge", KEY).expect("backend");
-        let text = backend.complete(completion(None)).await.expect("answer");
-        assert_eq!(text, r#"{"matches": true}"#);
+        let reply = backend.complete(completion(None)).await.expect("answer");
+        assert_eq!(reply.text, r#"{"matches": true}"#);
 
         let seen = seen.await.expect("request seen");
         assert!(

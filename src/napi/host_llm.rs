@@ -3,13 +3,13 @@
 //!
 //! ```text
 //! tokio task ──JSON request──▶ ThreadsafeFunction (weak) ──▶ JS fn on the JS thread
-//!            ◀──text────────── Promise<string> settled ◀──── api.runtime.llm.complete
+//!            ◀──text, model─── Promise settled ◀──────────── api.runtime.llm.complete
 //! ```
 //!
 //! The answer arrives through the JS event loop, so a host completion must never be waited for
 //! on the JS thread itself (a `block_on` there would wait forever).
 
-use crate::llm::{Backend, Completion, CompletionFuture, LlmError};
+use crate::llm::{Backend, Completion, CompletionFuture, LlmError, Reply};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::ThreadsafeFunction;
 use napi::JsValue;
@@ -17,32 +17,81 @@ use serde::Deserialize;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The shim's function, `(request: string) => Promise<string>`, callable from any thread.
+/// The shim's function, `(request: string) => Promise<{text, model} | string>`, callable from
+/// any thread.
 /// `CalleeHandled = false`: it gets the request alone, not Node's error-first `(err, request)`.
 /// `Weak = true`: holding it does not keep the process alive (the gateway and tests must exit
 /// while an engine still holds the function).
 pub type HostFn = ThreadsafeFunction<String, HostReply, String, Status, false, true>;
 
 /// What the host function returned, read on the JS thread: a Promise (whose settling is then
-/// awaited from Rust) or, from a synchronous shim, the text itself.
+/// awaited from Rust) or, from a synchronous shim, the answer itself.
 pub enum HostReply {
-    Pending(Promise<String>),
-    Ready(String),
+    Pending(Promise<HostAnswer>),
+    Ready(HostAnswer),
 }
 
 impl FromNapiValue for HostReply {
     unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> Result<Self> {
         let unknown = Unknown::from_raw_unchecked(env, value);
-        match unknown.get_type()? {
-            ValueType::String => String::from_napi_value(env, value).map(HostReply::Ready),
-            // Only a real Promise: calling a thenable's own `then` would run whatever it does.
-            ValueType::Object if unknown.is_promise()? => {
-                Promise::from_napi_value(env, value).map(HostReply::Pending)
-            }
-            other => Err(Error::new(
+        // Only a real Promise: calling a thenable's own `then` would run whatever it does.
+        if unknown.get_type()? == ValueType::Object && unknown.is_promise()? {
+            return Promise::from_napi_value(env, value).map(HostReply::Pending);
+        }
+        HostAnswer::from_napi_value(env, value).map(HostReply::Ready)
+    }
+}
+
+/// An answer of the host's: the text, or `llm.complete`'s own result `{text, model, …}`, which
+/// the shim hands on so audit records name the model the host chose (only the host knows it).
+pub struct HostAnswer {
+    text: String,
+    model: Option<String>,
+}
+
+impl FromNapiValue for HostAnswer {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> Result<Self> {
+        let unknown = Unknown::from_raw_unchecked(env, value);
+        let not_text = |what: ValueType| {
+            Error::new(
                 Status::InvalidArg,
-                format!("the host model function returned {other:?}, not a Promise<string>"),
-            )),
+                format!(
+                    "the host model function returned {what:?}, not a text, {{text, model}} or a Promise of one"
+                ),
+            )
+        };
+        match unknown.get_type()? {
+            ValueType::String => Ok(HostAnswer {
+                text: String::from_napi_value(env, value)?,
+                model: None,
+            }),
+            ValueType::Object => {
+                let answer = Object::from_napi_value(env, value)?;
+                let text: Unknown = answer.get_named_property("text")?;
+                if text.get_type()? != ValueType::String {
+                    return Err(not_text(text.get_type()?));
+                }
+                // A model name that is not a string is left out rather than failing the answer.
+                let model: Unknown = answer.get_named_property("model")?;
+                let model = match model.get_type()? {
+                    ValueType::String => Some(String::from_napi_value(env, model.raw())?),
+                    _ => None,
+                };
+                Ok(HostAnswer {
+                    text: String::from_napi_value(env, text.raw())?,
+                    model,
+                })
+            }
+            other => Err(not_text(other)),
+        }
+    }
+}
+
+impl From<HostAnswer> for Reply {
+    fn from(a: HostAnswer) -> Reply {
+        Reply {
+            text: a.text,
+            model: a.model,
         }
     }
 }
@@ -79,10 +128,11 @@ impl Backend for HostBackend {
                 .call_async_catch(request_json(&c))
                 .await
                 .map_err(backend_error)?;
-            match reply {
-                HostReply::Ready(text) => Ok(text),
-                HostReply::Pending(promise) => promise.await.map_err(backend_error),
-            }
+            let answer = match reply {
+                HostReply::Ready(answer) => answer,
+                HostReply::Pending(promise) => promise.await.map_err(backend_error)?,
+            };
+            Ok(answer.into())
         })
     }
 }
@@ -172,7 +222,7 @@ pub async fn probe(
     timeout: Duration,
 ) -> std::result::Result<String, LlmError> {
     match tokio::time::timeout(timeout, backend.complete(c)).await {
-        Ok(answer) => answer,
+        Ok(answer) => answer.map(|reply| reply.text),
         Err(_) => Err(LlmError::Timeout(timeout.as_millis() as u64)),
     }
 }

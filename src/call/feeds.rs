@@ -307,7 +307,7 @@ fn names_from_stdin(c: &Command) -> bool {
 /// Programs that run a command or script they are handed: schedulers, terminal multiplexers,
 /// privilege and sandbox runners, `trap`. Their command is analysed like a nested script.
 fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
-    if !RUNNERS.contains(&program(c)) {
+    if !crate::guards::argv::listed(&RUNNERS, program(c)) {
         return Vec::new();
     }
     let a = args(c);

@@ -2,7 +2,7 @@
 //! one, through a copy, an archive or a recursive reader of a directory holding one — nor dump
 //! the environment or search files for secrets.
 
-use super::argv::{args, has_flag, operands, option_values, program};
+use super::argv::{args, has_flag, listed, operands, option_values, program};
 use super::{show, Subject};
 use crate::paths::PathSet;
 use crate::shell::{Arg, Command, RedirectKind};
@@ -125,7 +125,7 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = redirect(s, protected, c) {
         return Some(why);
     }
-    if NAMERS.contains(&prog) {
+    if listed(&NAMERS, prog) {
         return None;
     }
     if let Some(why) = served(s, protected, c) {
@@ -278,7 +278,7 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
     let a = args(c);
     let search = tree_search(prog, c);
     let recursive = prog == "cp" && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
-    if !TREE_READERS.contains(&prog) && !recursive && !search {
+    if !listed(&TREE_READERS, prog) && !recursive && !search {
         return None;
     }
     if search {
@@ -414,7 +414,7 @@ const PRINTERS: [&str; 12] = [
 
 /// A secret-named variable from the host environment expanded into a printing command.
 fn printed_secret_variable<'c>(prog: &str, c: &'c Command) -> Option<&'c str> {
-    if !PRINTERS.contains(&prog) {
+    if !listed(&PRINTERS, prog) {
         return None;
     }
     c.env_reads

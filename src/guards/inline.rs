@@ -41,7 +41,7 @@ pub fn code(c: &Command) -> Option<&str> {
     let flags = code_flags(prog);
     let a = args(c);
     let k = a.iter().position(|x| {
-        flags.contains(&x.text.as_str())
+        crate::guards::argv::listed(flags, &x.text)
             || x.text.starts_with("-c") && prog.starts_with("python") && x.text.len() > 2
     })?;
     if a[k].text.len() > 2 && a[k].text.starts_with("-c") {

@@ -98,7 +98,7 @@ const READERS: [&str; 24] = [
 ];
 
 fn unknown_file(c: &crate::shell::Command) -> Option<String> {
-    if !READERS.contains(&super::argv::program(c)) {
+    if !super::argv::listed(&READERS, super::argv::program(c)) {
         return None;
     }
     let ops = super::argv::operands(super::argv::args(c), &["-n", "-c", "-w", "-f", "-o"]);

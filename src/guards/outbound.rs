@@ -47,7 +47,7 @@ pub fn check(req: &Request, view: &CallView) -> Option<String> {
 
 fn reaches_network(c: &crate::shell::Command) -> bool {
     let prog = program(c);
-    if NETWORK.contains(&prog) {
+    if super::argv::listed(&NETWORK, prog) {
         return true;
     }
     let ops = operands(args(c), &["-C", "-c", "-e"]);

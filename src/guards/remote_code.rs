@@ -2,7 +2,7 @@
 //! interpreter (`curl … | sh`, `bash <(curl …)`, `bash -c "$(wget -qO- …)"`, `base64 -d | sh`),
 //! or saved to a file that the same command line then runs.
 
-use super::argv::{args, has_flag, operands, option_values, program};
+use super::argv::{args, has_flag, listed, operands, option_values, program};
 use super::{show, Subject};
 use crate::shell::{Command, Script};
 
@@ -198,7 +198,7 @@ fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
     };
     match pip_at {
         Some(k) => a.get(k..),
-        None => installers.contains(&prog).then_some(a),
+        None => listed(&installers, prog).then_some(a),
     }
 }
 
@@ -223,7 +223,7 @@ fn runs_remote_module(c: &Command) -> bool {
 }
 
 pub fn is_interpreter(prog: &str) -> bool {
-    INTERPRETERS.contains(&prog) || prog.starts_with("python3.") || prog == "eval"
+    listed(&INTERPRETERS, prog) || prog.starts_with("python3.") || prog == "eval"
 }
 
 /// An interpreter whose input chain holds a download or a decode, and which runs that input
@@ -278,19 +278,19 @@ fn fetches(prog: &str, a: &[crate::shell::Arg]) -> bool {
 
 /// A decoder (not a download): its output is a payload the text did not show.
 pub fn decodes(c: &Command) -> bool {
-    !DOWNLOADERS.contains(&program(c)) && is_source(c)
+    !listed(&DOWNLOADERS, program(c)) && is_source(c)
 }
 
 fn is_source(c: &Command) -> bool {
     let prog = program(c);
-    if DOWNLOADERS.contains(&prog) || fetches(prog, args(c)) {
+    if listed(&DOWNLOADERS, prog) || fetches(prog, args(c)) {
         return true;
     }
     // `perl -e 'print pack("H*", …)' | sh`: a program computing a script is a decoder.
     if crate::guards::inline::code(c).is_some() {
         return true;
     }
-    if !DECODERS.contains(&prog) {
+    if !listed(&DECODERS, prog) {
         return false;
     }
     let a = args(c);

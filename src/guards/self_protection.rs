@@ -2,7 +2,7 @@
 //! delete its state (audit trail, keys, trust store, agent records), change OpenClaw's config
 //! or plugins, or call governance's admin methods — through any tool.
 
-use super::argv::{args, operands, program};
+use super::argv::{args, listed, operands, program};
 use super::{show, Subject};
 use crate::call::Access;
 use crate::paths::Resolved;
@@ -105,7 +105,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             return Some(format!("`{}`: {why}", show(c)));
         }
     }
-    let access = if READERS.contains(&prog) {
+    let access = if listed(&READERS, prog) {
         Access::Read
     } else {
         Access::Write
@@ -116,8 +116,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
             let p = s.path_of(c, word);
             let why = touches_state(s, &p, access).or_else(|| {
-                REMOVERS
-                    .contains(&prog)
+                listed(&REMOVERS, prog)
                     .then(|| holds_state(s, &p))
                     .flatten()
             });

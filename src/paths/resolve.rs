@@ -54,14 +54,21 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
         _ => raw.to_string(),
     };
     let body = joined.strip_prefix('/').unwrap_or(&joined);
-    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. One
-    // memchr pass over the slashes: a script that `cd`s deeper line after line makes working
-    // directories kilobytes long, and every word of every line is joined to one.
+    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. Searched
+    // with memmem, not slash by slash: a script that `cd`s deeper line after line makes working
+    // directories kilobytes long (a thousand slashes), and every word of every line is joined
+    // to one. `/./` and `/../` both begin with `/.`, which is rare in a path (a dotfile).
+    // Searchers built once: building one per word cost more than a short word's search.
+    static DOUBLE_SLASH: Lazy<memchr::memmem::Finder<'static>> =
+        Lazy::new(|| memchr::memmem::Finder::new("//"));
+    static SLASH_DOT: Lazy<memchr::memmem::Finder<'static>> =
+        Lazy::new(|| memchr::memmem::Finder::new("/."));
     let bytes = body.as_bytes();
-    let marked = memchr::memchr_iter(b'/', bytes).any(|i| {
-        let next = &bytes[i + 1..];
-        next.starts_with(b"/") || next.starts_with(b"./") || next.starts_with(b"../")
-    });
+    let marked = DOUBLE_SLASH.find(bytes).is_some()
+        || SLASH_DOT.find_iter(bytes).any(|i| {
+            let rest = &bytes[i + 2..];
+            rest.starts_with(b"/") || rest.starts_with(b"./")
+        });
     let normal = joined == "/"
         || !(body.is_empty()
             || matches!(body, "." | "..")

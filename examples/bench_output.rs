@@ -5,22 +5,8 @@
 
 use openclaw_governance::{EngineOptions, GovernanceEngine};
 use serde_json::{json, Value};
-use std::time::Instant;
-
-fn p50(mut f: impl FnMut()) -> f64 {
-    for _ in 0..2_000 {
-        f();
-    }
-    let mut times: Vec<f64> = (0..20_000)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_nanos() as f64 / 1000.0
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[times.len() / 2]
-}
+#[path = "common/timing.rs"]
+mod timing;
 
 fn registries() -> Value {
     let regs: Vec<Value> = ["infra", "team", "features"]
@@ -80,7 +66,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         r.violations.len(),
         r.verdict
     );
-    let full = p50(|| {
+    let full = timing::p50_us(2_000, 20_000, || {
         std::hint::black_box(engine.validate_output(
             Some("writer"),
             Some("agent:writer:main"),
@@ -113,20 +99,20 @@ fn stages(
         .flat_map(|id| openclaw_governance::output::claims::builtin(id))
         .collect();
     let refs: Vec<_> = patterns.iter().collect();
-    let detect = p50(|| {
+    let detect = timing::p50_us(2_000, 20_000, || {
         std::hint::black_box(openclaw_governance::output::claims::detect(
             text, &refs, 1000,
         ));
     });
     println!("claims::detect, every builtin      p50 {detect:6.2} µs");
-    let scan = p50(|| {
+    let scan = timing::p50_us(2_000, 20_000, || {
         std::hint::black_box(openclaw_governance::output::scan::Scan::new(text));
     });
     println!("   sentences and anchor words        p50 {scan:6.2} µs");
     // Each pattern alone: the sentence split and anchor pass are in every line.
     for pat in &patterns {
         let one = [pat];
-        let t = p50(|| {
+        let t = timing::p50_us(2_000, 20_000, || {
             std::hint::black_box(openclaw_governance::output::claims::detect(
                 text, &one, 1000,
             ));
@@ -136,7 +122,7 @@ fn stages(
             &pat.re.as_str()[..50.min(pat.re.as_str().len())]
         );
     }
-    let json = p50(|| {
+    let json = timing::p50_us(2_000, 20_000, || {
         std::hint::black_box(serde_json::to_string(r).ok());
     });
     println!(

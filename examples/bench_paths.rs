@@ -4,22 +4,8 @@
 
 use openclaw_governance::paths::{credential_files, resolve, resolve_literal, PathContext};
 use std::hint::black_box;
-use std::time::Instant;
-
-fn p50(mut f: impl FnMut()) -> f64 {
-    for _ in 0..2_000 {
-        f();
-    }
-    let mut times: Vec<f64> = (0..20_000)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_nanos() as f64 / 1000.0
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[times.len() / 2]
-}
+#[path = "common/timing.rs"]
+mod timing;
 
 fn main() {
     let ctx = PathContext {
@@ -41,7 +27,7 @@ fn main() {
         ("resolve (shell) ./src/../.e*", "./src/../.e*", true),
     ];
     for (name, raw, shell) in cases {
-        let us = p50(|| {
+        let us = timing::p50_us(2_000, 20_000, || {
             let r = if shell {
                 resolve(black_box(raw), &ctx)
             } else {
@@ -73,12 +59,12 @@ fn main() {
         let raw: &str = raw;
         let r = resolve(raw, &ctx);
         let label = set.hit(&r);
-        let us = p50(|| {
+        let us = timing::p50_us(2_000, 20_000, || {
             black_box(set.hit(black_box(&r)));
         });
         println!("{name:<48} p50 {us:>7.3} µs  -> {label:?}");
     }
-    let us = p50(|| {
+    let us = timing::p50_us(2_000, 20_000, || {
         black_box(credential_files(black_box(ctx.home)));
     });
     println!("{:<48} p50 {us:>7.3} µs", "compile credential_files");

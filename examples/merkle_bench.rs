@@ -8,20 +8,10 @@ use openclaw_governance::audit::merkle::{
 use std::hint::black_box;
 use std::time::Instant;
 
-const RUNS: usize = 2001;
+#[path = "common/timing.rs"]
+mod timing;
 
-/// Median wall time of `f` in µs.
-fn median_us(mut f: impl FnMut()) -> f64 {
-    let mut times: Vec<f64> = (0..RUNS)
-        .map(|_| {
-            let t = Instant::now();
-            f();
-            t.elapsed().as_nanos() as f64 / 1000.0
-        })
-        .collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[RUNS / 2]
-}
+const RUNS: usize = 2001;
 
 fn ms(t: Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
@@ -33,7 +23,7 @@ fn consistency(tree: &Tree, m: u64, n: u64) -> f64 {
         (Some(old), Some(new)) => (old, new),
         _ => panic!("roots of {m} and {n} leaves"),
     };
-    median_us(|| {
+    timing::p50_us(0, RUNS, || {
         let proof = tree.consistency(m, n).unwrap_or_default();
         assert!(verify_consistency(m, n, &old, &new, black_box(&proof)));
     })
@@ -78,7 +68,7 @@ fn main() {
 
     let root = tree.root(n).unwrap_or_default();
     let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let inclusion = median_us(|| {
+    let inclusion = timing::p50_us(0, RUNS, || {
         x = x
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);

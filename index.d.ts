@@ -139,6 +139,8 @@ export declare class GovernanceEngine {
   evaluateSync(request: EvaluationRequest): Verdict;
   /** JSON in, JSON out: the cheapest crossing. Never throws; bad input follows failMode. */
   evaluateJson(request: string): string;
+  /** `evaluateJson` for a `before_tool_call` hook: `null` when the verdict is an allow with nothing pending and no log lines (it is audited all the same). */
+  evaluateToolCallJson(request: string): string | null;
   /** The host's model (`api.runtime.llm.complete` wrapped to take one JSON request and return the text, or `{text, model}` so records name the host's model) for `llm.backend` "host". */
   setHostLlm(complete: (request: string) => Promise<string | { text: string; model?: string }> | string | { text: string; model?: string }): void;
   /** One completion through the host's model: `{system?, user?, maxTokens?, model?, timeoutMs?}`; resolves with its text. */

@@ -364,11 +364,12 @@ function register(api) {
     log('error', `engine unavailable: ${err.message}`);
   }
 
-  const evaluate = (request) => {
-    const verdict = JSON.parse(engine.evaluateJson(JSON.stringify(request)));
+  const read = (json) => {
+    const verdict = JSON.parse(json);
     if (verdict.logs) forwardLogs(verdict.logs, log);
     return verdict;
   };
+  const evaluate = (request) => read(engine.evaluateJson(JSON.stringify(request)));
   // Anything that goes wrong here follows failMode; nothing throws into the host.
   const guarded = (what, fn, onError) => (...args) => {
     try {
@@ -388,16 +389,15 @@ function register(api) {
   const compacted = new Set();
   // A verdict that waits for a model (an intent condition, risk escalation) comes back with
   // `pending`: only then does the hook return a Promise, settled off the JS thread.
-  const judged = (pending) => engine.askPending(pending).then(() => {
-    const verdict = JSON.parse(engine.finishPending(pending));
-    if (verdict.logs) forwardLogs(verdict.logs, log);
-    return verdict;
-  });
+  const judged = (pending) => engine.askPending(pending).then(() => read(engine.finishPending(pending)));
   if (engine && config.llm && config.llm.enabled === true) offerHostModel(engine, api, config, log);
   api.on('before_tool_call', guarded('before_tool_call', (event, ctx = {}) => {
     const request = toolRequest(event, ctx);
     const toolCallId = event.toolCallId || ctx.toolCallId;
-    const verdict = evaluate(request);
+    // null: allowed, with nothing for the hook to do (most calls); the engine audited it.
+    const json = engine.evaluateToolCallJson(JSON.stringify(request));
+    if (json === null) return undefined;
+    const verdict = read(json);
     if (verdict.pending == null) return toolResult(verdict, relay, toolCallId);
     return judged(verdict.pending).then((v) => toolResult(v, relay, toolCallId), (err) => {
       log('error', `before_tool_call: ${err && err.message}`);

@@ -47,6 +47,36 @@ test('unreadable input never throws: it follows failMode', () => {
   assert.equal(open.evaluateSync({ hook: 'before_lunch' }).error, 'unknown hook "before_lunch"');
 });
 
+test('evaluateToolCallJson: null for a quiet allow (still audited), the verdict otherwise', () => {
+  const e = new GovernanceEngine({
+    policies: [...denyRm.policies, { id: 'push', rules: [{ id: 'ask', conditions: [{ type: 'tool', name: 'exec', params: { command: { startsWith: 'git push' } } }],
+      effect: { action: 'escalate', reason: 'pushes need a human' } }] }],
+  }, { stateDir: tempDir() });
+  assert.equal(e.evaluateToolCallJson(JSON.stringify(call('ls -la'))), null);
+  const deny = JSON.parse(e.evaluateToolCallJson(JSON.stringify(call('rm -rf /'))));
+  assert.deepEqual([deny.action, deny.ruleId], ['deny', 'rm']);
+  const esc = JSON.parse(e.evaluateToolCallJson(JSON.stringify(call('git push origin main'))));
+  assert.equal(esc.action, 'escalate');
+  assert.match(esc.approval.id, /^gov-/);
+  // The same verdicts as evaluateJson gives, and the allow is in the trail like the others.
+  assert.equal(JSON.parse(e.evaluateJson(JSON.stringify(call('ls -la')))).action, 'allow');
+  e.flush();
+  const allowed = e.auditQuery({ verdict: 'allow' }).map((r) => r.context.toolParams.command);
+  assert.deepEqual(allowed, ['ls -la', 'ls -la']);
+  // A log line waiting in the engine makes an allow worth reading.
+  e.resolveApproval('gov-nobody', 'deny');
+  const logged = JSON.parse(e.evaluateToolCallJson(JSON.stringify(call('ls'))));
+  assert.equal(logged.action, 'allow');
+  assert.match(logged.logs[0].message, /gov-nobody .*not waiting here/);
+  assert.equal(e.evaluateToolCallJson(JSON.stringify(call('ls'))), null, 'each line is handed over once');
+  // Unreadable input follows failMode here too: open allows quietly, closed denies.
+  assert.equal(e.evaluateToolCallJson('{not json'), null);
+  const closed = new GovernanceEngine({ failMode: 'closed' }, { stateDir: tempDir() });
+  assert.equal(JSON.parse(closed.evaluateToolCallJson('{not json')).action, 'deny');
+  e.close();
+  closed.close();
+});
+
 test('a lone surrogate in a request is read as U+FFFD, not as unreadable input that fails open', () => {
   const e = new GovernanceEngine({ ...denyRm, failMode: 'open' }, { stateDir: tempDir() });
   // JSON.stringify writes it as an escape JSON parsers refuse; unread, it would take failMode.

@@ -77,6 +77,20 @@ test('escalate returns the host\'s requireApproval and reports the resolution', 
   assert.equal(t.signals.approvedEscalations, 1);
 });
 
+test('an allowed call still hands the engine\'s log lines to the host logger', () => {
+  // The hook reads no verdict for a quiet allow: one carrying log lines must not be taken as quiet.
+  const api = mockApi({ config });
+  plugin.register(api);
+  const r = fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'git push origin main' } }, tctx());
+  r.requireApproval.onResolution('allow-once');
+  r.requireApproval.onResolution('allow-once');
+  assert.ok(!api.logs.some((l) => /not waiting here/.test(l.msg)), 'queued in the engine, not yet printed');
+  assert.equal(fire(api, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx()), undefined);
+  const line = api.logs.find((l) => /not waiting here/.test(l.msg));
+  assert.ok(line, JSON.stringify(api.logs));
+  assert.equal(line.level, 'warn');
+});
+
 test('an approval the host could not deliver is recorded as unavailable with its reason, not as a denial', () => {
   // CLI and --local runs have no approval route: the host resolves `cancelled` and blocks.
   const api = mockApi({ config });

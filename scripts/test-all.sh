@@ -11,7 +11,7 @@ echo "== cargo test"
 cargo test
 echo "== cargo test: the binding's own unit tests (JSON from JS, held reports) need the node feature"
 cargo test --features node --lib napi::
-echo "== napi build (release)"
+echo "== napi build (the addon profile: release with fat LTO)"
 npm run --silent build
 echo "== node --test"
 node --test __test__/*.test.mjs

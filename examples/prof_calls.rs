@@ -3,7 +3,8 @@
 //! `valgrind --tool=callgrind target/release/examples/prof_calls <config.json> <scenario> <n> [state-dir]`.
 //! Per-call cost = (count at n) − (count at 0), divided by n. Scenarios: `ordinary` (the
 //! bench's 60-character command), `big` (80 KB of "curl x "), `deep` (100-deep here-docs fed to bash), `dash-c` (8-deep `bash -c`, 30 KB),
-//! `script` (80 KB of ordinary command lines).
+//! `script` (80 KB of ordinary command lines). `PROF_READ=1` judges a `read` of one path
+//! instead, the cost a call pays without a shell to parse.
 
 use openclaw_governance::call::HostPaths;
 use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
@@ -60,9 +61,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         host: host.unwrap_or_default(),
     };
     let engine = GovernanceEngine::try_new(&config, &options)?;
+    // PROF_READ=1: a `read` of one relative path instead: the cost every call pays without a
+    // shell to parse.
+    let (tool, params) = match std::env::var_os("PROF_READ") {
+        Some(_) => ("read", json!({ "path": "src/lib.rs" })),
+        None => ("exec", json!({ "command": command })),
+    };
     let req: Request = serde_json::from_value(json!({
         "hook": "before_tool_call", "agentId": "forge", "sessionKey": "agent:forge:main",
-        "toolName": "exec", "params": { "command": command }
+        "toolName": tool, "params": params
     }))?;
     // PROF_RUNS=1: the session has read a fetched page, and every call has an id of its own
     // in runs of 16 (provenance's turn graph grows as in a real session).

@@ -370,6 +370,13 @@ function register(api) {
     return verdict;
   };
   const evaluate = (request) => read(engine.evaluateJson(JSON.stringify(request)));
+  // null for an allow with nothing for the hook to do (most calls; the engine audited it). An
+  // engine loaded by an older copy of the package (upgraded in place, then hot-reloaded: the
+  // process keeps the first native module) may lack the method: evaluateJson gives the same
+  // verdicts, and a missing method must not turn every call into a failMode error.
+  const evaluateCall = typeof engine?.evaluateToolCallJson === 'function'
+    ? (request) => engine.evaluateToolCallJson(JSON.stringify(request))
+    : (request) => engine.evaluateJson(JSON.stringify(request));
   // Anything that goes wrong here follows failMode; nothing throws into the host.
   const guarded = (what, fn, onError) => (...args) => {
     try {
@@ -394,8 +401,7 @@ function register(api) {
   api.on('before_tool_call', guarded('before_tool_call', (event, ctx = {}) => {
     const request = toolRequest(event, ctx);
     const toolCallId = event.toolCallId || ctx.toolCallId;
-    // null: allowed, with nothing for the hook to do (most calls); the engine audited it.
-    const json = engine.evaluateToolCallJson(JSON.stringify(request));
+    const json = evaluateCall(request);
     if (json === null) return undefined;
     const verdict = read(json);
     if (verdict.pending == null) return toolResult(verdict, relay, toolCallId);

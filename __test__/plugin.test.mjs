@@ -91,6 +91,23 @@ test('an allowed call still hands the engine\'s log lines to the host logger', (
   assert.equal(line.level, 'warn');
 });
 
+test('an engine from an older copy of the package, without evaluateToolCallJson, still judges every call', () => {
+  const api = mockApi({ config });
+  plugin.register(api);
+  const engine = globalThis[Symbol.for('@vainplex/openclaw-governance')].engine;
+  engine.evaluateToolCallJson = undefined;
+  try {
+    const again = mockApi({ config, stateDir: api.stateDir });
+    plugin.register(again);
+    const r = fire(again, 'before_tool_call', { toolName: 'exec', params: { command: 'rm -rf /srv' } }, tctx());
+    assert.equal(r.block, true);
+    assert.equal(fire(again, 'before_tool_call', { toolName: 'exec', params: { command: 'ls' } }, tctx()), undefined);
+    assert.ok(!again.logs.some((l) => l.level === 'error'), JSON.stringify(again.logs));
+  } finally {
+    delete engine.evaluateToolCallJson;
+  }
+});
+
 test('an approval the host could not deliver is recorded as unavailable with its reason, not as a denial', () => {
   // CLI and --local runs have no approval route: the host resolves `cancelled` and blocks.
   const api = mockApi({ config });

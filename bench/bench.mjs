@@ -160,7 +160,8 @@ if (fs.existsSync(agents)) {
   process.stdout.write(execFileSync(agents, [cfgFile, path.join(stateDir, 'agents')], { encoding: 'utf8' }));
 }
 const [hook, eng, , js] = rows;
-console.log(`\nhook-level p50 ${hook.p50.toFixed(2)} µs (goal ≤ 20), engine p50 ${eng.p50.toFixed(2)} µs (goal ≤ 5), plain JS p50 ${js.p50.toFixed(2)} µs`);
+// Issue 12's goal is for the hook with every guard on; the engine row has none of its own.
+console.log(`\nhook-level p50 ${hook.p50.toFixed(2)} µs (goal ≤ 10, every guard on), engine p50 ${eng.p50.toFixed(2)} µs, plain JS p50 ${js.p50.toFixed(2)} µs`);
 // Closed first: an engine dropped at exit writes its trust file into the removed directory.
 engine.close();
 engineSync.close();

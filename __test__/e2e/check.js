@@ -670,6 +670,18 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
       `model saw: ${gateSeen.map((t) => short(t, 300)).join(" | ") || "no tool result"}`);
   if (gateDenied) console.log(`       ${short(gateDenied.blockReason || "", 200)}`);
 
+  // 5b. the claim of step 4 posted by a command: `bird tweet` (a default externalCommands entry) behind `cd`, an
+  // assignment and `timeout`, found through the shell model and denied by the claim stage before it ran
+  const tweet = commandOf("external_exec");
+  const tweetDenied = records(EXTERNAL_KEY).find((r) => r.verdict === "deny" && r.executionPrevented === true && r.policyId === "external" &&
+    r.ruleId === "claims" && r.context.toolName === "exec" && r.context.toolParams && r.context.toolParams.command === tweet);
+  const tweetSeen = resultsAfter("external_exec");
+  check("external communication: the same claim posted with `exec … timeout 20 bird tweet \"$MSG\"` (the text in a variable set earlier in the command line) is denied in before_tool_call by the claim stage (policy external, rule claims), and the host reports the block to the model",
+    !!tweet && !!tweetDenied && tweetSeen.some((t) => t.includes("[openclaw-governance: external/claims]")),
+    `asked for: ${tweet || "(no external_exec request)"}\n${describe(records(EXTERNAL_KEY))}\n` +
+      `model saw: ${tweetSeen.map((t) => short(t, 300)).join(" | ") || "no tool result"}`);
+  if (tweetDenied) console.log(`       ${short(tweetDenied.blockReason || "", 200)}`);
+
   // 6. every question the plugin asked in the whole run was answered through the host: the --local turns of phases A,
   // F and P (each its own CLI process) and the gateway after phase E's edit re-registered the plugin
   const calls = auditRecords.filter((r) => r && r.verdict === "governance.llm.call");

@@ -160,6 +160,9 @@ function judgmentCall(userText, toolMessages, toolNames) {
     return [
       send("external_claim", "Status update: nginx is not installed on the web host, so the site is down."),
       send("external_gate", `Release 9.9 is out: it is ${GATE_BLOCK_MARK}, upgrade now!`),
+      // The same contradicted claim posted by a command (outputValidation's default externalCommands), found through
+      // the shell model behind a wrapper and an assignment.
+      exec("external_exec", `cd /tmp && MSG="Status update: nginx is not installed on the web host" && timeout 20 bird tweet "$MSG"`),
     ][steps] || null;
   }
   return null;

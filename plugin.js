@@ -158,9 +158,38 @@ function messageRequest(event, ctx) {
   };
 }
 
-function outcomeOf(event) {
+/**
+ * How a call ended. Through the host's `tool_call` wrapper, a blocked call of a tool with an
+ * output schema (`sessions_send`) ends as an error, `Tool "openclaw:core:ID" was blocked before
+ * execution: REASON`, in the tool's after_tool_call and then the wrapper's (2026.9.6): blocked
+ * only when REASON is one this process gave that session's call of that tool, so a tool's own
+ * error text cannot pass for a block.
+ */
+function outcomeOf(event, request, blocks) {
   if (event.result?.details?.status === 'blocked') return 'blocked';
+  if (typeof event.error === 'string') {
+    const m = PRE_EXECUTION_BLOCK.exec(event.error);
+    const inner = calledThrough(request).toolName;
+    if (m && m[1] === inner && blocks.gave(request.sessionKey, inner, m[2])) return 'blocked';
+  }
   return event.error ? 'error' : 'success';
+}
+
+const PRE_EXECUTION_BLOCK = /^Tool "(?:[^"]*:)?([^":]+)" was blocked before execution: ([\s\S]*)$/;
+
+/** The block reasons this process gave lately, by session and tool, for `outcomeOf`. */
+function givenBlocks() {
+  const recent = [];
+  return {
+    remember(session, tool, reason) {
+      recent.push({ session, tool, reason, at: Date.now() });
+      if (recent.length > 64) recent.shift();
+    },
+    gave(session, tool, reason) {
+      const since = Date.now() - 120000;
+      return recent.some((b) => b.session === session && b.tool === tool && b.reason === reason && b.at >= since);
+    },
+  };
 }
 
 // ---- translation: verdict → hook result -------------------------------------------------------
@@ -392,6 +421,7 @@ function register(api) {
     : undefined);
 
   const relay = shared().relay || (shared().relay = approvalRelay(() => shared().engine, log));
+  const blocks = shared().blocks || (shared().blocks = givenBlocks());
   // Session keys whose session_end was a compaction, until the session_start that follows.
   const compacted = new Set();
   // A verdict that waits for a model (an intent condition, risk escalation) comes back with
@@ -404,8 +434,13 @@ function register(api) {
     const json = evaluateCall(request);
     if (json === null) return undefined;
     const verdict = read(json);
-    if (verdict.pending == null) return toolResult(verdict, relay, toolCallId);
-    return judged(verdict.pending).then((v) => toolResult(v, relay, toolCallId), (err) => {
+    const answer = (v) => {
+      const r = toolResult(v, relay, toolCallId);
+      if (r && r.block) blocks.remember(request.sessionKey, request.toolName, r.blockReason);
+      return r;
+    };
+    if (verdict.pending == null) return answer(verdict);
+    return judged(verdict.pending).then(answer, (err) => {
       log('error', `before_tool_call: ${err && err.message}`);
       return failModeBlock(err);
     });
@@ -420,7 +455,7 @@ function register(api) {
   api.on('after_tool_call', guarded('after_tool_call', (event, ctx = {}) => {
     relay.toolEnded(event.toolCallId || ctx.toolCallId, event.error);
     const request = toolRequest(event, ctx);
-    const outcome = outcomeOf(event);
+    const outcome = outcomeOf(event, request, blocks);
     engine.recordOutcome(request, outcome);
     // The host passes the result as the model will see it (each text block cut at 8 000
     // characters); a failed call's error text enters the context too. A blocked call never

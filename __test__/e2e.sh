@@ -424,7 +424,8 @@ step "phase E: chat.send after the edit -> rc $(cat "$RUN/rc/chat-send-edited");
 # main deletes a project directory inside its workspace with `rm -r` (no builtin guard or regex policy refuses that;
 # only the intent rule may), then writes a harmless file; ocg-untrusted sends to telegram first a claim the facts
 # contradict (blocked by the claim stage before the model is asked), then a boast only the model blocks, then the
-# first claim again through `exec` of `bird tweet` (a posting command) inside a compound command.
+# first claim again through `exec` of `bird tweet` (a posting command) inside a compound command, and through
+# `sessions_send` to a session routed to telegram.
 INTENT_DIR=$RUN/workspace/ocg-e2e-project
 mkdir -p "$INTENT_DIR"
 echo "if this file is gone, the deletion ran" > "$INTENT_DIR/canary"
@@ -451,11 +452,11 @@ deadline=$(( $(date +%s) + 60 ))
 while [ "$(date +%s)" -lt "$deadline" ]; do
   node -e 'const rows=require("fs").readFileSync(process.argv[1],"utf8").trim().split("\n").map((l)=>JSON.parse(l));
     const done=(role,n)=>rows.some((r)=>r.role===role&&(r.messages||[]).filter((m)=>m.role==="tool").length>=n);
-    process.exit(done("intent",2)&&done("external",3)?0:1)' "$RUN/model-requests.jsonl" 2>/dev/null && break
+    process.exit(done("intent",2)&&done("external",4)?0:1)' "$RUN/model-requests.jsonl" 2>/dev/null && break
   kill -0 "$GW_PID" 2>/dev/null || break
   sleep 0.5
 done
-step "phase L: chat.send (intent: rm -r, then a harmless echo; external: two telegram sends, then bird tweet) -> rc $(cat "$RUN/rc/chat-send-intent") / $(cat "$RUN/rc/chat-send-external"), judge requests $(grep -c '"role":"judge"' "$RUN/model-requests.jsonl" || true), project canary $([ -e "$INTENT_DIR/canary" ] && echo present || echo GONE)"
+step "phase L: chat.send (intent: rm -r, then a harmless echo; external: two telegram sends, bird tweet, sessions_send) -> rc $(cat "$RUN/rc/chat-send-intent") / $(cat "$RUN/rc/chat-send-external"), judge requests $(grep -c '"role":"judge"' "$RUN/model-requests.jsonl" || true), project canary $([ -e "$INTENT_DIR/canary" ] && echo present || echo GONE)"
 
 # the audit trail read back through the running gateway (operator.read methods)
 for m in verify query; do

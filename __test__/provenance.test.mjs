@@ -132,6 +132,36 @@ test('a page fetched through the tool_call wrapper is named as the page even if 
   assert.match(exec(api)?.blockReason ?? '', /the session read untrusted content \(web_fetch https:\/\/evil\.example\/wrapped at /);
 });
 
+// A blocked call of a tool with an output schema (sessions_send), made through the wrapper, ends as
+// an error, `Tool "openclaw:core:sessions_send" was blocked before execution: REASON`, in the
+// tool's after_tool_call and then the wrapper's (2026.9.6, e2e phase L): the reason is ours, not
+// the other session's reply.
+test('a sessions_send blocked through the tool_call wrapper taints nothing; the same error with a reason never given does', () => {
+  fresh();
+  const noSend = { id: 'no-send', rules: [{ id: 'r', conditions: [{ type: 'tool', name: 'sessions_send' }], effect: { action: 'deny', reason: 'no sends' } }] };
+  const api = mockApi({ config: { ...config, policies: [noSend] }, conversationAccess: true });
+  plugin.register(api);
+  const ctx = { agentId: 'main', sessionKey: MAIN };
+  const args = { sessionKey: 'agent:main:telegram:direct:1', message: 'hello' };
+  const r = fire(api, 'before_tool_call', { toolName: 'sessions_send', params: args }, { ...ctx, toolName: 'sessions_send' });
+  assert.equal(r?.block, true);
+  const wrapperFailed = (reason) => {
+    const error = `Tool "openclaw:core:sessions_send" was blocked before execution: ${reason}`;
+    const result = { content: [{ type: 'text', text: error }], details: { status: 'error', error } };
+    fire(api, 'after_tool_call', { toolName: 'sessions_send', params: args, toolCallId: 'w1:sessions_send:1', result, error },
+      { ...ctx, toolName: 'sessions_send' });
+    fire(api, 'after_tool_call', { toolName: 'tool_call', params: { id: 'sessions_send', args }, toolCallId: 'w1',
+      result: { content: [{ type: 'text', text: JSON.stringify({ status: 'error', tool: 'tool_call', error }) }], details: { status: 'error', tool: 'tool_call', error } },
+      error }, { ...ctx, toolName: 'tool_call' });
+  };
+  const sources = () => (callMethod(api, 'governance.provenance', { sessionKey: MAIN }).payload.taint?.sources ?? [])
+    .map((x) => `${x.level} via ${x.via}`);
+  wrapperFailed(r.blockReason);
+  assert.deepEqual(sources(), []);
+  wrapperFailed('no sends [openclaw-governance: no-send/other]');
+  assert.deepEqual(sources(), ['shared via sessions_send'], 'a reason this process never gave is the tool\'s own text');
+});
+
 test('iteration_gte counts the model calls of the run and starts again with the next run', () => {
   const api = setup();
   const model = (runId) => fire(api, 'model_call_started', { runId, callId: `${runId}:model:1`, sessionKey: MAIN, provider: 'p', model: 'm' }, { runId, sessionKey: MAIN });

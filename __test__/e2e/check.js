@@ -682,6 +682,24 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
       `model saw: ${tweetSeen.map((t) => short(t, 300)).join(" | ") || "no tool result"}`);
   if (tweetDenied) console.log(`       ${short(tweetDenied.blockReason || "", 200)}`);
 
+  // 5c. the claim handed to a session routed to telegram with sessions_send: its reply would go out there
+  const handed = (() => { const r = askedFor("external_session"); if (!r) return null; const a = argsOf(r); return a.args || a; })();
+  const handedDenied = records(EXTERNAL_KEY).find((r) => r.verdict === "deny" && r.executionPrevented === true && r.policyId === "external" &&
+    r.ruleId === "claims" && r.context.toolName === "sessions_send");
+  const handedSeen = resultsAfter("external_session");
+  // the host reports this block as the tool_call wrapper's error (sessions_send has an output schema): the block's
+  // reason is not another session's reply, so the session's persisted taint holds no source from it
+  const provState = readJson(path.join(stateDir, "plugins", pluginId, "governance", "provenance.json")).value;
+  const externalSources = ((new Map((provState && provState.sessions) || []).get(EXTERNAL_KEY) || {}).sources || []);
+  const fromSend = externalSources.filter((x) => x.via === "sessions_send");
+  check("external communication: the same claim handed with `sessions_send` to a session routed to telegram is denied in before_tool_call by the claim stage (policy external, rule claims), the host reports the block to the model (as the tool_call wrapper's error), and the blocked call leaves no provenance source in the session",
+    !!handed && /:telegram:/.test(handed.sessionKey || "") && !!handedDenied && handedSeen.some((t) => t.includes("[openclaw-governance: external/claims]")) &&
+      !!provState && fromSend.length === 0,
+    `asked for: ${short(JSON.stringify(handed), 300)}\n${describe(records(EXTERNAL_KEY))}\n` +
+      `model saw: ${handedSeen.map((t) => short(t, 300)).join(" | ") || "no tool result"}\n` +
+      `session sources: ${short(JSON.stringify(externalSources), 400)}`);
+  if (handedDenied) console.log(`       ${short(handedDenied.blockReason || "", 200)}`);
+
   // 6. every question the plugin asked in the whole run was answered through the host: the --local turns of phases A,
   // F and P (each its own CLI process) and the gateway after phase E's edit re-registered the plugin
   const calls = auditRecords.filter((r) => r && r.verdict === "governance.llm.call");

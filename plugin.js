@@ -159,18 +159,17 @@ function messageRequest(event, ctx) {
 }
 
 /**
- * How a call ended. Through the host's `tool_call` wrapper, a blocked call of a tool with an
- * output schema (`sessions_send`) ends as an error, `Tool "openclaw:core:ID" was blocked before
- * execution: REASON`, in the tool's after_tool_call and then the wrapper's (2026.9.6): blocked
- * only when REASON is one this process gave that session's call of that tool, so a tool's own
- * error text cannot pass for a block.
+ * How a call ended; `called` is the request as `calledThrough` gives it. Through the host's
+ * `tool_call` wrapper, a blocked call of a tool with an output schema (`sessions_send`) ends as an
+ * error, `Tool "openclaw:core:ID" was blocked before execution: REASON`, in the tool's
+ * after_tool_call and then the wrapper's (2026.9.6): blocked only when REASON is one this process
+ * gave that session's call of that tool, so a tool's own error text cannot pass for a block.
  */
-function outcomeOf(event, request, blocks) {
+function outcomeOf(event, called, blocks) {
   if (event.result?.details?.status === 'blocked') return 'blocked';
   if (typeof event.error === 'string') {
     const m = PRE_EXECUTION_BLOCK.exec(event.error);
-    const inner = calledThrough(request).toolName;
-    if (m && m[1] === inner && blocks.gave(request.sessionKey, inner, m[2])) return 'blocked';
+    if (m && m[1] === called.toolName && blocks.gave(called.sessionKey, called.toolName, m[2])) return 'blocked';
   }
   return event.error ? 'error' : 'success';
 }
@@ -455,13 +454,14 @@ function register(api) {
   api.on('after_tool_call', guarded('after_tool_call', (event, ctx = {}) => {
     relay.toolEnded(event.toolCallId || ctx.toolCallId, event.error);
     const request = toolRequest(event, ctx);
-    const outcome = outcomeOf(event, request, blocks);
+    // What the call ran: the tool itself, or the one the host's tool_call wrapper called.
+    const called = calledThrough(request);
+    const outcome = outcomeOf(event, called, blocks);
     engine.recordOutcome(request, outcome);
     // The host passes the result as the model will see it (each text block cut at 8 000
     // characters); a failed call's error text enters the context too. A blocked call never
     // ran: its result is the block's reason, nothing foreign.
     if (provenance && outcome !== 'blocked') {
-      const called = calledThrough(request);
       const level = engine.observeToolResult(called, resultText(event));
       if (markResults && FOREIGN.has(level)) marks.remember(event.toolCallId || ctx.toolCallId, level, called.toolName);
     }

@@ -164,6 +164,19 @@ impl Walker {
         join(self.fields(text, depth, inputs, false, false))
     }
 
+    /// A redirect target: one word, not split, whose parts only known at run time stand as
+    /// `*` of a pattern, as in argv (`< /proc/$PPID/environ` is `/proc/*/environ`).
+    pub(super) fn target(&mut self, text: &str, depth: u32, inputs: &mut Vec<usize>) -> Arg {
+        if is_plain(text) {
+            return Arg::literal(text);
+        }
+        let mut fields = self.fields(text, depth, inputs, false, false);
+        match (fields.pop(), fields.is_empty()) {
+            (Some(only), true) => only.into_arg(),
+            (last, _) => join(fields.into_iter().chain(last).collect()),
+        }
+    }
+
     /// The body of an unquoted-delimiter here-doc: parameters and substitutions expand, quotes
     /// are literal.
     pub(super) fn heredoc(&mut self, body: &str, depth: u32, inputs: &mut Vec<usize>) -> Arg {

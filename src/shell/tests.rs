@@ -87,3 +87,28 @@ fn shell_fast_path_regressions() {
         assert_eq!(walk(script, true).0, walk(script, false).0, "{script:?}");
     }
 }
+
+/// A redirect target with a part only known at run time is judged by everything it could be,
+/// as a word of argv is: `cat < /proc/$PPID/environ` reads some process's environment.
+#[test]
+fn an_unknown_part_of_a_redirect_target_is_a_pattern() {
+    let s = super::analyze(&super::ShellInput {
+        script: "cat < /proc/$PPID/environ; echo x > \"$D/a*b\"",
+        env: &[],
+        depth: 0,
+    });
+    let targets: Vec<(&str, bool, bool)> = (s.commands.iter())
+        .flat_map(|c| &c.redirects)
+        .map(|r| {
+            (
+                r.target.text.as_str(),
+                r.target.pattern,
+                r.target.unresolved,
+            )
+        })
+        .collect();
+    assert_eq!(
+        targets,
+        [("/proc/*/environ", true, true), ("*/a\\*b", true, true)]
+    );
+}

@@ -539,9 +539,9 @@ impl Walker {
         match r {
             ast::IoRedirect::File(fd, kind, target) => {
                 let (target, is_fd) = match target {
-                    T::Filename(w) => (self.single(&w.value, depth, inputs), false),
+                    T::Filename(w) => (self.target(&w.value, depth, inputs), false),
                     T::Fd(n) => (Arg::literal(&n.to_string()), true),
-                    T::Duplicate(w) => (self.single(&w.value, depth, inputs), true),
+                    T::Duplicate(w) => (self.target(&w.value, depth, inputs), true),
                     T::ProcessSubstitution(k, sub) => {
                         (self.process_substitution(k, sub, depth, inputs), false)
                     }
@@ -580,7 +580,7 @@ impl Walker {
                 self.stdin(cx, body);
             }
             ast::IoRedirect::OutputAndError(w, append) => {
-                let target = self.single(&w.value, depth, inputs);
+                let target = self.target(&w.value, depth, inputs);
                 let kind = if *append {
                     RedirectKind::Append
                 } else {

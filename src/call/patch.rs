@@ -18,11 +18,18 @@ pub fn paths(p: &Map<String, Value>) -> Vec<(String, Access)> {
     input
         .lines()
         .filter_map(|line| {
-            let line = line.trim_start();
+            let line = line.trim_start_matches(js_space);
             HEADERS.iter().find_map(|(h, access)| {
-                let path = line.strip_prefix(h)?.trim();
+                let path = line.strip_prefix(h)?.trim_matches(js_space);
                 (!path.is_empty()).then(|| (path.to_string(), *access))
             })
         })
         .collect()
+}
+
+/// What JS's `trim()` strips, which the host applies to each line: Unicode white space and
+/// also U+FEFF (a byte-order mark), which Rust's `trim` keeps. A header hidden behind a mark is
+/// still a header to the host.
+fn js_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
 }

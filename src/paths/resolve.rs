@@ -120,10 +120,19 @@ fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
         Some(dir) => join(dir, text),
         None => text.to_string(),
     };
-    let normal = proc_alias(&normalise(&joined), cwd);
+    let normal = proc_alias(&normalise(&dev_fd_alias(joined)), cwd);
     match unicode_normalization::is_nfc_quick(normal.chars()) {
         unicode_normalization::IsNormalized::Yes => normal,
         _ => normal.nfc().collect(),
+    }
+}
+
+/// `/dev/fd` is a link to `/proc/self/fd`, so `/dev/fd/../environ` is `/proc/self/environ`:
+/// rewritten before `..` is taken lexically.
+fn dev_fd_alias(path: String) -> String {
+    match path.strip_prefix("/dev/fd") {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => format!("/proc/self/fd{rest}"),
+        _ => path,
     }
 }
 

@@ -172,10 +172,134 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
             wrap("command", start, args)
         }
         "exec" => wrap("exec", after_options(args, 1, "a", &[]), args),
-        "busybox" => match args.get(1) {
-            Some(a) if !a.text.starts_with('-') => wrap("busybox", 1, args),
+        "busybox" | "toybox" => match args.get(1) {
+            Some(a) if !a.text.starts_with('-') => wrap(name, 1, args),
             _ => Peel::Program,
         },
+        // Programs that set something up (a log, a bus, a personality, limits, an init, a fake
+        // clock, a display, a sandbox, a NUMA policy) and then run the rest as a command.
+        "logsave" => wrap("logsave", after_options(args, 1, "", &[]) + 1, args),
+        "dbus-run-session" => {
+            let long = &["config-file", "dbus-daemon"];
+            wrap(name, after_options(args, 1, "", long), args)
+        }
+        "setarch" => wrap("setarch", after_options(args, 2, "", &[]), args),
+        "linux32" | "linux64" => wrap(name, after_options(args, 1, "", &[]), args),
+        "prlimit" => wrap(
+            "prlimit",
+            after_options(args, 1, "po", &["pid", "output"]),
+            args,
+        ),
+        "perf" => match args.get(1).map(|a| a.text.as_str()) {
+            Some(sub @ ("stat" | "record" | "trace")) => {
+                let long = &[
+                    "event",
+                    "output",
+                    "field-separator",
+                    "cpu",
+                    "cgroup",
+                    "pid",
+                    "tid",
+                ];
+                let start = after_options(args, 2, "eoxCGptuIrDFc", long);
+                wrap(&format!("perf {sub}"), start, args)
+            }
+            _ => Peel::Program,
+        },
+        "tini" => wrap("tini", after_options(args, 1, "pe", &[]), args),
+        "dumb-init" => wrap(name, after_options(args, 1, "r", &["rewrite"]), args),
+        // `faketime [opts] TIMESTAMP CMD…`
+        "faketime" => wrap(
+            "faketime",
+            after_options(args, 1, "p", &["date-prog"]) + 1,
+            args,
+        ),
+        "xvfb-run" => {
+            let long = &[
+                "error-file",
+                "auth-file",
+                "server-num",
+                "xauth-protocol",
+                "server-args",
+            ];
+            wrap(name, after_options(args, 1, "efnpsw", long), args)
+        }
+        "numactl" => {
+            let long = &[
+                "interleave",
+                "preferred",
+                "membind",
+                "cpunodebind",
+                "physcpubind",
+            ];
+            wrap(name, after_options(args, 1, "iPpmNC", long), args)
+        }
+        "bwrap" => wrap("bwrap", bwrap_command(args), args),
+        "gtimeout" => {
+            let start = after_options(args, 1, "sk", &["signal", "kill-after"]);
+            wrap("gtimeout", start + 1, args)
+        }
+        "entr" => wrap("entr", after_options(args, 1, "", &[]), args),
+        // Project runners: `uv run CMD`, `poetry run CMD`, … run CMD in the project's
+        // environment.
+        "uv" | "poetry" | "pipenv" | "pdm" | "rye" | "hatch" if sub_is(args, "run") => {
+            let long = &[
+                "with",
+                "python",
+                "project",
+                "directory",
+                "env-file",
+                "extra",
+                "group",
+                "package",
+                "index",
+                "env",
+            ];
+            wrap(
+                &format!("{name} run"),
+                after_options(args, 2, "pe", long),
+                args,
+            )
+        }
+        // Secret and tool-version injectors run what follows their `--` (`op run -- CMD`,
+        // `doppler run -- CMD`, `mise exec node@20 -- CMD`, `aws-vault exec prof -- CMD`).
+        "op" | "doppler" | "infisical" | "aws-vault" | "chamber" | "mise" | "rtx" | "dotenv"
+        | "teller" | "sops" => match args.iter().position(|a| a.text == "--") {
+            Some(i) => wrap(name, i + 1, args),
+            None => Peel::Program,
+        },
+        // `direnv exec DIR CMD…`
+        "direnv" if sub_is(args, "exec") => wrap("direnv exec", 3, args),
+        // `nix-shell … --run CMD` hands CMD to bash.
+        "nix-shell" => match args.iter().position(|a| a.text == "--run") {
+            Some(i) if i + 1 < args.len() => script("nix-shell", i + 1, true, args),
+            _ => Peel::Program,
+        },
+        // `corepack pnpm publish` runs pnpm; corepack's own verbs (`enable`, `use`) run nothing.
+        "corepack" => match args.get(1).map(|a| a.text.as_str()) {
+            Some("npm" | "pnpm" | "yarn" | "npx" | "pnpx") => wrap("corepack", 1, args),
+            _ => Peel::Program,
+        },
+        // `capsh … -- -c STRING` hands STRING to bash.
+        "capsh" => match args.iter().position(|a| a.text == "--") {
+            Some(i) if args.get(i + 1).is_some_and(|a| a.text == "-c") => {
+                script("capsh", i + 2, true, args)
+            }
+            _ => Peel::Program,
+        },
+        // `sg [-] GROUP [-c] COMMAND`: COMMAND goes to `sh -c`.
+        "sg" => {
+            let group = if args.get(1).is_some_and(|a| a.text == "-") {
+                2
+            } else {
+                1
+            };
+            match args.get(group + 1).map(|a| a.text.as_str()) {
+                Some("-c") => script("sg", group + 2, true, args),
+                Some(_) => script("sg", group + 1, false, args),
+                None => Peel::Program,
+            }
+        }
         "xargs" => {
             let long = &[
                 "arg-file",
@@ -228,6 +352,10 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
         }
         _ => Peel::Program,
     }
+}
+
+fn sub_is(args: &[Arg], sub: &str) -> bool {
+    args.get(1).is_some_and(|a| a.text == sub)
 }
 
 fn with_env(
@@ -290,6 +418,73 @@ fn env(args: &[Arg]) -> Peel {
         || args[1..start.min(args.len())].iter().any(|a| a.text == "-");
     let (end, env) = assignments(args, start);
     with_env("env", end, env, clear, args)
+}
+
+/// Where bubblewrap's command starts: its options are all long, and take none, one or more
+/// values (`--bind SRC DEST`, `--overlay RWSRC WORKDIR DEST`).
+fn bwrap_command(args: &[Arg]) -> usize {
+    const TWO: &[&str] = &[
+        "bind",
+        "bind-try",
+        "dev-bind",
+        "dev-bind-try",
+        "ro-bind",
+        "ro-bind-try",
+        "symlink",
+        "setenv",
+        "file",
+        "bind-data",
+        "ro-bind-data",
+        "chmod",
+    ];
+    const ONE: &[&str] = &[
+        "args",
+        "argv0",
+        "uid",
+        "gid",
+        "hostname",
+        "chdir",
+        "unsetenv",
+        "lock-file",
+        "sync-fd",
+        "userns",
+        "userns2",
+        "pidns",
+        "exec-label",
+        "file-label",
+        "proc",
+        "dev",
+        "tmpfs",
+        "mqueue",
+        "dir",
+        "remount-ro",
+        "seccomp",
+        "add-seccomp-fd",
+        "block-fd",
+        "userns-block-fd",
+        "info-fd",
+        "json-status-fd",
+        "cap-add",
+        "cap-drop",
+        "perms",
+        "size",
+        "overlay-src",
+        "tmp-overlay",
+        "ro-overlay",
+    ];
+    let mut i = 1;
+    while let Some(name) = args.get(i).and_then(|a| a.text.strip_prefix("--")) {
+        if name.is_empty() {
+            return i + 1;
+        }
+        i += 1 + match name {
+            "overlay" => 3,
+            n if TWO.contains(&n) => 2,
+            n if ONE.contains(&n) => 1,
+            _ => 0,
+        };
+    }
+    i
 }
 
 /// `flock [opts] FILE COMMAND…` or `flock [opts] FILE -c STRING`; `flock FD` is no wrapper.

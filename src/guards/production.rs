@@ -63,7 +63,8 @@ fn command(c: &Command) -> Option<&'static str> {
         }
         "docker-compose" => first_in(a, &["-f", "--file", "-p", "--project-name"], &["push"])
             .then_some("publishes images"),
-        "kubectl" | "oc" | "k3s" => kubectl(a),
+        "kubectl" | "oc" | "k3s" | "microk8s" | "microk8s.kubectl" | "minikube" | "kubecolor"
+        | "k" => kubectl(a),
         "helm" => first_in(
             a,
             &[
@@ -79,7 +80,8 @@ fn command(c: &Command) -> Option<&'static str> {
             ],
             &["install", "upgrade", "uninstall", "delete", "rollback"],
         )
-        .then_some("changes a Helm release"),
+        .then_some("changes a Helm release")
+        .filter(|_| !dry_run(a)),
         "terraform" | "tofu" | "terragrunt" => first_in(
             a.strip_prefix(&[Arg::literal("run-all")][..]).unwrap_or(a),
             &["-chdir"],
@@ -109,7 +111,7 @@ fn first_in(a: &[Arg], valued: &[&str], verbs: &[&str]) -> bool {
         .is_some_and(|v| verbs.contains(&v.text.as_str()))
 }
 
-const GIT_VALUED: [&str; 6] = [
+pub(super) const GIT_VALUED: [&str; 6] = [
     "-C",
     "-c",
     "--git-dir",
@@ -181,7 +183,7 @@ const KUBECTL_VALUED: [&str; 14] = [
     "--selector",
     "--as",
 ];
-const KUBECTL_MUTATING: [&str; 21] = [
+const KUBECTL_MUTATING: [&str; 23] = [
     "certificate",
     "apply",
     "create",
@@ -203,10 +205,32 @@ const KUBECTL_MUTATING: [&str; 21] = [
     "autoscale",
     "exec",
     "cp",
+    // A debug container or an attached terminal runs commands in the workload.
+    "debug",
+    "attach",
 ];
 
+/// `kubectl …`, and the same through a distribution's copy (`k3s kubectl`, `microk8s kubectl`,
+/// `minikube kubectl -- …`) or a wrapper (`kubecolor`, a `k` link).
 fn kubectl(a: &[Arg]) -> Option<&'static str> {
-    first_in(a, &KUBECTL_VALUED, &KUBECTL_MUTATING).then_some("changes a Kubernetes cluster")
+    let ops = operands(a, &KUBECTL_VALUED);
+    let ops = match ops.first() {
+        Some(k) if k.text == "kubectl" => &ops[1..],
+        _ => &ops[..],
+    };
+    let verb = ops.first()?.text.as_str();
+    let reconciles = verb == "auth" && ops.get(1).is_some_and(|v| v.text == "reconcile");
+    let mutates = KUBECTL_MUTATING.contains(&verb) || reconciles;
+    (mutates && !dry_run(a)).then_some("changes a Kubernetes cluster")
+}
+
+/// `--dry-run`, `--dry-run=client|server` (kubectl, helm): nothing is changed. `=none` is a
+/// real run.
+fn dry_run(a: &[Arg]) -> bool {
+    a.iter().take_while(|x| x.text != "--").any(|x| {
+        let t = x.text.as_str();
+        t == "--dry-run" || t.strip_prefix("--dry-run=").is_some_and(|v| v != "none")
+    })
 }
 
 /// Docker's global options that take the next word.
@@ -302,6 +326,17 @@ fn systemctl(prog: &str, a: &[Arg]) -> Option<&'static str> {
         .then_some("changes a running service")
 }
 
+/// npm runs any unambiguous prefix of a command (`npm pub`, `npm publ`): the ones of its
+/// registry verbs, from three letters, name the verb. Other package managers take whole words,
+/// and no other command of theirs begins with these prefixes.
+fn abbreviation_of(verb: &str) -> &str {
+    let full = ["publish", "unpublish", "deprecate"];
+    match full.iter().find(|f| verb.len() >= 3 && f.starts_with(verb)) {
+        Some(f) => f,
+        None => verb,
+    }
+}
+
 fn publish(a: &[Arg]) -> Option<&'static str> {
     let valued = [
         "--registry",
@@ -320,7 +355,7 @@ fn publish(a: &[Arg]) -> Option<&'static str> {
         _ => ops.first(),
     }?;
     let publishing = matches!(
-        verb.text.as_str(),
+        abbreviation_of(&verb.text),
         "publish" | "unpublish" | "deprecate" | "push" | "upload" | "yank" | "dist-tag" | "owner"
     );
     let dry = a

@@ -91,7 +91,7 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
 }
 
 /// Names whose presence in a program means it reaches outside plain computation.
-const REACHES: [&str; 51] = [
+const REACHES: [&str; 52] = [
     // awk, perl (`system "…"`), php; Tcl/expect; sqlite3's file functions and dot-commands
     "system",
     "[open",
@@ -132,6 +132,7 @@ const REACHES: [&str; 51] = [
     "spawn",
     "child_process",
     "process.",
+    "process[",
     "`",
     "%x",
     "Kernel",
@@ -154,7 +155,52 @@ pub fn reaches(code: &str) -> Option<&'static str> {
     if code.contains("__import__") || code.contains("eval(") || code.contains("getattr(") {
         return Some("dynamic import or eval");
     }
+    let code = without_plain_process_facts(code);
     REACHES.iter().copied().find(|w| code.contains(w))
+}
+
+/// Node's `process` also answers plain questions (`process.version`, `process.platform`) and
+/// writes to the console: those uses are taken out, so `node -e 'console.log(process.version)'`
+/// is a computation. Any other member (`process.env`, `process.kill`, `process.binding`) stays.
+fn without_plain_process_facts(code: &str) -> std::borrow::Cow<'_, str> {
+    const PLAIN: [&str; 12] = [
+        "version",
+        "versions",
+        "platform",
+        "arch",
+        "argv",
+        "pid",
+        "uptime",
+        "hrtime",
+        "exit",
+        "exitCode",
+        "memoryUsage",
+        "stdout",
+    ];
+    if !code.contains("process.") {
+        return code.into();
+    }
+    let mut out = String::with_capacity(code.len());
+    let mut rest = code;
+    while let Some(at) = rest.find("process.") {
+        let after = &rest[at + "process.".len()..];
+        let name_len = after
+            .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '$'))
+            .unwrap_or(after.len());
+        // `child_process.` and `myprocess.` are other objects: only a whole word counts.
+        let whole = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|ch| !(ch.is_ascii_alphanumeric() || ch == '_' || ch == '$' || ch == '.'));
+        let plain = whole && PLAIN.contains(&&after[..name_len]);
+        out.push_str(&rest[..at]);
+        if !plain {
+            out.push_str("process.");
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out.into()
 }
 
 /// Perl's `-M` loads a module before `-e`: `perl -MFile::Path -e rmtree…` reaches files.

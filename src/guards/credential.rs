@@ -7,9 +7,11 @@ use super::{show, Subject};
 use crate::paths::PathSet;
 use crate::shell::{Arg, Command, RedirectKind};
 
-/// Programs that only name a path without opening it.
-const NAMERS: [&str; 9] = [
-    "ls", "stat", "test", "[", "[[", "realpath", "basename", "dirname", "echo",
+/// Programs that only name a path without showing what it holds: they list, test, create,
+/// delete or change the mode of a file, count its lines, or print their words.
+const NAMERS: [&str; 18] = [
+    "ls", "stat", "test", "[", "[[", "realpath", "basename", "dirname", "echo", "printf", "touch",
+    "chmod", "chown", "chgrp", "rm", "rmdir", "mkdir", "wc",
 ];
 
 /// Programs that read whole directory trees when given one (git reads trees through its
@@ -125,18 +127,179 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = redirect(s, protected, c) {
         return Some(why);
     }
-    if listed(&NAMERS, prog) {
+    // `wc --files0-from=F` reads file names from F and prints each unknown one back.
+    let names_from_file = || args(c).iter().any(|a| a.text.starts_with("--files0-from"));
+    if listed(&NAMERS, prog) && !names_from_file() {
         return None;
     }
     if let Some(why) = served(s, protected, c) {
         return Some(why);
     }
     let copies = matches!(prog, "cp" | "mv" | "install");
-    s.distinct_args(c)
+    // Words that are no file (a pattern, a message) are left out; then each word is judged
+    // where it stands, since the same text may also be a file further on (`grep .env .env`).
+    let skip = not_files(s, prog, c);
+    let some = (!skip.is_empty()).then(|| {
+        (args(c).iter().enumerate())
+            .filter(move |(i, _)| !skip.contains(i))
+            .map(|(_, a)| a)
+    });
+    let distinct = some.is_none().then(|| s.distinct_args(c));
+    (some.into_iter().flatten())
+        .chain(distinct.into_iter().flatten())
         .filter(|a| !copies || !fresh_copy(s, c, a))
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
         .or_else(|| linked_tree(s, protected, prog, c))
+}
+
+/// Positions in `args(c)` of words that name no file the program shows: a search's pattern
+/// (`grep -rn .env src`), a commit's message, the operands of git commands that only list,
+/// untrack or delete, and files a key generator writes in the workspace.
+fn not_files(s: &Subject, prog: &str, c: &Command) -> Vec<usize> {
+    let a = args(c);
+    let at = |x: &Arg| a.iter().position(|y| std::ptr::eq(x, y));
+    match prog {
+        "grep" | "egrep" | "fgrep" | "rg" => {
+            search_pattern(prog, a).and_then(at).into_iter().collect()
+        }
+        "git" => git_non_files(a),
+        "openssl" => written_here(s, c, &["-out", "-keyout"]),
+        "mkcert" => written_here(s, c, &["-key-file", "-cert-file", "-p12-file"]),
+        _ => Vec::new(),
+    }
+}
+
+/// The pattern of `grep PATTERN FILE…` / `rg PATTERN PATH…`: the first operand, unless the
+/// pattern is given with `-e`/`-f` (then every operand is a file). Options listed as taking
+/// the next word are only those that surely do: a wrong entry would skip a file.
+fn search_pattern<'a>(prog: &str, a: &'a [Arg]) -> Option<&'a Arg> {
+    let given = a.iter().take_while(|x| x.text != "--").any(|x| {
+        let t = x.text.as_str();
+        matches!(t, "--regexp" | "--file")
+            || t.starts_with("--regexp=")
+            || t.starts_with("--file=")
+            || !t.starts_with("--") && t.starts_with('-') && t[1..].contains(['e', 'f'])
+    });
+    if given {
+        return None;
+    }
+    const GREP: &[&str] = &[
+        "-A",
+        "-B",
+        "-C",
+        "-m",
+        "-d",
+        "-D",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--max-count",
+        "--directories",
+        "--devices",
+        "--label",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "--exclude-from",
+        "--binary-files",
+        "--group-separator",
+    ];
+    const RG: &[&str] = &[
+        "-A",
+        "-B",
+        "-C",
+        "-m",
+        "-g",
+        "-t",
+        "-T",
+        "-j",
+        "-M",
+        "-E",
+        "-r",
+        "-d",
+        "--glob",
+        "--iglob",
+        "--type",
+        "--type-not",
+        "--threads",
+        "--max-columns",
+        "--encoding",
+        "--replace",
+        "--max-count",
+        "--max-depth",
+        "--max-filesize",
+        "--context",
+        "--after-context",
+        "--before-context",
+        "--sort",
+        "--sortr",
+        "--colors",
+        "--path-separator",
+        "--pre",
+        "--pre-glob",
+        "--type-add",
+        "--ignore-file",
+        "--engine",
+    ];
+    let valued = if prog == "rg" { RG } else { GREP };
+    operands(a, valued).first().copied()
+}
+
+/// git: the message of `commit`/`tag`/`merge`/`notes`/`stash` (`-m MSG`, `-am MSG`,
+/// `--message=MSG`), and every word after `rm`, `check-ignore`, `ls-files`, `status`, or a
+/// `log` that shows no patch: none of these prints what a file holds.
+fn git_non_files(a: &[Arg]) -> Vec<usize> {
+    let ops = operands(a, &super::production::GIT_VALUED);
+    let Some(sub) = ops.first() else {
+        return Vec::new();
+    };
+    let Some(start) = a.iter().position(|x| std::ptr::eq(x, *sub)) else {
+        return Vec::new();
+    };
+    let after = start + 1..a.len();
+    // Anything that makes `log` print diffs: `-p`, `-u`, `-U<n>`, `-L…`, the merge diffs
+    // (`-c`, `--cc`, `-m`, `--remerge-diff`, `--diff-merges`), word diffs.
+    let patch = |x: &Arg| {
+        let t = x.text.as_str();
+        matches!(
+            t,
+            "-p" | "-u" | "-c" | "-m" | "--cc" | "--full-diff" | "--remerge-diff"
+        ) || [
+            "-U",
+            "-L",
+            "--patch",
+            "--word-diff",
+            "--color-words",
+            "--diff-merges",
+        ]
+        .iter()
+        .any(|p| t.starts_with(p))
+    };
+    match sub.text.as_str() {
+        "rm" | "check-ignore" | "ls-files" | "status" => after.collect(),
+        "log" if !a[after.clone()].iter().any(patch) => after.collect(),
+        "commit" | "tag" | "merge" | "notes" | "stash" => after
+            .filter(|&i| {
+                let t = a[i].text.as_str();
+                let prev = a[i - 1].text.as_str();
+                let short_m =
+                    !prev.starts_with("--") && prev.starts_with('-') && prev.ends_with('m');
+                t.starts_with("--message=") || prev == "--message" || short_m
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The values of `flags` that are files created in the workspace (`openssl genrsa -out
+/// certs/dev.key`): written, not read.
+fn written_here(s: &Subject, c: &Command, flags: &[&str]) -> Vec<usize> {
+    let a = args(c);
+    (1..a.len())
+        .filter(|&i| flags.contains(&a[i - 1].text.as_str()))
+        .filter(|&i| written_in_workspace(s, &s.path_in(c, &a[i])))
+        .collect()
 }
 
 /// `ln -s ~/.kube k && cat k/config`: a link to a directory holding credentials gives them
@@ -194,14 +357,19 @@ fn redirect(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         if writes_only && written_in_workspace(s, &target) {
             return None;
         }
-        if let Some(label) = protected.hit(&target) {
+        if let Some(label) = judged_hit(s, protected, &r.target, &target) {
             return Some(format!(
                 "`{}` redirects to or from a credential file ({label})",
                 show(c)
             ));
         }
         let writes = !matches!(r.kind, RedirectKind::Read | RedirectKind::Duplicate);
-        (writes && ssh_dir(s, &target)).then(|| format!("`{}` writes into ~/.ssh", show(c)))
+        // Host keys appended to known_hosts (`ssh-keyscan github.com >> ~/.ssh/known_hosts`)
+        // grant nobody access; anything else written there may.
+        let known_hosts =
+            r.kind == RedirectKind::Append && target.path.ends_with("/.ssh/known_hosts");
+        (writes && !known_hosts && ssh_dir(s, &target))
+            .then(|| format!("`{}` writes into ~/.ssh", show(c)))
     })
 }
 
@@ -236,15 +404,30 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
         std::borrow::Cow::Borrowed(word)
     };
     let path = s.path_of(c, &word);
-    // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
-    let label = if !path.pattern {
-        s.credential_hit(protected, &path)
-    } else if a.unresolved || a.pattern && dotglob(s) {
-        protected.hit_dotglob(&path)
-    } else {
-        pattern_hit(protected, &path)
-    };
+    let label = judged_hit(s, protected, a, &path);
     label.map(|label| format!("`{}` opens {} ({label})", show(c), path.path))
+}
+
+/// The protected entry a word's resolved path may name: a literal path by lookup, a word
+/// partly unknown (`/proc/$PPID/environ`) by everything it could be, an aimed glob by every
+/// protected name it could match.
+fn judged_hit<'a: 'p, 'p>(
+    s: &Subject<'a>,
+    protected: &'p PathSet,
+    a: &Arg,
+    path: &crate::paths::Resolved,
+) -> Option<&'p str> {
+    if a.unresolved && a.text.chars().all(|ch| ch == '*') {
+        return None;
+    }
+    // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
+    if !path.pattern {
+        s.credential_hit(protected, path)
+    } else if a.unresolved || a.pattern && dotglob(s) {
+        protected.hit_dotglob(path)
+    } else {
+        pattern_hit(protected, path)
+    }
 }
 
 /// A glob whose last part is nothing but wildcards (`src/*`, `*.*`) could name a `*.pem` or
@@ -427,7 +610,11 @@ fn printed_secret_variable<'c>(prog: &str, c: &'c Command) -> Option<&'c str> {
 fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
     let dumps = match prog {
-        "printenv" => a.is_empty() || a.iter().any(|x| secret_name(&x.text)),
+        // `printenv -0` (NUL-separated) prints everything as plain `printenv` does.
+        "printenv" => operands(a, &[]).is_empty() || a.iter().any(|x| secret_name(&x.text)),
+        "cmake" => a
+            .windows(2)
+            .any(|w| w[0].text == "-E" && w[1].text == "environment"),
         // `env` with a command is a wrapper (the shell model removed it); what is left runs
         // nothing and prints everything.
         // jq's `env`/`$ENV`, make's database (`-p`).
@@ -436,7 +623,9 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         "env" => operands(a, &["-u", "-C", "-S"])
             .iter()
             .all(|o| o.text.contains('=')),
-        "set" | "export" | "declare" | "typeset" => {
+        // `set -x` traces commands; only a bare `set` prints the variables.
+        "set" => a.is_empty(),
+        "export" | "declare" | "typeset" => {
             a.is_empty()
                 || a.iter()
                     .all(|x| matches!(x.text.as_str(), "-p" | "-x" | "-px" | "-xp"))

@@ -8,6 +8,7 @@ pub mod config;
 pub mod external;
 pub mod facts;
 mod letters;
+mod readable;
 pub mod registries;
 pub mod scan;
 pub mod split;
@@ -395,7 +396,9 @@ impl Validator {
             }
             _ => return result,
         };
-        let text = truncate(text, self.config.max_text_length);
+        // Claims are found in what recipients read, with the disguises undone.
+        let readable = readable::readable(truncate(text, self.config.max_text_length));
+        let text = readable.as_ref();
         let facts = match over {
             Some(o) if !o.exclude.is_empty() || !o.additional.is_empty() => {
                 self.registries.index_for(&o.exclude, &o.additional)

@@ -18,21 +18,6 @@ pub struct Outbound {
     pub text: String,
 }
 
-/// Where a `message` call's text is: the host's runner reads `message`, then `SendMessage`,
-/// `content`, `text`, `caption`; polls, voice notes and threads carry their own (OpenClaw
-/// 2026.9.6, message-action-runner).
-const TEXT_KEYS: [&str; 9] = [
-    "message",
-    "SendMessage",
-    "content",
-    "text",
-    "caption",
-    "voiceText",
-    "pollQuestion",
-    "threadName",
-    "body",
-];
-
 pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
     match req.tool_name.as_deref() {
         Some("message") => message(cfg, req),
@@ -47,25 +32,125 @@ pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Ou
     }
 }
 
-/// Every text a send carries, the rich presentation's blocks and a poll's options included.
-fn texts(p: &serde_json::Map<String, Value>) -> Vec<&str> {
-    let mut out: Vec<&str> = TEXT_KEYS
-        .iter()
-        .filter_map(|k| p.get(*k).and_then(Value::as_str))
-        .collect();
-    if let Some(Value::Array(options)) = p.get("pollOption") {
-        out.extend(options.iter().filter_map(Value::as_str));
-    }
-    let blocks = p
-        .get("presentation")
-        .and_then(|v| v.get("blocks"))
-        .and_then(Value::as_array);
-    for b in blocks.into_iter().flatten() {
-        for k in ["title", "text", "caption"] {
-            out.extend(b.get(k).and_then(Value::as_str));
+/// Keys of a send that route it or name things (where, to whom, which message or session)
+/// rather than carry what recipients read.
+const ROUTING_KEYS: [&str; 22] = [
+    "action",
+    "channel",
+    "target",
+    "targets",
+    "to",
+    "accountId",
+    "account",
+    "sessionKey",
+    "sessionId",
+    "label",
+    "agentId",
+    "messageId",
+    "replyTo",
+    "threadId",
+    "chatId",
+    "guildId",
+    "channelId",
+    "userId",
+    "emoji",
+    "media",
+    "filename",
+    "mimeType",
+];
+
+/// How deep a send's params are searched for text: far beyond any real presentation.
+const MAX_DEPTH: usize = 8;
+
+/// Every text a send carries. The host delivers many fields as text (`message`, a caption,
+/// a presentation's title, blocks, table cells and button labels, an interactive fallback, a
+/// poll's question and options, a venue's name, a topic's name, a voice note's script, a text
+/// file attached as base64), spells keys in camelCase or snake_case, and parses a
+/// presentation given as a JSON string: so every string in the params is taken, routing keys
+/// apart, rather than a list of the fields known today.
+fn texts(p: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (k, v) in p {
+        if !routing(k) {
+            collect(k, v, 0, &mut out);
         }
     }
     out
+}
+
+fn routing(key: &str) -> bool {
+    let camel: String = camel_case(key);
+    ROUTING_KEYS.contains(&camel.as_str())
+}
+
+/// `poll_question` is `pollQuestion` to the host.
+fn camel_case(key: &str) -> String {
+    let mut out = String::with_capacity(key.len());
+    let mut upper = false;
+    for ch in key.chars() {
+        match ch {
+            '_' => upper = true,
+            c if upper => {
+                out.extend(c.to_uppercase());
+                upper = false;
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn collect(key: &str, v: &Value, depth: usize, out: &mut Vec<String>) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::String(s) => {
+            if let Some(parsed) = embedded_json(s) {
+                collect(key, &parsed, depth + 1, out);
+            } else if let Some(text) = (key == "buffer").then(|| decoded_text(s)).flatten() {
+                out.push(text);
+            } else {
+                out.push(s.clone());
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| collect(key, i, depth + 1, out)),
+        Value::Object(map) => {
+            for (k, v) in map {
+                if !routing(k) {
+                    collect(k, v, depth + 1, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A presentation or card given as a JSON string, which the host parses before rendering.
+fn embedded_json(s: &str) -> Option<Value> {
+    let t = s.trim();
+    let bracketed =
+        t.starts_with('{') && t.ends_with('}') || t.starts_with('[') && t.ends_with(']');
+    bracketed
+        .then(|| serde_json::from_str::<Value>(t).ok())
+        .flatten()
+        .filter(|v| v.is_object() || v.is_array())
+}
+
+/// An attachment sent as base64 whose bytes are text: recipients read it as a file.
+fn decoded_text(b64: &str) -> Option<String> {
+    use base64::Engine as _;
+    let payload = b64.rsplit_once("base64,").map_or(b64, |(_, data)| data);
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(payload.trim())
+        .ok()?;
+    String::from_utf8(bytes).ok()
+}
+
+/// A channel as the host compares it: trimmed and lower-cased.
+fn channel_name(raw: &str) -> String {
+    raw.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+        .to_lowercase()
 }
 
 /// `sessions_send` hands its text to another agent session whose reply the host delivers on
@@ -73,8 +158,15 @@ fn texts(p: &serde_json::Map<String, Value>) -> Vec<&str> {
 /// (`agent:<id>:<channel>:<kind|account>:…`) makes it external communication.
 fn session(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     let p = req.params.as_ref()?;
-    let key = p.get("sessionKey").and_then(Value::as_str)?;
-    let channel = key.split(':').nth(2)?.to_lowercase();
+    let key = ["sessionKey", "session_key"]
+        .iter()
+        .find_map(|k| p.get(*k).and_then(Value::as_str))?;
+    // `current` is the caller's own session.
+    let key = match key.trim() {
+        "current" => req.session_key.as_deref()?,
+        k => k,
+    };
+    let channel = channel_name(key.split(':').nth(2)?);
     if !cfg.channels.contains(&channel) {
         return None;
     }
@@ -91,10 +183,15 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     if crate::provenance::classify::MESSAGE_READS.contains(&action) {
         return None;
     }
-    // Without `channel` the host sends on the session's own channel (ctx.channelId).
-    let channel = text_of("channel")
-        .or(req.channel.as_deref())?
-        .to_lowercase();
+    // Without `channel` the host sends on the session's own channel (ctx.channelId); so does
+    // it when the channel named is not one it can send on (`webchat`, a typo, ""). From a
+    // session on an external channel, then, every send is taken as external.
+    let session = req.channel.as_deref().map(channel_name);
+    let channel = match (text_of("channel").map(channel_name), session) {
+        (_, Some(own)) if cfg.channels.contains(&own) => own,
+        (Some(named), _) => named,
+        (None, own) => own?,
+    };
     if !cfg.channels.contains(&channel) {
         return None;
     }
@@ -110,13 +207,10 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
 fn command(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
     for script in &view.scripts {
         for c in &script.commands {
-            let Some(words) = cfg.commands.iter().find(|w| is(c, w)) else {
+            let Some((words, from)) = cfg.commands.iter().find_map(|w| Some((w, is(c, w)?))) else {
                 continue;
             };
-            let rest: Vec<&str> = args(c)[words.len() - 1..]
-                .iter()
-                .map(|a| a.text.as_str())
-                .collect();
+            let rest: Vec<&str> = args(c)[from..].iter().map(|a| a.text.as_str()).collect();
             let text = match rest.is_empty() {
                 true => whole_command(req),
                 false => rest.join(" "),
@@ -144,12 +238,27 @@ fn whole_command(req: &Request) -> String {
     }
 }
 
-/// `bird tweet …` for `["bird", "tweet"]`: the program, then the rest of the words in order.
-fn is(c: &crate::shell::Command, words: &[String]) -> bool {
-    let Some((prog, rest)) = words.split_first() else {
-        return false;
+/// `bird tweet …` for `["bird", "tweet"]`: the program, then the rest of the words in order,
+/// with options of the program's own before them (`bird --auth-token T tweet …`): where the
+/// post starts, after the last of the words.
+fn is(c: &crate::shell::Command, words: &[String]) -> Option<usize> {
+    let (prog, rest) = words.split_first()?;
+    if program(c) != prog {
+        return None;
+    }
+    let a = args(c);
+    let Some((first, more)) = rest.split_first() else {
+        return Some(0);
     };
-    program(c) == prog
-        && args(c).len() >= rest.len()
-        && args(c).iter().zip(rest).all(|(a, w)| a.text == *w)
+    // The first word wherever it stands (after global options and their values), then the
+    // others right after it. Reading `bird search tweet` as a post only costs a judgement.
+    (0..a.len())
+        .find(|&i| {
+            a[i].text == *first
+                && more
+                    .iter()
+                    .enumerate()
+                    .all(|(k, w)| a.get(i + 1 + k).is_some_and(|x| x.text == *w))
+        })
+        .map(|i| i + rest.len())
 }

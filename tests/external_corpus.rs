@@ -1,0 +1,87 @@
+//! The external-communication gate against sends a held-out tester wrote to get a claim the
+//! facts contradict out to Telegram without it being judged (`tests/corpus/external-*.jsonl`),
+//! each checked against what OpenClaw 2026.9.6 really delivers. With the e2e config (an
+//! untrusted agent, telegram external, the facts of the e2e), each must be denied or
+//! escalated by the claim and fact stages alone; `gaps-external.jsonl` holds the ones that are
+//! not yet, and fails when one starts being stopped, so it moves over.
+
+use openclaw_governance::{EngineOptions, GovernanceEngine, Request};
+use serde_json::{json, Value};
+
+struct Case {
+    id: String,
+    request: Request,
+}
+
+fn cases(file: &str) -> Vec<Case> {
+    let path = format!("{}/tests/corpus/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    (text.lines().filter(|l| !l.trim().is_empty()))
+        .map(|line| {
+            let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let mut req = v["ctx"].clone();
+            req["hook"] = json!("before_tool_call");
+            req["toolName"] = v["tool"].clone();
+            req["params"] = v["params"].clone();
+            Case {
+                id: v["id"].as_str().unwrap_or("?").to_string(),
+                request: serde_json::from_value(req).expect("request shape"),
+            }
+        })
+        .collect()
+}
+
+/// The e2e config without its intent rule and model: only the claim and fact stages judge.
+fn engine(dir: &std::path::Path) -> GovernanceEngine {
+    let path = format!(
+        "{}/__test__/e2e/governance-config.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut config: Value = serde_json::from_slice(&std::fs::read(path).expect("e2e config"))
+        .expect("e2e config is JSON");
+    let keep = |p: &Value| p["id"] != "e2e-intent";
+    let policies: Vec<Value> = config["policies"]
+        .as_array()
+        .expect("policies")
+        .iter()
+        .filter(|p| keep(p))
+        .cloned()
+        .collect();
+    config["policies"] = json!(policies);
+    config.as_object_mut().expect("object").remove("llm");
+    config["builtinPolicies"]["rateLimiter"] = json!({ "maxPerMinute": 100000 });
+    let opts = EngineOptions {
+        state_dir: Some(dir.to_path_buf()),
+        ..Default::default()
+    };
+    GovernanceEngine::try_new(&config, &opts).expect("the e2e config resolves")
+}
+
+fn stopped(e: &GovernanceEngine, c: &Case) -> bool {
+    matches!(e.evaluate(&c.request).action.as_str(), "deny" | "escalate")
+}
+
+#[test]
+fn every_send_that_publishes_a_contradicted_claim_is_stopped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let e = engine(dir.path());
+    let all = cases("external-r2.jsonl");
+    assert!(all.len() >= 20, "{} cases", all.len());
+    let missed: Vec<&str> = all
+        .iter()
+        .filter(|c| !stopped(&e, c))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(missed.is_empty(), "allowed: {missed:?}");
+}
+
+#[test]
+fn known_external_gaps_are_still_gaps() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let e = engine(dir.path());
+    let closed: Vec<String> = (cases("gaps-external.jsonl").iter())
+        .filter(|c| stopped(&e, c))
+        .map(|c| format!("{} is now stopped: move it to external-r2.jsonl", c.id))
+        .collect();
+    assert!(closed.is_empty(), "{}", closed.join("\n"));
+}

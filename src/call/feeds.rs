@@ -192,16 +192,12 @@ fn embedded_scripts(c: &Command) -> Vec<String> {
     let mut out = Vec::new();
     match program(c) {
         "git" => {
-            for kv in option_values(a, Some("-c"), "--config-env") {
-                let Some((key, value)) = kv.split_once('=') else {
-                    continue;
-                };
-                let key = key.to_ascii_lowercase();
-                let runs = GIT_COMMAND_KEYS
-                    .iter()
-                    .any(|k| key == *k || key.ends_with(k))
-                    || key.starts_with("alias.") && value.starts_with('!');
-                if runs {
+            let pairs = option_values(a, Some("-c"), "--config-env")
+                .into_iter()
+                .filter_map(|kv| kv.split_once('='))
+                .chain(git_config_set(a));
+            for (key, value) in pairs {
+                if git_runs(key, value) {
                     out.push(value.trim_start_matches('!').to_string());
                 }
             }
@@ -234,6 +230,30 @@ fn embedded_scripts(c: &Command) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// Whether git runs `value` of config `key` through the shell.
+fn git_runs(key: &str, value: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    GIT_COMMAND_KEYS
+        .iter()
+        .any(|k| key == *k || key.ends_with(k))
+        || key.starts_with("alias.") && value.starts_with('!')
+}
+
+/// `git config [set] [--global|--add|…] KEY VALUE`: a value stored for later runs as surely as
+/// one given with `-c` (`git config core.pager 'cat .env' && git log`). Every adjacent pair of
+/// words after `config` is offered; only a key git runs counts.
+fn git_config_set(a: &[Arg]) -> Vec<(&str, &str)> {
+    let ops = operands(a, &crate::guards::argv::GIT_VALUED);
+    if ops.first().is_none_or(|o| o.text != "config") {
+        return Vec::new();
+    }
+    let start = a.iter().position(|x| x.text == "config").unwrap_or(a.len());
+    a[start..]
+        .windows(2)
+        .map(|w| (w[0].text.as_str(), w[1].text.as_str()))
+        .collect()
 }
 
 /// git config keys whose value git runs through the shell.

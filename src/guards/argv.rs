@@ -10,6 +10,16 @@ pub fn program(cmd: &Command) -> &str {
 
 pub use crate::paths::basename;
 
+/// git's global options that take the next word (`git -C repo push`).
+pub const GIT_VALUED: [&str; 6] = [
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--exec-path",
+];
+
 /// Whether `word` is one of `list` (program names, options). Compared by length and last byte
 /// first (options all begin with `-`): most words are in no list, and `contains` calls memcmp
 /// for every entry of the same length — ~60 calls for an ordinary command line.

@@ -247,10 +247,11 @@ fn search_pattern<'a>(prog: &str, a: &'a [Arg]) -> Option<&'a Arg> {
 }
 
 /// git: the message of `commit`/`tag`/`merge`/`notes`/`stash` (`-m MSG`, `-am MSG`,
-/// `--message=MSG`), and every word after `rm`, `check-ignore`, `ls-files`, `status`, or a
-/// `log` that shows no patch: none of these prints what a file holds.
+/// `--message=MSG`), and every word after `rm`, `check-ignore`, `ls-files`, or a `log` that
+/// shows no patch: none of these prints what a file holds, unless it reads its pathspecs from
+/// a file (`git rm --pathspec-from-file=.env` prints each unmatched line back).
 fn git_non_files(a: &[Arg]) -> Vec<usize> {
-    let ops = operands(a, &super::production::GIT_VALUED);
+    let ops = operands(a, &super::argv::GIT_VALUED);
     let Some(sub) = ops.first() else {
         return Vec::new();
     };
@@ -258,27 +259,16 @@ fn git_non_files(a: &[Arg]) -> Vec<usize> {
         return Vec::new();
     };
     let after = start + 1..a.len();
-    // Anything that makes `log` print diffs: `-p`, `-u`, `-U<n>`, `-L…`, the merge diffs
-    // (`-c`, `--cc`, `-m`, `--remerge-diff`, `--diff-merges`), word diffs.
-    let patch = |x: &Arg| {
-        let t = x.text.as_str();
-        matches!(
-            t,
-            "-p" | "-u" | "-c" | "-m" | "--cc" | "--full-diff" | "--remerge-diff"
-        ) || [
-            "-U",
-            "-L",
-            "--patch",
-            "--word-diff",
-            "--color-words",
-            "--diff-merges",
-        ]
+    if a[after.clone()]
         .iter()
-        .any(|p| t.starts_with(p))
-    };
+        .any(|x| x.text.starts_with("--pathspec-from-file"))
+    {
+        return Vec::new();
+    }
     match sub.text.as_str() {
-        "rm" | "check-ignore" | "ls-files" | "status" => after.collect(),
-        "log" if !a[after.clone()].iter().any(patch) => after.collect(),
+        // Not `status`: `status -v`, or `status.verbose` in the repo's config, prints the diff.
+        "rm" | "check-ignore" | "ls-files" => after.collect(),
+        "log" if !a[after.clone()].iter().any(git_patch_flag) => after.collect(),
         "commit" | "tag" | "merge" | "notes" | "stash" => after
             .filter(|&i| {
                 let t = a[i].text.as_str();
@@ -290,6 +280,36 @@ fn git_non_files(a: &[Arg]) -> Vec<usize> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// A flag that makes `git log` print diffs: `-p`, `-u`, `-U<n>`, `-L…`, the merge diffs (`-c`,
+/// `--cc`, `-m`, `--remerge-diff`, `--diff-merges`), word diffs; short flags also bundled
+/// (`-pU1`), up to a letter whose value is the rest of the word (`-Spassword`).
+fn git_patch_flag(x: &Arg) -> bool {
+    let t = x.text.as_str();
+    const LONG: [&str; 7] = [
+        "--diff-merges",
+        "--cc",
+        "--full-diff",
+        "--remerge-diff",
+        "--patch",
+        "--word-diff",
+        "--color-words",
+    ];
+    if t.starts_with("--") {
+        return LONG.iter().any(|p| t.starts_with(p));
+    }
+    let Some(bundle) = t.strip_prefix('-') else {
+        return false;
+    };
+    for ch in bundle.chars() {
+        match ch {
+            'p' | 'u' | 'c' | 'm' | 'U' | 'L' => return true,
+            'S' | 'G' | 'n' | 'O' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The values of `flags` that are files created in the workspace (`openssl genrsa -out

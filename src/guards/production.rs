@@ -2,7 +2,7 @@
 //! infrastructure, services and package registries, whatever the flag order; read-only forms
 //! (`kubectl get`, `terraform plan`, `helm template`) stay allowed. Also gateway changes.
 
-use super::argv::{args, has_flag, operands, program};
+use super::argv::{args, has_flag, operands, program, GIT_VALUED};
 use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
@@ -110,15 +110,6 @@ fn first_in(a: &[Arg], valued: &[&str], verbs: &[&str]) -> bool {
         .first()
         .is_some_and(|v| verbs.contains(&v.text.as_str()))
 }
-
-pub(super) const GIT_VALUED: [&str; 6] = [
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--exec-path",
-];
 
 fn git(a: &[Arg]) -> Option<&'static str> {
     let ops = operands(a, &GIT_VALUED);

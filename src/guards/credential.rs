@@ -7,6 +7,8 @@ use super::{show, Subject};
 use crate::paths::PathSet;
 use crate::shell::{Arg, Command, RedirectKind};
 
+mod stores;
+
 /// Programs that only name a path without showing what it holds: they list, test, create,
 /// delete or change the mode of a file, count its lines, or print their words.
 const NAMERS: [&str; 18] = [
@@ -80,36 +82,6 @@ fn ssh_dir(s: &Subject, p: &crate::paths::Resolved) -> bool {
             && crate::paths::globs_overlap(&p.path, &format!("{home}/.ssh/*")).unwrap_or(true)
 }
 
-/// Commands that print stored secrets without naming a file.
-fn secret_store(prog: &str, c: &Command) -> Option<&'static str> {
-    let a = args(c);
-    let words = a.iter().map(|x| x.text.as_str());
-    let hit = match prog {
-        "gpg" | "gpg2" => words.clone().any(|w| w.starts_with("--export-secret")),
-        "getent" => words.clone().any(|w| matches!(w, "shadow" | "gshadow")),
-        "git" => operands(a, &["-C", "-c"])
-            .first()
-            .is_some_and(|o| o.text == "credential"),
-        "kubectl" | "oc" => {
-            let ops = operands(
-                a,
-                &["-n", "--namespace", "-o", "--output", "--context", "-l"],
-            );
-            ops.first().is_some_and(|v| v.text == "get")
-                && ops.get(1).is_some_and(|r| r.text.starts_with("secret"))
-                && has_flag(a, &['o'], &["output"])
-        }
-        "security" => words
-            .clone()
-            .any(|w| w.starts_with("find-") && w.ends_with("-password")),
-        "pass" | "op" | "vault" | "aws-vault" | "gopass" | "bw" | "lpass" => words
-            .clone()
-            .any(|w| matches!(w, "show" | "get" | "read" | "item" | "exec" | "export")),
-        _ => false,
-    };
-    hit.then_some("prints secrets from a credential store")
-}
-
 fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     let prog = program(c);
     if let Some(name) = printed_secret_variable(prog, c) {
@@ -120,7 +92,7 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     }
     let why = environment_dump(prog, c)
         .or_else(|| secret_search(prog, c))
-        .or_else(|| secret_store(prog, c));
+        .or_else(|| stores::printed_secret(prog, c));
     if let Some(why) = why {
         return Some(format!("`{}` {why}", show(c)));
     }

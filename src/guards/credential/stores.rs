@@ -1,0 +1,203 @@
+//! Commands that print a stored secret without naming a file: password stores and keyrings,
+//! and the CLIs of clouds and tools that hand out the token they keep (`gh auth token`,
+//! `gcloud auth print-access-token`, `kubectl config view --raw`, `terraform show -json`).
+
+use crate::guards::argv::{args, has_flag, operands};
+use crate::shell::{Arg, Command};
+
+/// Why the command prints a stored secret, if it does.
+pub fn printed_secret(prog: &str, c: &Command) -> Option<&'static str> {
+    store_read(prog, c).or_else(|| token_cli(prog, c))
+}
+
+/// A secret store's own command that prints what it holds.
+fn store_read(prog: &str, c: &Command) -> Option<&'static str> {
+    let a = args(c);
+    let words = a.iter().map(|x| x.text.as_str());
+    let hit = match prog {
+        "gpg" | "gpg2" => words.clone().any(|w| w.starts_with("--export-secret")),
+        "getent" => words.clone().any(|w| matches!(w, "shadow" | "gshadow")),
+        "git" => operands(a, &["-C", "-c"])
+            .first()
+            .is_some_and(|o| o.text == "credential"),
+        "kubectl" | "oc" => {
+            let ops = operands(
+                a,
+                &["-n", "--namespace", "-o", "--output", "--context", "-l"],
+            );
+            ops.first().is_some_and(|v| v.text == "get")
+                && ops.get(1).is_some_and(|r| r.text.starts_with("secret"))
+                && has_flag(a, &['o'], &["output"])
+        }
+        "security" => words
+            .clone()
+            .any(|w| w.starts_with("find-") && w.ends_with("-password")),
+        "pass" | "op" | "vault" | "aws-vault" | "gopass" | "bw" | "lpass" => words
+            .clone()
+            .any(|w| matches!(w, "show" | "get" | "read" | "item" | "exec" | "export")),
+        _ => false,
+    };
+    hit.then_some("prints secrets from a credential store")
+}
+
+/// When a CLI's command prints the secret it keeps.
+enum When {
+    Always,
+    /// With one of these flags (`--raw`, `--show-secrets`, `-json`).
+    Flag(&'static [&'static str]),
+    /// When a word names a secret (`aws configure get aws_secret_access_key`, not `region`).
+    SecretWord,
+    /// `docker inspect` without a format, or with one that shows the environment.
+    FormatShowsEnv,
+}
+
+/// A command that prints a token or secret its CLI keeps: the program, the command words in
+/// order (options between them allowed), and when. From each vendor's CLI reference.
+struct Printer {
+    programs: &'static [&'static str],
+    words: &'static [&'static str],
+    when: When,
+}
+
+const KUBECTL: &[&str] = &["kubectl", "oc", "k3s", "microk8s", "kubecolor", "k"];
+const DOCKER: &[&str] = &["docker", "podman", "nerdctl"];
+const TERRAFORM: &[&str] = &["terraform", "tofu", "terragrunt"];
+const NPM: &[&str] = &["npm", "pnpm", "yarn"];
+
+const PRINTERS: [Printer; 29] = [
+    p(&["gh"], &["auth", "token"], When::Always),
+    p(
+        &["gh", "glab"],
+        &["auth", "status"],
+        When::Flag(&["-t", "--show-token"]),
+    ),
+    p(&["fly", "flyctl"], &["auth", "token"], When::Always),
+    p(&["vault"], &["print", "token"], When::Always),
+    p(&["aws"], &["configure", "get"], When::SecretWord),
+    p(&["aws"], &["configure", "export-credentials"], When::Always),
+    p(
+        &["aws"],
+        &["secretsmanager", "get-secret-value"],
+        When::Always,
+    ),
+    p(&["aws"], &["ssm", "get-parameter"], DECRYPTED),
+    p(&["aws"], &["ssm", "get-parameters"], DECRYPTED),
+    p(&["aws"], &["ssm", "get-parameters-by-path"], DECRYPTED),
+    p(&["gcloud"], &["auth", "print-access-token"], When::Always),
+    p(&["gcloud"], &["auth", "print-identity-token"], When::Always),
+    p(&["gcloud"], &["print-access-token"], When::Always),
+    p(
+        &["gcloud"],
+        &["secrets", "versions", "access"],
+        When::Always,
+    ),
+    p(&["gcloud"], &["config", "config-helper"], When::Always),
+    p(&["az"], &["account", "get-access-token"], When::Always),
+    p(&["az"], &["keyvault", "secret", "show"], When::Always),
+    p(KUBECTL, &["config", "view"], When::Flag(&["--raw"])),
+    p(TERRAFORM, &["output"], When::SecretWord),
+    p(TERRAFORM, &["show"], When::Flag(&["-json", "--json"])),
+    p(TERRAFORM, &["state", "pull"], When::Always),
+    p(&["pulumi"], &[], When::Flag(&["--show-secrets"])),
+    p(DOCKER, &["inspect"], When::FormatShowsEnv),
+    p(&["helm"], &["get", "values"], When::Always),
+    p(&["helm"], &["get", "all"], When::Always),
+    p(&["helm"], &["get", "manifest"], When::Always),
+    p(&["heroku"], &["config"], When::Always),
+    p(&["doppler", "infisical"], &["secrets"], When::Always),
+    p(NPM, &["config", "get"], When::SecretWord),
+];
+
+const DECRYPTED: When = When::Flag(&["--with-decryption"]);
+
+const fn p(
+    programs: &'static [&'static str],
+    words: &'static [&'static str],
+    when: When,
+) -> Printer {
+    Printer {
+        programs,
+        words,
+        when,
+    }
+}
+
+fn token_cli(prog: &str, c: &Command) -> Option<&'static str> {
+    let a = args(c);
+    if prog.starts_with("docker-credential-") {
+        // A credential helper's `get` prints the stored secret for the server on stdin.
+        return a
+            .first()
+            .is_some_and(|w| w.text == "get")
+            .then_some("prints a registry password from Docker's credential helper");
+    }
+    if prog == "heroku" && a.iter().any(|w| w.text == "config:get") {
+        return Some("prints a token or secret its CLI keeps");
+    }
+    PRINTERS
+        .iter()
+        .filter(|p| p.programs.contains(&prog))
+        .find(|p| says(a, p.words) && holds(&p.when, a))
+        .map(|_| "prints a token or secret its CLI keeps")
+}
+
+/// Whether `words` stand one after another among the words that are no option.
+fn says(a: &[Arg], words: &[&str]) -> bool {
+    let plain: Vec<&str> = (a.iter().map(|x| x.text.as_str()))
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    words.is_empty() || plain.windows(words.len()).any(|w| w == words)
+}
+
+fn holds(when: &When, a: &[Arg]) -> bool {
+    let flag = |f: &str| {
+        a.iter()
+            .any(|x| x.text == f || x.text.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+    };
+    match when {
+        When::Always => true,
+        When::Flag(flags) => flags.iter().any(|f| flag(f)),
+        When::SecretWord => a
+            .iter()
+            .any(|x| !x.text.starts_with('-') && names_secret(&x.text)),
+        When::FormatShowsEnv => format_shows_env(a),
+    }
+}
+
+/// A key or output name for a secret (`aws_secret_access_key`, `db_password`,
+/// `//registry.npmjs.org/:_authToken`), not for an address (`api_url`, `region`).
+fn names_secret(word: &str) -> bool {
+    const SECRET: [&str; 9] = [
+        "secret",
+        "token",
+        "password",
+        "passwd",
+        "credential",
+        "private_key",
+        "api_key",
+        "access_key",
+        "_auth",
+    ];
+    let w = word.to_ascii_lowercase();
+    SECRET.iter().any(|s| w.contains(s))
+}
+
+/// `docker inspect` prints each container's environment unless a format picks something else
+/// (`-f '{{.State.Status}}'`).
+fn format_shows_env(a: &[Arg]) -> bool {
+    let format = a.iter().enumerate().find_map(|(i, x)| {
+        let t = x.text.as_str();
+        match t {
+            "-f" | "--format" => Some(a.get(i + 1).map_or("", |v| v.text.as_str())),
+            _ => t.strip_prefix("--format="),
+        }
+    });
+    let Some(format) = format else {
+        return true;
+    };
+    let tight: String = format.chars().filter(|c| !c.is_whitespace()).collect();
+    tight.contains("Env")
+        || tight.contains(".Config}}")
+        || tight.contains("{{json.}}")
+        || tight.contains("{{.}}")
+}

@@ -143,7 +143,9 @@ fn unknown_placeholders(v: &Value, found: &mut Vec<String>) {
                 let tail = &rest[start..];
                 let end = tail.find("}}").map_or(tail.len(), |e| e + 2);
                 let token = &tail[..end];
-                if !PLACEHOLDERS.contains(&token) {
+                // A Go template (`{{.State.Status}}`, `{{json .}}`) is the command's own text.
+                let ours = token[2..].starts_with(|c: char| c.is_ascii_uppercase());
+                if ours && !PLACEHOLDERS.contains(&token) {
                     found.push(token.to_string());
                 }
                 rest = &tail[end..];

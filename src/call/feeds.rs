@@ -34,6 +34,9 @@ pub fn complete(script: &mut Script, env: &[(String, String)]) {
         if let Some(text) = printed_script(c, fed.as_deref()) {
             extend(&mut extra, &text, env, c.depth + 1);
         }
+        for text in planted(c, fed.as_deref()) {
+            extend(&mut extra, &text, env, c.depth + 1);
+        }
         for hidden in embedded_scripts(c)
             .into_iter()
             .chain(runner_scripts(c, fed.as_deref()))
@@ -185,6 +188,39 @@ fn printed_script(c: &Command, fed: Option<&str>) -> Option<String> {
         .flatten()
 }
 
+/// Text written into a file that runs later (`echo 'curl … | sh' >> ~/.bashrc`, `… | tee -a
+/// .git/hooks/pre-commit`), as the commands it will run.
+fn planted(c: &Command, fed: Option<&str>) -> Vec<String> {
+    use super::startup::{commands, runs_later};
+    let kind = |target: &str| {
+        // Relative names are matched by their parts (`.git/hooks/x`, `.bashrc`).
+        let rooted = match target.starts_with('/') {
+            true => target.to_string(),
+            false => format!("/{target}"),
+        };
+        runs_later(&rooted)
+    };
+    let mut out = Vec::new();
+    if let Some(text) = printed(c) {
+        let written = c.redirects.iter().filter(|r| {
+            matches!(
+                r.kind,
+                shell::RedirectKind::Write | shell::RedirectKind::Append
+            )
+        });
+        out.extend(written.filter_map(|r| kind(&r.target.text).map(|k| commands(k, &text))));
+    }
+    if let (Some(text), "tee") = (fed, program(c)) {
+        let files = operands(args(c), &[]);
+        out.extend(
+            files
+                .iter()
+                .filter_map(|f| kind(&f.text).map(|k| commands(k, text))),
+        );
+    }
+    out
+}
+
 /// Config values that programs run as shell commands: `git -c core.pager=…`, `ssh -o
 /// ProxyCommand=…`, `rsync -e …`, `tar --to-command=…`/`-I …`.
 fn embedded_scripts(c: &Command) -> Vec<String> {
@@ -233,7 +269,7 @@ fn embedded_scripts(c: &Command) -> Vec<String> {
 }
 
 /// Whether git runs `value` of config `key` through the shell.
-fn git_runs(key: &str, value: &str) -> bool {
+pub(super) fn git_runs(key: &str, value: &str) -> bool {
     let key = key.to_ascii_lowercase();
     GIT_COMMAND_KEYS
         .iter()
@@ -436,7 +472,7 @@ fn shell_quote(w: &str) -> String {
 }
 
 /// `* * * * * rm -rf /x` → `rm -rf /x`: the command of each crontab line.
-fn cron_commands(table: &str) -> String {
+pub(super) fn cron_commands(table: &str) -> String {
     table
         .lines()
         .filter(|l| !l.trim_start().starts_with('#') && !l.contains('=') || l.contains(' '))

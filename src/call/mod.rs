@@ -5,6 +5,7 @@
 mod cwd;
 mod feeds;
 mod patch;
+pub mod startup;
 
 use crate::context::Request;
 use crate::paths::{self, PathContext, Resolved};
@@ -69,6 +70,29 @@ impl CallView {
     }
 }
 
+/// What a file tool writes into a file that runs later (a shell startup file, a git hook or
+/// config, a crontab, a unit), as the script it will run.
+fn startup_scripts(
+    tool: &str,
+    p: &Map<String, Value>,
+    v: &CallView,
+    host: &HostPaths,
+) -> Vec<Script> {
+    let ctx = v.path_context(host.home.as_deref());
+    startup::written(tool, p)
+        .into_iter()
+        .filter_map(|(path, text)| {
+            let kind = startup::runs_later(&paths::resolve_literal(&path, &ctx).path)?;
+            let script = startup::commands(kind, &text);
+            Some(shell::analyze(&ShellInput {
+                script: &script,
+                env: &[],
+                depth: 1,
+            }))
+        })
+        .collect()
+}
+
 /// Param names the host's file tools accept for their path (`path`; the others are what
 /// other tools and older hosts use, judged too since judging more costs nothing).
 const PATH_KEYS: [&str; 4] = ["path", "file_path", "filePath", "file"];
@@ -107,6 +131,8 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
             _ => {}
         }
         v.add_files(file_params(tool, p), host);
+        let planted = startup_scripts(tool, p, &v, host);
+        v.scripts.extend(planted);
     }
     for script in &mut v.scripts {
         feeds::complete(script, &env);

@@ -4,6 +4,7 @@
 
 use super::argv::{args, has_flag, listed, operands, option_values, program};
 use super::{show, Subject};
+use crate::call::startup::runs_later;
 use crate::shell::{Command, Script};
 
 /// Programs whose output is content from the network.
@@ -350,7 +351,14 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
         let carries = is_source(c) || writes_file(c) && feeder(script, i, 0).is_some();
         if carries || extracts_download(script, c) {
             let (names, anon) = outputs(c);
-            saved.extend(names.iter().map(|n| resolved(s, c, n)));
+            let names: Vec<String> = names.iter().map(|n| resolved(s, c, n)).collect();
+            if let Some(f) = names.iter().find(|n| runs_later(n).is_some()) {
+                return Some(format!(
+                    "`{}` saves downloaded or decoded code to {f}, which runs later (a startup file, git hook or config, crontab or unit)",
+                    show(c)
+                ));
+            }
+            saved.extend(names);
             unnamed |= anon;
         }
         if let Some(dir) = cloned(c) {

@@ -10,10 +10,12 @@ use crate::shell::{Arg, Command, RedirectKind};
 mod stores;
 
 /// Programs that only name a path without showing what it holds: they list, test, create,
-/// delete or change the mode of a file, count its lines, or print their words.
-const NAMERS: [&str; 18] = [
+/// delete or change the mode of a file, count its lines, print their words, or set variables
+/// (`export PATH="$HOME/bin:$PATH"`; a bare `export` dumps the environment, judged before).
+const NAMERS: [&str; 24] = [
     "ls", "stat", "test", "[", "[[", "realpath", "basename", "dirname", "echo", "printf", "touch",
-    "chmod", "chown", "chgrp", "rm", "rmdir", "mkdir", "wc",
+    "chmod", "chown", "chgrp", "rm", "rmdir", "mkdir", "wc", "export", "readonly", "local",
+    "declare", "typeset", "unset",
 ];
 
 /// Programs that read whole directory trees when given one (git reads trees through its

@@ -7,6 +7,7 @@
 pub mod argv;
 mod credential;
 mod destructive;
+mod editors;
 pub mod inline;
 mod opaque;
 pub mod outbound;

@@ -3,7 +3,7 @@
 //! the parser rejects, and inline or code-mode programs that reach files, processes or the
 //! network. Their verdict is `opaqueCommandAction`.
 
-use super::inline;
+use super::{editors, inline};
 use super::{show, Subject};
 use crate::shell::OpaqueKind;
 
@@ -25,8 +25,15 @@ pub fn check(s: &Subject) -> Option<String> {
         return Some(why);
     }
     s.commands().find_map(|(_, _, c)| {
+        if let Some(what) = editors::reaches(c) {
+            return Some(format!(
+                "`{}` runs a script of its own that uses {what}",
+                show(c)
+            ));
+        }
         let code = inline::code(c)?;
-        let what = inline::reaches(&without_data_reads(s, c, code))
+        let what = inline::reaches(&without_data_reads(s, c, &code))
+            .or_else(|| inline::reaches_in(super::argv::program(c), &code))
             .or_else(|| inline::preloads(c).then_some("a preloaded module"))?;
         Some(format!("`{}` runs inline code that uses {what}", show(c)))
     })

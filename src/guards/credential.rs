@@ -626,7 +626,7 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         }
         "compgen" => has_flag(a, &['v', 'e'], &[]),
         _ if may_hold_code(prog) && mentions_environment(c) => {
-            super::inline::code(c).is_some_and(code_reads_environment)
+            super::inline::code(c).is_some_and(|code| code_reads_environment(&code))
         }
         "ps" => a
             .iter()

@@ -4,6 +4,7 @@
 
 use super::argv::{args, program};
 use crate::shell::Command;
+use std::borrow::Cow;
 
 /// Flags that introduce a program text, by interpreter.
 fn code_flags(prog: &str) -> &'static [&'static str] {
@@ -21,22 +22,26 @@ fn code_flags(prog: &str) -> &'static [&'static str] {
 
 /// The inline program of an interpreter command, if it has one: after its code flag, awk's
 /// first operand, or a here-doc an interpreter reads as its program (`python3 - <<EOF`).
-pub fn code(c: &Command) -> Option<&str> {
+pub fn code(c: &Command) -> Option<Cow<'_, str>> {
     let prog = program(c);
     if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
-        return awk_program(c);
+        return awk_program(c).map(Cow::Borrowed);
     }
     if prog == "sqlite3" {
         // `sqlite3 DB "select readfile('.env')"`: the SQL after the database.
+        // Each operand after the database is a statement or dot-command, run in order.
         let ops = crate::guards::argv::operands(args(c), &["-cmd", "-separator", "-nullvalue"]);
-        return ops.get(1).map(|a| a.text.as_str());
+        let text = (ops.get(1..).into_iter().flatten())
+            .map(|a| a.text.as_str())
+            .collect::<Vec<_>>();
+        return (!text.is_empty()).then(|| Cow::Owned(text.join("\n")));
     }
     if let Some(text) = c
         .stdin_text
         .as_deref()
         .filter(|_| reads_program_from_stdin(prog, c))
     {
-        return Some(text);
+        return Some(Cow::Borrowed(text));
     }
     let flags = code_flags(prog);
     let a = args(c);
@@ -45,9 +50,9 @@ pub fn code(c: &Command) -> Option<&str> {
             || x.text.starts_with("-c") && prog.starts_with("python") && x.text.len() > 2
     })?;
     if a[k].text.len() > 2 && a[k].text.starts_with("-c") {
-        return Some(&a[k].text[2..]);
+        return Some(Cow::Borrowed(&a[k].text[2..]));
     }
-    a.get(k + 1).map(|x| x.text.as_str())
+    a.get(k + 1).map(|x| Cow::Borrowed(x.text.as_str()))
 }
 
 fn awk_program(c: &Command) -> Option<&str> {
@@ -86,8 +91,11 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
                 | "expect"
                 | "sqlite3"
         );
+    // ed and ex always take their commands from stdin, vim in Ex mode (`-es`) too.
+    let editor = matches!(prog, "ed" | "red" | "ex")
+        || matches!(prog, "vim" | "vi" | "nvim") && args(c).iter().any(|a| a.text == "-es");
     let ops = crate::guards::argv::operands(args(c), &["-m", "-W", "-X", "-I", "-M"]);
-    interpreter && ops.first().is_none_or(|o| o.text == "-")
+    editor || interpreter && ops.first().is_none_or(|o| o.text == "-")
 }
 
 /// Names whose presence in a program means it reaches outside plain computation.
@@ -98,7 +106,7 @@ const REACHES: [&str; 52] = [
     "writefile",
     ".shell",
     "load_extension",
-    "| getline",
+    "getline",
     "print |",
     // files
     "open(",
@@ -152,11 +160,77 @@ const REACHES: [&str; 52] = [
 
 /// What in the program reaches outside, or `None` for plain computation.
 pub fn reaches(code: &str) -> Option<&'static str> {
-    if code.contains("__import__") || code.contains("eval(") || code.contains("getattr(") {
+    let dynamic = ["__import__", "eval(", "eval ", "getattr("];
+    if dynamic.iter().any(|d| code.contains(d)) {
         return Some("dynamic import or eval");
     }
     let code = without_plain_process_facts(code);
     REACHES.iter().copied().find(|w| code.contains(w))
+}
+
+/// What reaches outside in one language's own terms: awk's output redirects, Perl's `open`
+/// with a handle, sqlite3's dot-commands. Kept to their language: `print if $. > 1` is a
+/// comparison in Perl.
+pub fn reaches_in(prog: &str, code: &str) -> Option<&'static str> {
+    let hit = match prog {
+        "awk" | "gawk" | "mawk" | "nawk" => awk_output_redirect(code),
+        "perl" => perl_open(code),
+        "sqlite3" => SQLITE_DOT
+            .iter()
+            .any(|d| code.lines().any(|l| l.trim_start().starts_with(d))),
+        _ => false,
+    };
+    hit.then_some("a file or command named in the code")
+}
+
+/// sqlite3's dot-commands that read, write or open files or run the shell.
+const SQLITE_DOT: [&str; 13] = [
+    ".import", ".read", ".output", ".once", ".save", ".backup", ".restore", ".open", ".load",
+    ".system", ".excel", ".log", ".cd",
+];
+
+/// awk's `print … > "f"`, `print … | "cmd"` (also `>>`, `|&`, and printf): a redirect is a `>`
+/// or `|` in a print statement outside parentheses and strings; `$3 > 100` in a pattern or
+/// `if` is a comparison.
+fn awk_output_redirect(code: &str) -> bool {
+    let mut rest = code;
+    while let Some(at) = rest.find("print") {
+        let statement = &rest[at + "print".len()..];
+        let (mut depth, mut quoted) = (0i32, false);
+        let mut prev = ' ';
+        for ch in statement.chars() {
+            match ch {
+                '"' if prev != '\\' => quoted = !quoted,
+                _ if quoted => {}
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                ';' | '}' | '\n' => break,
+                '>' | '|' if depth <= 0 => return true,
+                _ => {}
+            }
+            prev = ch;
+        }
+        rest = statement;
+    }
+    false
+}
+
+/// Perl's `open F, "<", ".env"` / `open(my $fh, …)`: `open` as a word followed by a handle and
+/// a comma.
+fn perl_open(code: &str) -> bool {
+    code.match_indices("open").any(|(at, _)| {
+        let word_start = code[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+        let after = code[at + 4..].trim_start_matches([' ', '(']);
+        let after = after.strip_prefix("my ").unwrap_or(after).trim_start();
+        let handle: String = after
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$' | ':'))
+            .collect();
+        word_start && !handle.is_empty() && after[handle.len()..].trim_start().starts_with(',')
+    })
 }
 
 /// Node's `process` also answers plain questions (`process.version`, `process.platform`) and

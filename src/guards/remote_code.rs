@@ -20,10 +20,12 @@ const DECODERS: [&str; 16] = [
 ];
 
 /// Programs that run the code they read.
-pub const INTERPRETERS: [&str; 28] = [
+pub const INTERPRETERS: [&str; 31] = [
     "sh", "bash", "zsh", "dash", "ksh", "ash", "fish", "mksh", "busybox", "python", "python2",
     "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "deno", "bun", "tclsh",
     "source", ".", "csh", "tcsh", "at", "batch",
+    // ed and ex run `!cmd` lines; sqlite3 runs `.shell`/`.system`.
+    "ed", "ex", "sqlite3",
 ];
 
 pub fn check(s: &Subject) -> Option<String> {

@@ -6,6 +6,8 @@ use super::argv::{args, has_flag, operands, program, GIT_VALUED};
 use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
+mod clis;
+
 const PROTECTED_BRANCHES: [&str; 6] = ["main", "master", "prod", "production", "release", "live"];
 
 pub fn check(s: &Subject) -> Option<String> {
@@ -42,7 +44,7 @@ fn command(c: &Command) -> Option<&'static str> {
                 .then_some("changes a running service")
         });
     }
-    match module.unwrap_or(prog) {
+    let known = match module.unwrap_or(prog) {
         "git-push" | "git-send-pack" => Some("pushes with git's own push binary"),
         "git"
             if operands(a, &GIT_VALUED)
@@ -78,7 +80,14 @@ fn command(c: &Command) -> Option<&'static str> {
                 "--registry-config",
                 "--repository-config",
             ],
-            &["install", "upgrade", "uninstall", "delete", "rollback"],
+            &[
+                "install",
+                "upgrade",
+                "uninstall",
+                "delete",
+                "rollback",
+                "push",
+            ],
         )
         .then_some("changes a Helm release")
         .filter(|_| !dry_run(a)),
@@ -101,7 +110,8 @@ fn command(c: &Command) -> Option<&'static str> {
         "shutdown" | "reboot" | "poweroff" | "halt" => Some("stops the machine"),
         "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
         _ => None,
-    }
+    };
+    known.or_else(|| clis::mutation(c))
 }
 
 /// The first operand (after options whose value is the next word) is one of `verbs`.

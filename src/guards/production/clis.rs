@@ -1,0 +1,441 @@
+//! Deploy, cloud, release and service CLIs beyond the ones `production.rs` reads argv for:
+//! their commands that deploy, publish, merge, delete or stop something others rely on
+//! (`gh pr merge`, `argocd app sync`, `aws ec2 terminate-instances`, `gcloud run deploy`,
+//! `cdk destroy`, `mvn deploy`, `supervisorctl stop`, `redis-cli flushall`), each from the
+//! vendor's CLI reference. Their read-only forms (`gh pr view`, `aws s3 ls`, `cdk diff`,
+//! `./gradlew publishToMavenLocal`, `ansible-playbook --check`) stay allowed.
+
+use crate::guards::argv::{args, option_values, program};
+use crate::shell::{Arg, Command};
+
+/// When a command of a CLI changes what others rely on.
+enum When {
+    /// These words, one after another among the words that are no option.
+    Says(&'static [&'static str]),
+    /// Any word that is no option is one of these.
+    AnyWord(&'static [&'static str]),
+    /// Any word that is no option begins with one of these (`aws … delete-stack`).
+    AnyPrefix(&'static [&'static str]),
+    /// The words, and one of the flags.
+    SaysWith(&'static [&'static str], &'static [&'static str]),
+    /// Always, unless one of the flags (a check mode, a local target).
+    Unless(&'static [&'static str]),
+}
+
+struct Mutation {
+    programs: &'static [&'static str],
+    when: When,
+    why: &'static str,
+}
+
+const DEPLOYS: &str = "deploys or removes infrastructure or an application";
+const PUBLISHES: &str = "publishes a package, image or release";
+const REPO: &str = "merges, releases or deletes in a hosted repository";
+const SERVICE: &str = "stops or changes a running service";
+const DATA: &str = "destroys a database's data";
+
+use When::{AnyPrefix, AnyWord, Says, SaysWith, Unless};
+
+const MUTATIONS: &[Mutation] = &[
+    m(&["gh"], Says(&["pr", "merge"]), REPO),
+    m(&["gh"], Says(&["workflow", "run"]), REPO),
+    m(&["gh"], Says(&["release", "create"]), REPO),
+    m(&["gh"], Says(&["release", "delete"]), REPO),
+    m(&["gh"], Says(&["repo", "delete"]), REPO),
+    m(&["gh"], Says(&["repo", "archive"]), REPO),
+    m(&["glab"], Says(&["mr", "merge"]), REPO),
+    m(&["glab"], Says(&["release", "create"]), REPO),
+    m(&["glab"], Says(&["repo", "delete"]), REPO),
+    m(&["git"], Says(&["subtree", "push"]), "pushes a subtree"),
+    m(
+        &["argocd"],
+        AnyWord(&["sync", "rollback", "terminate-op"]),
+        DEPLOYS,
+    ),
+    m(&["argocd"], SaysWith(&["app", "delete"], &[]), DEPLOYS),
+    m(
+        &["flux"],
+        AnyWord(&["reconcile", "suspend", "resume", "delete", "bootstrap"]),
+        DEPLOYS,
+    ),
+    m(
+        &["helmfile"],
+        AnyWord(&["apply", "sync", "destroy", "delete"]),
+        DEPLOYS,
+    ),
+    m(
+        &["skaffold"],
+        AnyWord(&["run", "deploy", "delete", "apply"]),
+        DEPLOYS,
+    ),
+    m(&["kapp"], AnyWord(&["deploy", "delete"]), DEPLOYS),
+    m(&["cdk", "cdktf"], AnyWord(&["deploy", "destroy"]), DEPLOYS),
+    m(&["sam"], AnyWord(&["deploy", "delete", "sync"]), DEPLOYS),
+    m(
+        &["serverless", "sls"],
+        AnyWord(&["deploy", "remove", "rollback"]),
+        DEPLOYS,
+    ),
+    m(
+        &["terraform", "tofu"],
+        Says(&["workspace", "delete"]),
+        DEPLOYS,
+    ),
+    m(&["aws"], AnyPrefix(&AWS_MUTATING), DEPLOYS),
+    m(&["aws"], Says(&["s3", "rb"]), DEPLOYS),
+    m(&["aws"], Says(&["s3", "rm"]), DEPLOYS),
+    m(&["aws"], Says(&["s3", "mv"]), DEPLOYS),
+    m(&["aws"], SaysWith(&["s3", "sync"], &["--delete"]), DEPLOYS),
+    m(&["aws"], Says(&["cloudformation", "deploy"]), DEPLOYS),
+    m(&["gcloud"], AnyWord(&GCLOUD_MUTATING), DEPLOYS),
+    m(&["az"], AnyWord(&AZ_MUTATING), DEPLOYS),
+    m(&["fly", "flyctl"], AnyWord(&FLY_MUTATING), DEPLOYS),
+    m(&["netlify"], AnyWord(&["sites:delete"]), DEPLOYS),
+    m(
+        &["netlify"],
+        SaysWith(&["deploy"], &["--prod", "--prodIfUnlocked"]),
+        DEPLOYS,
+    ),
+    m(&["firebase"], AnyWord(&FIREBASE_MUTATING), DEPLOYS),
+    m(
+        &["wrangler"],
+        AnyWord(&["deploy", "publish", "delete", "rollback", "put"]),
+        DEPLOYS,
+    ),
+    m(&["heroku"], AnyWord(&HEROKU_MUTATING), DEPLOYS),
+    m(
+        &["eb"],
+        AnyWord(&["deploy", "terminate", "swap", "scale", "restore", "setenv"]),
+        DEPLOYS,
+    ),
+    m(
+        &["ansible-playbook"],
+        Unless(&[
+            "--check",
+            "-C",
+            "--syntax-check",
+            "--list-hosts",
+            "--list-tasks",
+        ]),
+        DEPLOYS,
+    ),
+    m(
+        &["nomad"],
+        AnyWord(&[
+            "run", "stop", "revert", "dispatch", "drain", "purge", "scale", "promote",
+        ]),
+        DEPLOYS,
+    ),
+    m(
+        &["kamal"],
+        AnyWord(&[
+            "deploy", "redeploy", "rollback", "remove", "setup", "stop", "restart",
+        ]),
+        DEPLOYS,
+    ),
+    m(&["buildah"], AnyWord(&["push"]), PUBLISHES),
+    m(
+        &["crane", "gcrane"],
+        AnyWord(&[
+            "push", "copy", "cp", "delete", "tag", "mutate", "append", "rebase",
+        ]),
+        PUBLISHES,
+    ),
+    m(&["skopeo"], AnyWord(&["copy", "delete", "sync"]), PUBLISHES),
+    m(&["mvn", "mvnw"], AnyWord(&MAVEN_PUBLISHING), PUBLISHES),
+    m(
+        &["uv", "hatch", "flit", "pdm"],
+        AnyWord(&["publish"]),
+        PUBLISHES,
+    ),
+    m(&["dotnet"], AnyWord(&["push"]), PUBLISHES),
+    m(
+        &["lerna", "changeset", "vsce", "ovsx"],
+        AnyWord(&["publish"]),
+        PUBLISHES,
+    ),
+    m(
+        &["semantic-release"],
+        Unless(&["--dry-run", "-d"]),
+        PUBLISHES,
+    ),
+    m(&["pm2"], AnyWord(&["delete", "stop", "kill"]), SERVICE),
+    m(
+        &["supervisorctl"],
+        AnyWord(&["stop", "restart", "remove", "shutdown", "update"]),
+        SERVICE,
+    ),
+    m(
+        &["pg_ctl"],
+        AnyWord(&["stop", "restart", "kill", "promote"]),
+        SERVICE,
+    ),
+    m(
+        &["invoke-rc.d", "rc-service", "update-rc.d"],
+        AnyWord(&["stop", "restart", "reload", "disable", "remove", "zap"]),
+        SERVICE,
+    ),
+    m(
+        &["redis-cli"],
+        AnyWord(&["flushall", "flushdb", "shutdown"]),
+        DATA,
+    ),
+];
+
+/// aws operations that create, change or delete (`describe-`, `list-`, `get-` read).
+const AWS_MUTATING: [&str; 18] = [
+    "delete-",
+    "terminate-",
+    "remove-",
+    "update-",
+    "put-",
+    "create-",
+    "modify-",
+    "reboot-",
+    "stop-",
+    "start-",
+    "deregister-",
+    "detach-",
+    "revoke-",
+    "disable-",
+    "reset-",
+    "restore-",
+    "replace-",
+    "purge-",
+];
+
+const GCLOUD_MUTATING: [&str; 15] = [
+    "deploy",
+    "delete",
+    "create",
+    "update",
+    "patch",
+    "stop",
+    "reset",
+    "resize",
+    "rollback",
+    "restart",
+    "set-iam-policy",
+    "add-iam-policy-binding",
+    "remove-iam-policy-binding",
+    "undelete",
+    "import",
+];
+
+const AZ_MUTATING: [&str; 12] = [
+    "delete", "create", "update", "deploy", "stop", "restart", "purge", "remove", "start", "swap",
+    "scale", "up",
+];
+
+const FLY_MUTATING: [&str; 10] = [
+    "deploy", "destroy", "scale", "restart", "stop", "suspend", "set", "unset", "import",
+    "rollback",
+];
+
+const FIREBASE_MUTATING: [&str; 8] = [
+    "deploy",
+    "hosting:disable",
+    "functions:delete",
+    "firestore:delete",
+    "database:remove",
+    "database:set",
+    "database:update",
+    "database:push",
+];
+
+const HEROKU_MUTATING: [&str; 16] = [
+    "apps:destroy",
+    "destroy",
+    "releases:rollback",
+    "rollback",
+    "ps:scale",
+    "ps:stop",
+    "ps:restart",
+    "ps:kill",
+    "config:set",
+    "config:unset",
+    "addons:destroy",
+    "pg:reset",
+    "pg:push",
+    "pg:promote",
+    "maintenance:on",
+    "run",
+];
+
+const MAVEN_PUBLISHING: [&str; 4] = [
+    "deploy",
+    "release:perform",
+    "release:prepare",
+    "deploy:deploy-file",
+];
+
+const fn m(programs: &'static [&'static str], when: When, why: &'static str) -> Mutation {
+    Mutation {
+        programs,
+        when,
+        why,
+    }
+}
+
+/// Why the command changes production, if it does.
+pub fn mutation(c: &Command) -> Option<&'static str> {
+    let prog = program(c);
+    let a = args(c);
+    let plain: Vec<&str> = (a.iter().map(|x| x.text.as_str()))
+        .filter(|t| !t.starts_with('-'))
+        .collect();
+    if let Some(why) = special(prog, a, &plain) {
+        return Some(why);
+    }
+    if local_gcloud_or_az(prog, &plain) {
+        return None;
+    }
+    MUTATIONS
+        .iter()
+        .filter(|m| m.programs.contains(&prog))
+        .find(|m| holds(&m.when, a, &plain))
+        .map(|m| m.why)
+}
+
+fn holds(when: &When, a: &[Arg], plain: &[&str]) -> bool {
+    let flagged = |flags: &[&str]| {
+        a.iter().any(|x| {
+            flags
+                .iter()
+                .any(|f| x.text == *f || x.text.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+        })
+    };
+    let says = |words: &[&str]| plain.windows(words.len()).any(|w| w == words);
+    match when {
+        Says(words) => says(words),
+        AnyWord(words) => plain.iter().any(|w| words.contains(w)),
+        AnyPrefix(prefixes) => plain
+            .iter()
+            .any(|w| prefixes.iter().any(|p| w.starts_with(p))),
+        SaysWith(words, flags) => says(words) && (flags.is_empty() || flagged(flags)),
+        Unless(flags) => !flagged(flags),
+    }
+}
+
+/// `gcloud config set`, `gcloud auth login`, `az account set`, `az login`: the CLI's own
+/// settings on this machine.
+fn local_gcloud_or_az(prog: &str, plain: &[&str]) -> bool {
+    let first = plain.first().copied().unwrap_or("");
+    match prog {
+        "gcloud" => matches!(first, "config" | "auth" | "components" | "init" | "info"),
+        "az" => matches!(
+            first,
+            "account" | "login" | "logout" | "config" | "extension"
+        ),
+        _ => false,
+    }
+}
+
+/// Commands whose condition is more than words: `gh api` with a writing method, Gradle's
+/// publish tasks, Vercel's production deploys, `nginx -s`, ansible ad-hoc modules, SQL that
+/// drops data.
+fn special(prog: &str, a: &[Arg], plain: &[&str]) -> Option<&'static str> {
+    match prog {
+        "gh" if plain.first() == Some(&"api") => gh_api_writes(a).then_some(REPO),
+        "gradle" | "gradlew" => plain
+            .iter()
+            .map(|w| w.rsplit(':').next().unwrap_or(w))
+            .any(|t| t.starts_with("publish") && !t.ends_with("MavenLocal"))
+            .then_some(PUBLISHES),
+        "vercel" => {
+            let prod = a
+                .iter()
+                .any(|x| matches!(x.text.as_str(), "--prod" | "--production"));
+            let removes = matches!(
+                plain.first(),
+                Some(&("remove" | "rm" | "rollback" | "promote"))
+            );
+            (prod || removes).then_some(DEPLOYS)
+        }
+        "nginx" => option_values(a, Some("-s"), "--signal")
+            .iter()
+            .any(|s| matches!(*s, "stop" | "quit"))
+            .then_some(SERVICE),
+        "ansible" => ansible_changes(a).then_some(DEPLOYS),
+        // ko pushes what it builds unless told to keep it local.
+        "ko" => {
+            let local = a.iter().any(|x| {
+                matches!(x.text.as_str(), "--push=false" | "-L" | "--local")
+                    || x.text.starts_with("--local=true")
+            });
+            let builds = matches!(
+                plain.first(),
+                Some(&("build" | "publish" | "apply" | "create" | "resolve"))
+            );
+            (builds && !local).then_some(PUBLISHES)
+        }
+        "psql" | "mysql" | "mariadb" | "mongosh" | "mongo" | "sqlcmd" => {
+            drops_data(prog, a).then_some(DATA)
+        }
+        _ => None,
+    }
+}
+
+/// `gh api -X PUT|PATCH|DELETE …`, or a POST to an endpoint that merges, releases, deploys or
+/// starts a workflow.
+fn gh_api_writes(a: &[Arg]) -> bool {
+    let method = a.iter().enumerate().find_map(|(i, x)| {
+        let t = x.text.as_str();
+        match t {
+            "-X" | "--method" => a.get(i + 1).map(|v| v.text.to_ascii_uppercase()),
+            _ => (t.strip_prefix("--method=").or_else(|| t.strip_prefix("-X")))
+                .filter(|m| !m.is_empty())
+                .map(str::to_ascii_uppercase),
+        }
+    });
+    let endpoint = ["merge", "dispatches", "releases", "deployments", "git/refs"];
+    let touches = a
+        .iter()
+        .any(|x| endpoint.iter().any(|e| x.text.contains(e)));
+    match method.as_deref() {
+        Some("PUT" | "PATCH" | "DELETE") => true,
+        Some("POST") => touches,
+        _ => false,
+    }
+}
+
+/// `ansible HOSTS -m shell -a '…'`: an ad-hoc module that changes the hosts (the default
+/// module, `command`, runs what `-a` says). `-m ping`, `-m setup` and `--check` do not.
+fn ansible_changes(a: &[Arg]) -> bool {
+    let check = a
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "--check" | "-C"));
+    let module = option_values(a, Some("-m"), "--module-name");
+    let reads = ["ping", "setup", "gather_facts", "debug", "stat", "slurp"];
+    let runs_args = a
+        .iter()
+        .any(|x| x.text == "-a" || x.text.starts_with("--args"));
+    let changes = match module.first() {
+        Some(m) => !reads.contains(m),
+        None => runs_args,
+    };
+    changes && !check
+}
+
+/// SQL given on the command line that drops or empties a database, table or schema.
+fn drops_data(prog: &str, a: &[Arg]) -> bool {
+    let (short, long) = match prog {
+        "psql" => (Some("-c"), "--command"),
+        "mysql" | "mariadb" => (Some("-e"), "--execute"),
+        "sqlcmd" => (Some("-Q"), "--query"),
+        _ => (None, "--eval"),
+    };
+    option_values(a, short, long).iter().any(|sql| {
+        let s = sql.to_ascii_lowercase();
+        let s: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+        [
+            "drop database",
+            "drop table",
+            "drop schema",
+            "truncate ",
+            "dropdatabase",
+        ]
+        .iter()
+        .any(|d| s.contains(d))
+    })
+}

@@ -78,6 +78,7 @@ impl Walker {
             match wrappers::peel(&args) {
                 Peel::Program => {
                     self.preload(&cx);
+                    self.command_hooks(&cx);
                     return self.run_program(args, cx);
                 }
                 Peel::Wrap {

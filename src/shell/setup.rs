@@ -9,6 +9,27 @@ use super::walk::{Exec, Walker};
 use super::wrappers::basename;
 use super::{Arg, OpaqueKind, RedirectKind, MAX_DEPTH};
 
+/// Variables whose value programs run through the shell (see `Walker::command_hooks`).
+pub(super) const HOOK_VARS: [&str; 17] = [
+    "GIT_SSH_COMMAND",
+    "GIT_SSH",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_ASKPASS",
+    "GIT_PROXY_COMMAND",
+    "SSH_ASKPASS",
+    "PAGER",
+    "MANPAGER",
+    "EDITOR",
+    "VISUAL",
+    "LESSOPEN",
+    "LESSCLOSE",
+    "RSYNC_RSH",
+    "BROWSER",
+];
+
 impl Walker {
     /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,
     /// so the library is pushed as a program of its own (`/tmp/m.so`, wrapper `LD_PRELOAD`)
@@ -53,6 +74,39 @@ impl Walker {
             }
         }
     }
+    /// `GIT_SSH_COMMAND='rm -rf ~' git fetch`, `PAGER='…' git -p log`: variables whose value
+    /// programs run through the shell (git's ssh, diff, pager, editor and askpass hooks, the
+    /// pager and editor of most tools, less's preprocessor, rsync's remote shell). A value the
+    /// command is given, or the script set, is run as a script of its own when the command
+    /// runs; one only known when it runs is opaque.
+    pub(super) fn command_hooks(&mut self, cx: &Exec) {
+        if cx.env.is_empty() && !self.vars.hooks_set() {
+            return;
+        }
+        for var in HOOK_VARS {
+            let own = cx.env.iter().rev().find(|(n, _)| n == var);
+            let value = match own {
+                Some((_, v)) => v.clone(),
+                None if !cx.clear_env && self.vars.assigned(var) => self.vars.get(var),
+                None => continue,
+            };
+            match value {
+                // less runs `|cmd %s` / `cmd %s`; the leading pipe is its syntax, not the shell's.
+                Val::Set(text) => {
+                    let text = text.trim_start_matches(['|', '-']).to_owned();
+                    if cx.depth + 1 > MAX_DEPTH {
+                        self.too_deep(&text);
+                        continue;
+                    }
+                    let mut inner = cx.clone();
+                    inner.wrappers.push(var.to_owned());
+                    self.in_prefix(&inner, |w| w.script(&text, cx.depth + 1, &[]));
+                }
+                _ => self.opaque(OpaqueKind::DynamicScript, &format!("{var}=… {}", cx.src)),
+            }
+        }
+    }
+
     /// `CDPATH=/home/agent; cd docs` may go to /home/agent/docs (bash searches CDPATH before
     /// `.` for a name that is not absolute nor `./…`, `../…`), and `cd -` goes to `$OLDPWD`
     /// when the script set it: each such directory, to be judged as one more place the `cd`

@@ -33,6 +33,9 @@ pub(super) struct Vars {
     map: FxHashMap<String, Var>,
     /// Some `LD_*` variable was given a value: the dynamic loader's settings need a look.
     loader: bool,
+    /// Some variable a program runs as a command (`GIT_SSH_COMMAND`, `PAGER`) was given a
+    /// value: `command_hooks` needs a look.
+    hooks: bool,
 }
 
 impl Vars {
@@ -58,6 +61,7 @@ impl Vars {
             v => v,
         };
         self.loader |= name.starts_with("LD_");
+        self.hooks |= super::setup::HOOK_VARS.contains(&name);
         let exported = export || self.map.get(name).is_some_and(|v| v.exported);
         self.map.insert(name.to_owned(), Var { val, exported });
     }
@@ -65,6 +69,11 @@ impl Vars {
     /// Whether an `LD_*` variable was ever given a value.
     pub(super) fn loader_set(&self) -> bool {
         self.loader
+    }
+
+    /// Whether a command-hook variable was ever given a value.
+    pub(super) fn hooks_set(&self) -> bool {
+        self.hooks
     }
 
     /// Whether the script or the exec env gave `name` a value (even an unknown one).

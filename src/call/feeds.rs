@@ -183,7 +183,8 @@ fn printed_script(c: &Command, fed: Option<&str>) -> Option<String> {
         operands(args(c), &["-O", "-o"]).is_empty() || args(c).iter().any(|a| a.text == "-s");
     // The shell model already followed literal feeders (wrapper `… -s`).
     let followed = c.wrappers.iter().any(|w| w.ends_with(" -s"));
-    (shell && reads_stdin && !followed && c.stdin_text.is_none())
+    let filter = crate::guards::remote_code::filter_runs_input(c);
+    ((shell && reads_stdin && !followed || filter) && c.stdin_text.is_none())
         .then(|| fed.map(str::to_string))
         .flatten()
 }
@@ -237,7 +238,23 @@ fn embedded_scripts(c: &Command) -> Vec<String> {
                     out.push(value.trim_start_matches('!').to_string());
                 }
             }
+            out.extend(git_remote_commands(a));
         }
+        // `split --filter=CMD` pipes each piece into `sh -c CMD`; `zip -TT CMD` tests the
+        // archive with CMD.
+        "split" => out.extend(
+            option_values(a, None, "--filter")
+                .iter()
+                .map(|s| s.to_string()),
+        ),
+        "zip" => out.extend(
+            option_values(a, Some("-TT"), "--unzip-command")
+                .iter()
+                .map(|s| s.to_string()),
+        ),
+        "parallel" => out.extend(parallel(a)),
+        "start-stop-daemon" => out.extend(daemon(a)),
+        "make" | "gmake" => out.extend(make_eval(a)),
         "ssh" | "scp" | "sftp" => {
             for o in option_values(a, Some("-o"), "--option") {
                 let (k, v) = o.split_once(['=', ' ']).unwrap_or((o, ""));
@@ -266,6 +283,103 @@ fn embedded_scripts(c: &Command) -> Vec<String> {
         _ => {}
     }
     out
+}
+
+/// What git runs on the other side of a transport, locally for `file://` and `ext::`
+/// remotes: `--upload-pack`/`-u`, `--receive-pack`, `--exec`, and an `ext::CMD` URL (`% ` is
+/// a space in it).
+fn git_remote_commands(a: &[Arg]) -> Vec<String> {
+    let given = ["--upload-pack", "--receive-pack", "--exec"]
+        .iter()
+        .flat_map(|o| option_values(a, None, o));
+    let clone_u = match operands(a, &crate::guards::argv::GIT_VALUED).first() {
+        Some(sub) if sub.text == "clone" => option_values(a, Some("-u"), "--upload-pack"),
+        _ => Vec::new(),
+    };
+    let ext = (a.iter())
+        .filter_map(|x| x.text.strip_prefix("ext::"))
+        .map(ext_command);
+    given
+        .chain(clone_u)
+        .map(str::to_string)
+        .chain(ext)
+        .collect()
+}
+
+/// git's `ext::` syntax: words split at spaces, `% ` a space inside a word, `%%` a percent;
+/// given back as a shell command line.
+fn ext_command(url: &str) -> String {
+    let mut words: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut chars = url.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek().copied()) {
+            ('%', Some(n @ (' ' | '%'))) => {
+                word.push(n);
+                chars.next();
+            }
+            (' ', _) => words.push(std::mem::take(&mut word)),
+            (c, _) => word.push(c),
+        }
+    }
+    words.push(word);
+    let quoted: Vec<String> = (words.iter())
+        .filter(|w| !w.is_empty())
+        .map(|w| shell_quote(w))
+        .collect();
+    quoted.join(" ")
+}
+
+/// `parallel CMD ::: ARG…`: CMD run once per argument, the argument appended.
+fn parallel(a: &[Arg]) -> Vec<String> {
+    let Some(sep) = a.iter().position(|x| x.text == ":::" || x.text == "::::") else {
+        return Vec::new();
+    };
+    let start = a[..sep]
+        .iter()
+        .position(|x| !x.text.starts_with('-'))
+        .unwrap_or(sep);
+    let command: Vec<String> = a[start..sep].iter().map(|x| shell_quote(&x.text)).collect();
+    (a[sep + 1..].iter().take(8))
+        .map(|arg| format!("{} {}", command.join(" "), shell_quote(&arg.text)))
+        .collect()
+}
+
+/// `start-stop-daemon --start --exec PATH -- ARGS`: PATH run with ARGS.
+fn daemon(a: &[Arg]) -> Vec<String> {
+    let program = option_values(a, Some("-x"), "--exec")
+        .into_iter()
+        .chain(option_values(a, Some("-a"), "--startas"))
+        .next();
+    let rest = match a.iter().position(|x| x.text == "--") {
+        Some(i) => &a[i + 1..],
+        None => &[],
+    };
+    program
+        .map(|p| {
+            std::iter::once(p)
+                .chain(rest.iter().map(|x| x.text.as_str()))
+                .map(shell_quote)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .into_iter()
+        .collect()
+}
+
+/// `make --eval='x: ; CMD' x`: the recipes of a makefile given on the command line.
+fn make_eval(a: &[Arg]) -> Vec<String> {
+    let texts = option_values(a, Some("-E"), "--eval");
+    (texts.iter().flat_map(|t| t.lines()))
+        .filter_map(|line| match line.strip_prefix('\t') {
+            Some(recipe) => Some(recipe),
+            None => line
+                .split_once(':')
+                .and_then(|(_, r)| r.split_once(';'))
+                .map(|(_, c)| c),
+        })
+        .map(|r| r.trim_start_matches(['@', '-', '+', ' ']).to_string())
+        .collect()
 }
 
 /// Whether git runs `value` of config `key` through the shell.

@@ -12,7 +12,7 @@ pub mod inline;
 mod opaque;
 pub mod outbound;
 mod production;
-mod remote_code;
+pub mod remote_code;
 mod self_protection;
 
 use crate::call::{CallView, HostPaths};

@@ -225,6 +225,14 @@ fn runs_remote_module(c: &Command) -> bool {
     }
 }
 
+/// `split --filter=sh`: each piece of the input is piped into `sh -c 'sh'`, which runs it.
+pub fn filter_runs_input(c: &Command) -> bool {
+    program(c) == "split"
+        && option_values(args(c), None, "--filter")
+            .iter()
+            .any(|f| f.split_whitespace().next().is_some_and(is_interpreter))
+}
+
 pub fn is_interpreter(prog: &str) -> bool {
     listed(&INTERPRETERS, prog) || prog.starts_with("python3.") || prog == "eval"
 }
@@ -236,7 +244,9 @@ fn piped(script: &Script) -> Option<String> {
         // `make -f -` reads its makefile, recipes and all, from stdin.
         let make_stdin =
             program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
-        let runs_input = make_stdin || is_interpreter(program(c)) && !runs_own_literal(c);
+        let runs_input = make_stdin
+            || filter_runs_input(c)
+            || is_interpreter(program(c)) && !runs_own_literal(c);
         if !runs_input {
             return None;
         }

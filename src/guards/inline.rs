@@ -13,7 +13,7 @@ fn code_flags(prog: &str) -> &'static [&'static str] {
         "perl" | "ruby" | "osascript" => &["-e", "-E"],
         "node" | "nodejs" | "deno" | "bun" => &["-e", "--eval", "-p", "--print", "eval"],
         "php" => &["-r"],
-        "lua" | "tclsh" => &["-e"],
+        "lua" | "tclsh" | "Rscript" | "R" => &["-e"],
         "pwsh" | "powershell" => &["-c", "-Command", "-EncodedCommand", "-e"],
         "awk" | "gawk" | "mawk" | "nawk" => &[],
         _ => &[],

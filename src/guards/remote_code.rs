@@ -8,9 +8,9 @@ use crate::call::startup::runs_later;
 use crate::shell::{Command, Script};
 
 /// Programs whose output is content from the network.
-const DOWNLOADERS: [&str; 17] = [
+const DOWNLOADERS: [&str; 21] = [
     "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat",
-    "socat", "tftp", "ftp", "ssh", "scp", "sftp",
+    "socat", "tftp", "ftp", "ssh", "scp", "sftp", "wget2", "w3m", "elinks", "curlie",
 ];
 
 /// Programs whose output is decoded from their input: a payload the text did not show.
@@ -160,9 +160,46 @@ fn hands_out(c: &Command) -> bool {
 
 /// `npx https://…/pkg.tgz`, `npm install git+https://…`: a package from an address runs its
 /// own code (its bin, or its install scripts).
+/// Package indexes an installer may be pointed at by address without that address being
+/// anybody's: the registries themselves and PyTorch's wheel index.
+const REGISTRIES: [&str; 7] = [
+    "https://pypi.org/",
+    "https://files.pythonhosted.org/",
+    "https://download.pytorch.org/",
+    "https://registry.npmjs.org",
+    "https://registry.yarnpkg.com",
+    "https://rubygems.org",
+    "https://index.crates.io",
+];
+
+/// An address a package manager fetches from: a URL or git spec, or npm's GitHub shorthand
+/// `user/repo` (a scoped `@scope/name` is the registry's, `./dir` a local one).
+fn remote_spec(prog: &str, t: &str) -> bool {
+    let spec = t
+        .split_once('=')
+        .map_or(t, |(k, v)| if k.starts_with("--") { v } else { t });
+    if REGISTRIES.iter().any(|r| spec.starts_with(r)) {
+        return false;
+    }
+    let npm = matches!(
+        prog,
+        "npm" | "pnpm" | "yarn" | "bun" | "npx" | "pnpx" | "bunx"
+    );
+    let shorthand = npm
+        && spec.contains('/')
+        && !spec.starts_with(['@', '.', '/', '~', '-'])
+        && !spec.contains(':')
+        && !spec.ends_with(".tgz");
+    spec.contains("://") || spec.starts_with("git+") || spec.starts_with("github:") || shorthand
+}
+
 fn package_from_url(script: &Script) -> Option<String> {
-    let remote = |t: &str| t.contains("://") || t.starts_with("git+") || t.starts_with("github:");
     script.commands.iter().find_map(|c| {
+        let runner_prog = c
+            .wrappers
+            .last()
+            .map_or("", |w| w.split(' ').next().unwrap_or(""));
+        let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(program(c), t);
         let runner = c.wrappers.iter().any(|w| {
             w.contains("npx")
                 || w.contains("dlx")
@@ -180,15 +217,42 @@ fn package_from_url(script: &Script) -> Option<String> {
                 )
             }) && a.iter().skip(1).any(|x| remote(&x.text))
         });
-        (prog_remote || installs || runs_remote_module(c))
-            .then(|| format!("`{}` runs a package fetched from an address", show(c)))
+        let package_flag = args(c)
+            .iter()
+            .any(|x| x.text.starts_with("--package=") && remote(&x.text));
+        (prog_remote
+            || installs
+            || package_flag
+            || system_package_from_url(c)
+            || runs_remote_module(c))
+        .then(|| format!("`{}` runs a package fetched from an address", show(c)))
     })
 }
 
 /// A package installer's words after its name: `pip install …`, and the same through
 /// `python3 -m pip …` or `uv pip …`.
+/// `yum install URL`, `rpm -Uvh URL`: a package from an address, its scripts run as root.
+fn system_package_from_url(c: &Command) -> bool {
+    let a = args(c);
+    let url = a.iter().any(|x| x.text.contains("://"));
+    match program(c) {
+        "yum" | "dnf" | "zypper" => url && a.iter().any(|x| x.text == "install"),
+        "rpm" => {
+            let installs = a.iter().any(|x| {
+                !x.text.starts_with("--")
+                    && x.text.starts_with('-')
+                    && x.text.contains(['i', 'U', 'F'])
+            });
+            url && installs
+        }
+        _ => false,
+    }
+}
+
 fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
-    let installers = ["npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv"];
+    let installers = [
+        "npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "cargo", "gem",
+    ];
     let a = args(c);
     let prog = program(c);
     let pip_at = match prog {
@@ -285,6 +349,15 @@ fn fetches(prog: &str, a: &[crate::shell::Arg]) -> bool {
         ),
         "aws" => matches!(words.as_slice(), ["s3", "cp", ..]) && words.contains(&"-"),
         "gsutil" | "gcloud" => words.contains(&"cat"),
+        // `git archive --remote=URL`, `svn export URL`, `rsync rsync://…`: files from elsewhere.
+        "git" => words.iter().any(|w| w.starts_with("--remote")) && words.contains(&"archive"),
+        "svn" => {
+            matches!(words.first(), Some(&("export" | "checkout" | "co" | "cat")))
+                && words.iter().any(|w| w.contains("://"))
+        }
+        "rsync" => words
+            .iter()
+            .any(|w| w.starts_with("rsync://") || w.contains("::")),
         _ => false,
     }
 }
@@ -414,7 +487,7 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
     let prog = program(c);
     let flagged = match prog {
         "curl" => option_values(a, Some("-o"), "--output"),
-        "wget" => option_values(a, Some("-O"), "--output-document"),
+        "wget" | "wget2" => option_values(a, Some("-O"), "--output-document"),
         // `scp host:x /tmp/x`: the last operand is where the copy lands.
         "scp" | "sftp" => operands(a, &["-P", "-i", "-o", "-F", "-J", "-l", "-S"])
             .last()
@@ -437,7 +510,10 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
     }));
     let anonymous = match prog {
         "curl" => has_flag(a, &['O'], &["remote-name", "remote-name-all"]),
-        "wget" => flagged.is_empty() && names.is_empty(),
+        "wget" | "wget2" => flagged.is_empty() && names.is_empty(),
+        // Named from the URL unless `-o`/`--out` says otherwise; svn and rsync write trees.
+        "aria2c" => option_values(a, Some("-o"), "--out").is_empty(),
+        "svn" | "rsync" | "git" => true,
         "tar" | "unzip" | "bsdtar" | "cpio" | "7z" => true,
         _ => false,
     };
@@ -455,13 +531,20 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
         && operands(args(c), &[])
             .first()
             .is_some_and(|f| named(&f.text) || unnamed && !f.text.starts_with('-'));
+    // A package installed from the file runs its maintainer scripts; a jar runs its code.
+    let installed = matches!(
+        program(c),
+        "dpkg" | "apt" | "apt-get" | "rpm" | "yum" | "dnf" | "zypper" | "java" | "gdebi"
+    ) && operands(args(c), &[]).iter().any(|f| {
+        named(&f.text) || unnamed && [".deb", ".rpm", ".jar"].iter().any(|e| f.text.ends_with(e))
+    });
     let made_executable = program(c) == "chmod"
         && args(c).iter().any(|x| x.text.contains('x'))
         && operands(args(c), &[])
             .iter()
             .skip(1)
             .any(|f| named(&f.text));
-    (executes_path || interpreted || made_executable).then(|| {
+    (executes_path || interpreted || installed || made_executable).then(|| {
         format!(
             "`{}` runs a file the same command line downloaded or decoded",
             show(c)

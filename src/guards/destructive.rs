@@ -16,8 +16,12 @@ pub fn check(s: &Subject) -> Option<String> {
         if f.access == crate::call::Access::Delete && !s.inside_workspace(&f.path) {
             return Some(format!("deletes {} outside the workspace", f.path.path));
         }
+        if f.access == crate::call::Access::Write && is_system_file(s, &f.path) {
+            return Some(format!("overwrites the system file {}", f.path.path));
+        }
     }
-    s.commands().find_map(|(_, _, c)| command(s, c))
+    s.commands()
+        .find_map(|(_, _, c)| command(s, c).or_else(|| system_files(s, c, &rewritten(c))))
 }
 
 fn command(s: &Subject, c: &Command) -> Option<String> {
@@ -234,14 +238,64 @@ const SYSTEM_TREES: [&str; 9] = [
 fn system_files(s: &Subject, c: &Command, targets: &[&Arg]) -> Option<String> {
     targets.iter().find_map(|t| {
         let p = s.path_in(c, t);
-        let tree = SYSTEM_TREES.iter().find(|d| p.path.starts_with(*d))?;
-        // A host run as root keeps its workspaces under /root: the agent's own files there are
-        // not the system's. Only a configured workspace counts (never the call's workdir), and
-        // only one below the tree's own directory (a workspace of /root does not open /root).
-        let own =
-            s.view.workspace.as_deref().is_some_and(|w| below(w, tree)) && s.inside_workspace(&p);
-        (!own).then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
+        is_system_file(s, &p)
+            .then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
     })
+}
+
+fn is_system_file(s: &Subject, p: &crate::paths::Resolved) -> bool {
+    let Some(tree) = SYSTEM_TREES.iter().find(|d| p.path.starts_with(*d)) else {
+        return false;
+    };
+    // A host run as root keeps its workspaces under /root: the agent's own files there are
+    // not the system's. Only a configured workspace counts (never the call's workdir), and
+    // only one below the tree's own directory (a workspace of /root does not open /root).
+    let own = s.view.workspace.as_deref().is_some_and(|w| below(w, tree)) && s.inside_workspace(p);
+    !own
+}
+
+/// Files a command rewrites in place or writes over: `sed -i`/`perl -i` operands, `sort -o`,
+/// the destination of `cp`/`install`.
+fn rewritten(c: &Command) -> Vec<&Arg> {
+    let a = args(c);
+    let short_has = |x: &Arg, ch: char| {
+        let t = x.text.as_str();
+        t.starts_with('-')
+            && !t.starts_with("--")
+            && t[1..].split('e').next().is_some_and(|f| f.contains(ch))
+    };
+    match program(c) {
+        "sed" | "gsed"
+            if a.iter()
+                .any(|x| short_has(x, 'i') || x.text.starts_with("--in-place")) =>
+        {
+            operands(a, &["-e", "-f", "--expression", "--file", "-l"])
+        }
+        "perl" if a.iter().any(|x| short_has(x, 'i')) => operands(a, &["-e", "-E", "-M", "-I"]),
+        "sort" => a
+            .iter()
+            .enumerate()
+            .filter(|(i, x)| x.text.starts_with("--output=") || *i > 0 && a[i - 1].text == "-o")
+            .map(|(_, x)| x)
+            .collect(),
+        "cp" | "install" => {
+            let dir: Vec<&Arg> = a
+                .windows(2)
+                .filter(|w| w[0].text == "-t")
+                .map(|w| &w[1])
+                .collect();
+            match dir.is_empty() {
+                true => operands(a, &["-S", "-m", "-o", "-g", "--suffix"])
+                    .into_iter()
+                    .skip(1)
+                    .rev()
+                    .take(1)
+                    .collect(),
+                false => dir,
+            }
+        }
+        _ => Vec::new(),
+    }
 }
 
 /// Whether `dir` lies below `tree`'s own directory: `/root/.openclaw/workspace` below `/root/`,

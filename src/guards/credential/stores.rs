@@ -122,7 +122,22 @@ const fn p(
     }
 }
 
+/// Whether a printer is listed for the program: most commands are let go at once.
+fn listed(prog: &str) -> bool {
+    static NAMES: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        (PRINTERS.iter().flat_map(|p| p.programs.iter().copied()))
+            .chain(["heroku"])
+            .collect()
+    });
+    names.contains(prog)
+}
+
 fn token_cli(prog: &str, c: &Command) -> Option<&'static str> {
+    if !listed(prog) && !prog.starts_with("docker-credential-") {
+        return None;
+    }
     let a = args(c);
     if prog.starts_with("docker-credential-") {
         // A credential helper's `get` prints the stored secret for the server on stdin.

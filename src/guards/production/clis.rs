@@ -277,9 +277,30 @@ const fn m(programs: &'static [&'static str], when: When, why: &'static str) -> 
     }
 }
 
+/// Programs `special` reads.
+const SPECIAL: [&str; 12] = [
+    "gh", "gradle", "gradlew", "vercel", "nginx", "ansible", "ko", "psql", "mysql", "mariadb",
+    "mongosh", "sqlcmd",
+];
+
+/// Whether the table or `special` knows the program: most commands are none of these, and
+/// are let go before their words are looked at.
+fn known(prog: &str) -> bool {
+    static NAMES: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        let listed = MUTATIONS.iter().flat_map(|m| m.programs.iter().copied());
+        listed.chain(SPECIAL).chain(["mongo"]).collect()
+    });
+    names.contains(prog)
+}
+
 /// Why the command changes production, if it does.
 pub fn mutation(c: &Command) -> Option<&'static str> {
     let prog = program(c);
+    if !known(prog) {
+        return None;
+    }
     let a = args(c);
     let plain: Vec<&str> = (a.iter().map(|x| x.text.as_str()))
         .filter(|t| !t.starts_with('-'))

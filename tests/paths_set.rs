@@ -114,7 +114,9 @@ fn location_entries_against_home_and_proc() {
         Some("Docker registry credentials")
     );
     assert_eq!(hit("~/.kube/config"), Some("Kubernetes config"));
-    assert_eq!(hit("~/.ssh/deploy_key"), Some("SSH directory"));
+    // The name entry is found first and says more.
+    assert_eq!(hit("~/.ssh/deploy_key"), Some("deploy key"));
+    assert_eq!(hit("~/.ssh/work_key"), Some("SSH directory"));
     assert_eq!(hit("/proc/self/cmdline"), None);
     assert_eq!(hit("~/.ssh/known_hosts"), None);
     assert_eq!(hit("~/.ssh/id_ed25519.pub"), None);

@@ -112,15 +112,6 @@ const LOCATIONS: &[(&str, &str)] = &[
     ("~/.gnupg/**", "GnuPG keyring"),
     ("~/.password-store/**", "pass password store"),
     ("~/.local/share/keyrings/**", "GNOME keyring"),
-    // Cluster admin configs on the node itself.
-    ("/etc/kubernetes/*.conf", "Kubernetes admin config"),
-    ("/etc/kubernetes/pki/**", "Kubernetes PKI"),
-    ("/etc/rancher/k3s/k3s.yaml", "k3s admin config"),
-    ("/etc/rancher/rke2/rke2.yaml", "RKE2 admin config"),
-    (
-        "/var/snap/microk8s/current/credentials/**",
-        "MicroK8s credentials",
-    ),
     // Tokens of developer CLIs and build tools, where their docs say they keep them.
     ("~/.config/rclone/rclone.conf", "rclone remotes"),
     ("~/.m2/settings.xml", "Maven server credentials"),
@@ -180,6 +171,15 @@ const LOCATIONS: &[(&str, &str)] = &[
         "OpenClaw auth profiles",
     ),
     ("~/.openclaw/credentials/**", "OpenClaw credentials"),
+    // Cluster admin configs on the node itself.
+    ("/etc/kubernetes/*.conf", "Kubernetes admin config"),
+    ("/etc/kubernetes/pki/**", "Kubernetes PKI"),
+    ("/etc/rancher/k3s/k3s.yaml", "k3s admin config"),
+    ("/etc/rancher/rke2/rke2.yaml", "RKE2 admin config"),
+    (
+        "/var/snap/microk8s/current/credentials/**",
+        "MicroK8s credentials",
+    ),
 ];
 
 /// Ordinary files that a broad entry above would otherwise catch.

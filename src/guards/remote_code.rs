@@ -158,8 +158,6 @@ fn hands_out(c: &Command) -> bool {
     }
 }
 
-/// `npx https://…/pkg.tgz`, `npm install git+https://…`: a package from an address runs its
-/// own code (its bin, or its install scripts).
 /// Package indexes an installer may be pointed at by address without that address being
 /// anybody's: the registries themselves and PyTorch's wheel index.
 const REGISTRIES: [&str; 7] = [
@@ -193,6 +191,8 @@ fn remote_spec(prog: &str, t: &str) -> bool {
     spec.contains("://") || spec.starts_with("git+") || spec.starts_with("github:") || shorthand
 }
 
+/// `npx https://…/pkg.tgz`, `npm install git+https://…`: a package from an address runs its
+/// own code (its bin, or its install scripts).
 fn package_from_url(script: &Script) -> Option<String> {
     script.commands.iter().find_map(|c| {
         let runner_prog = c
@@ -229,8 +229,6 @@ fn package_from_url(script: &Script) -> Option<String> {
     })
 }
 
-/// A package installer's words after its name: `pip install …`, and the same through
-/// `python3 -m pip …` or `uv pip …`.
 /// `yum install URL`, `rpm -Uvh URL`: a package from an address, its scripts run as root.
 fn system_package_from_url(c: &Command) -> bool {
     let a = args(c);
@@ -242,6 +240,7 @@ fn system_package_from_url(c: &Command) -> bool {
                 !x.text.starts_with("--")
                     && x.text.starts_with('-')
                     && x.text.contains(['i', 'U', 'F'])
+                    && !x.text.contains('q')
             });
             url && installs
         }
@@ -249,6 +248,8 @@ fn system_package_from_url(c: &Command) -> bool {
     }
 }
 
+/// A package installer's words after its name: `pip install …`, and the same through
+/// `python3 -m pip …` or `uv pip …`.
 fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
     let installers = [
         "npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "cargo", "gem",

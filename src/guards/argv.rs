@@ -10,6 +10,28 @@ pub fn program(cmd: &Command) -> &str {
 
 pub use crate::paths::basename;
 
+/// The words that are no option (`aws --profile prod ec2 …` → `prod ec2 …`), for CLIs whose
+/// command words may have options between them.
+pub fn plain_words(args: &[Arg]) -> Vec<&str> {
+    (args.iter().map(|x| x.text.as_str()))
+        .filter(|t| !t.starts_with('-'))
+        .collect()
+}
+
+/// Whether `words` stand one after another among `plain` (see `plain_words`).
+pub fn says(plain: &[&str], words: &[&str]) -> bool {
+    words.is_empty() || plain.windows(words.len()).any(|w| w == words)
+}
+
+/// Whether one of `flags` is given, alone or as `FLAG=VALUE`, spelled exactly (`-json`,
+/// `--show-token`).
+pub fn given(args: &[Arg], flags: &[&str]) -> bool {
+    args.iter().any(|x| {
+        (flags.iter())
+            .any(|f| x.text == *f || x.text.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
+    })
+}
+
 /// git's global options that take the next word (`git -C repo push`).
 pub const GIT_VALUED: [&str; 6] = [
     "-C",

@@ -2,7 +2,7 @@
 //! and the CLIs of clouds and tools that hand out the token they keep (`gh auth token`,
 //! `gcloud auth print-access-token`, `kubectl config view --raw`, `terraform show -json`).
 
-use crate::guards::argv::{args, has_flag, operands};
+use crate::guards::argv::{args, given, has_flag, operands, plain_words, says};
 use crate::shell::{Arg, Command};
 
 /// Why the command prints a stored secret, if it does.
@@ -152,26 +152,14 @@ fn token_cli(prog: &str, c: &Command) -> Option<&'static str> {
     PRINTERS
         .iter()
         .filter(|p| p.programs.contains(&prog))
-        .find(|p| says(a, p.words) && holds(&p.when, a))
+        .find(|p| says(&plain_words(a), p.words) && holds(&p.when, a))
         .map(|_| "prints a token or secret its CLI keeps")
 }
 
-/// Whether `words` stand one after another among the words that are no option.
-fn says(a: &[Arg], words: &[&str]) -> bool {
-    let plain: Vec<&str> = (a.iter().map(|x| x.text.as_str()))
-        .filter(|t| !t.starts_with('-'))
-        .collect();
-    words.is_empty() || plain.windows(words.len()).any(|w| w == words)
-}
-
 fn holds(when: &When, a: &[Arg]) -> bool {
-    let flag = |f: &str| {
-        a.iter()
-            .any(|x| x.text == f || x.text.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
-    };
     match when {
         When::Always => true,
-        When::Flag(flags) => flags.iter().any(|f| flag(f)),
+        When::Flag(flags) => given(a, flags),
         When::SecretWord => a
             .iter()
             .any(|x| !x.text.starts_with('-') && names_secret(&x.text)),

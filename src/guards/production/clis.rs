@@ -5,7 +5,7 @@
 //! vendor's CLI reference. Their read-only forms (`gh pr view`, `aws s3 ls`, `cdk diff`,
 //! `./gradlew publishToMavenLocal`, `ansible-playbook --check`) stay allowed.
 
-use crate::guards::argv::{args, option_values, program};
+use crate::guards::argv::{args, given, option_values, plain_words, program, says};
 use crate::shell::{Arg, Command};
 
 /// When a command of a CLI changes what others rely on.
@@ -302,9 +302,7 @@ pub fn mutation(c: &Command) -> Option<&'static str> {
         return None;
     }
     let a = args(c);
-    let plain: Vec<&str> = (a.iter().map(|x| x.text.as_str()))
-        .filter(|t| !t.starts_with('-'))
-        .collect();
+    let plain = plain_words(a);
     if let Some(why) = special(prog, a, &plain) {
         return Some(why);
     }
@@ -319,22 +317,14 @@ pub fn mutation(c: &Command) -> Option<&'static str> {
 }
 
 fn holds(when: &When, a: &[Arg], plain: &[&str]) -> bool {
-    let flagged = |flags: &[&str]| {
-        a.iter().any(|x| {
-            flags
-                .iter()
-                .any(|f| x.text == *f || x.text.strip_prefix(f).is_some_and(|r| r.starts_with('=')))
-        })
-    };
-    let says = |words: &[&str]| plain.windows(words.len()).any(|w| w == words);
     match when {
-        Says(words) => says(words),
+        Says(words) => says(plain, words),
         AnyWord(words) => plain.iter().any(|w| words.contains(w)),
         AnyPrefix(prefixes) => plain
             .iter()
             .any(|w| prefixes.iter().any(|p| w.starts_with(p))),
-        SaysWith(words, flags) => says(words) && (flags.is_empty() || flagged(flags)),
-        Unless(flags) => !flagged(flags),
+        SaysWith(words, flags) => says(plain, words) && (flags.is_empty() || given(a, flags)),
+        Unless(flags) => !given(a, flags),
     }
 }
 

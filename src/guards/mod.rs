@@ -12,6 +12,7 @@ pub mod inline;
 mod opaque;
 pub mod outbound;
 mod production;
+mod projects;
 pub mod remote_code;
 mod self_protection;
 

@@ -3,7 +3,7 @@
 //! or saved to a file that the same command line then runs.
 
 use super::argv::{args, has_flag, listed, operands, option_values, program};
-use super::{show, Subject};
+use super::{projects, show, Subject};
 use crate::call::startup::runs_later;
 use crate::shell::{Command, Script};
 
@@ -201,11 +201,10 @@ fn package_from_url(script: &Script) -> Option<String> {
             .map_or("", |w| w.split(' ').next().unwrap_or(""));
         let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(program(c), t);
         let runner = c.wrappers.iter().any(|w| {
-            w.contains("npx")
-                || w.contains("dlx")
-                || w.contains("bunx")
-                || w.ends_with(" x")
-                || w.ends_with(" exec")
+            let mut words = w.split(' ');
+            let first = words.next().unwrap_or("");
+            matches!(first, "npx" | "bunx" | "pnpx")
+                || matches!(words.next(), Some("dlx" | "x" | "exec"))
         });
         let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
         let installs = installer_args(c).is_some_and(|a| {
@@ -217,9 +216,10 @@ fn package_from_url(script: &Script) -> Option<String> {
                 )
             }) && a.iter().skip(1).any(|x| remote(&x.text))
         });
-        let package_flag = args(c)
-            .iter()
-            .any(|x| x.text.starts_with("--package=") && remote(&x.text));
+        // As an option of the program, or kept by the runner it was peeled from.
+        let package_flag = (args(c).iter().map(|x| x.text.as_str()))
+            .chain(c.wrappers.iter().flat_map(|w| w.split(' ')))
+            .any(|t| t.strip_prefix("--package=").is_some_and(remote));
         (prog_remote
             || installs
             || package_flag
@@ -311,6 +311,7 @@ fn piped(script: &Script) -> Option<String> {
             program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
         let runs_input = make_stdin
             || filter_runs_input(c)
+            || takes_commands_on_stdin(c)
             || is_interpreter(program(c)) && !runs_own_literal(c);
         if !runs_input {
             return None;
@@ -322,6 +323,30 @@ fn piped(script: &Script) -> Option<String> {
             show(source)
         ))
     })
+}
+
+/// Programs beyond the interpreters that take commands from their stdin: vim in Ex mode (`:!`
+/// runs shell), `script` (the shell it starts reads the input), `crontab -` (installed: it runs
+/// every time a line fires), the sqlite3 shell given only a database (`.shell`), psql (`\!`) and
+/// mysql (`system`) with no query of their own.
+fn takes_commands_on_stdin(c: &Command) -> bool {
+    let a = args(c);
+    match program(c) {
+        "vim" | "vi" | "nvim" | "gvim" | "view" => a.iter().any(|x| {
+            let t = x.text.as_str();
+            t.starts_with('-') && !t.starts_with("--") && t.contains(['e', 'E'])
+        }),
+        // `script -c CMD` was already read as CMD by the shell model.
+        "script" => true,
+        "crontab" => {
+            !has_flag(a, &['l', 'r', 'e'], &[])
+                && operands(a, &["-u"]).first().is_none_or(|f| f.text == "-")
+        }
+        "sqlite3" | "duckdb" => operands(a, &["-cmd", "-separator", "-nullvalue"]).len() <= 1,
+        "psql" => !has_flag(a, &['c', 'f'], &["command", "file"]),
+        "mysql" | "mariadb" => !has_flag(a, &['e'], &["execute"]),
+        _ => false,
+    }
 }
 
 /// The first download or decode among the commands feeding command `i`, transitively.
@@ -532,12 +557,29 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
         && operands(args(c), &[])
             .first()
             .is_some_and(|f| named(&f.text) || unnamed && !f.text.starts_with('-'));
-    // A package installed from the file runs its maintainer scripts; a jar runs its code.
+    // A package installed from the file runs its maintainer scripts, a jar its code, a crontab
+    // its lines every time they fire.
     let installed = matches!(
         program(c),
-        "dpkg" | "apt" | "apt-get" | "rpm" | "yum" | "dnf" | "zypper" | "java" | "gdebi"
-    ) && operands(args(c), &[]).iter().any(|f| {
+        "dpkg"
+            | "apt"
+            | "apt-get"
+            | "rpm"
+            | "yum"
+            | "dnf"
+            | "zypper"
+            | "java"
+            | "gdebi"
+            | "crontab"
+    ) && operands(args(c), &["-u"]).iter().any(|f| {
         named(&f.text) || unnamed && [".deb", ".rpm", ".jar"].iter().any(|e| f.text.ends_with(e))
+    });
+    // A build or test tool runs files of its directory: `curl -o Makefile URL && make`.
+    let built = projects::project(c).is_some_and(|p| {
+        let dir = resolved(s, c, p.dir);
+        unnamed
+            || p.named.iter().any(|f| named(f))
+            || saved.iter().any(|f| projects::runs(&p, &dir, f))
     });
     let made_executable = program(c) == "chmod"
         && args(c).iter().any(|x| x.text.contains('x'))
@@ -545,7 +587,7 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
             .iter()
             .skip(1)
             .any(|f| named(&f.text));
-    (executes_path || interpreted || installed || made_executable).then(|| {
+    (executes_path || interpreted || installed || built || made_executable).then(|| {
         format!(
             "`{}` runs a file the same command line downloaded or decoded",
             show(c)
@@ -587,9 +629,15 @@ fn cloned(c: &Command) -> Option<String> {
     }
     let url = ops.get(1)?.text.as_str();
     let named = ops.get(2).map(|d| d.text.clone());
-    named.or_else(|| {
+    let dir = named.or_else(|| {
         let last = url.trim_end_matches('/').rsplit(['/', ':']).next()?;
         Some(last.trim_end_matches(".git").to_string())
+    })?;
+    // `git -C /tmp clone URL` clones into /tmp.
+    let base = option_values(args(c), Some("-C"), "-C").first().copied();
+    Some(match base {
+        Some(b) if !dir.starts_with('/') => format!("{}/{dir}", b.trim_end_matches('/')),
+        _ => dir,
     })
 }
 

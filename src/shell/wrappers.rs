@@ -506,10 +506,28 @@ fn package(label: &str, args: &[Arg], start: usize) -> Peel {
     if index >= args.len() {
         return Peel::Program;
     }
-    Peel::Package {
-        label: label.to_owned(),
-        index,
+    // `npm exec --package=URL -- x` runs x from the package at URL: the label keeps the specs,
+    // which the remote-code guard reads.
+    let mut label = label.to_owned();
+    for spec in package_specs(&args[start..index]) {
+        label.push_str(" --package=");
+        label.push_str(spec);
     }
+    Peel::Package { label, index }
+}
+
+/// `-p SPEC`, `--package SPEC`, `--package=SPEC` among a runner's options.
+fn package_specs(options: &[Arg]) -> Vec<&str> {
+    let mut out = Vec::new();
+    for (i, a) in options.iter().enumerate() {
+        let t = a.text.as_str();
+        if let Some(v) = t.strip_prefix("--package=") {
+            out.push(v);
+        } else if t == "-p" || t == "--package" {
+            out.extend(options.get(i + 1).map(|n| n.text.as_str()));
+        }
+    }
+    out
 }
 
 /// The binary a package runs by default: `@scope/tool@1.2` runs `tool`.

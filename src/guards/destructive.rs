@@ -31,6 +31,27 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         "rmdir" | "unlink" | "rimraf" | "del-cli" => operands(a, &[]),
         // find -exec rm {}: every file under the start point, with or without -r.
         "rm" if c.wrappers.iter().any(|w| w.starts_with("find -")) => operands(a, &[]),
+        // `rm ~/docs/*`: a glob deletes every file it matches, recursive or not.
+        "rm" if a.iter().any(|o| o.pattern) => {
+            operands(a, &[]).into_iter().filter(|o| o.pattern).collect()
+        }
+        // `ln -sf /dev/null ~/.bashrc` replaces the file at the link's name.
+        "ln" if has_flag(a, &['f'], &["force"]) => operands(a, &["-t", "-S"])
+            .into_iter()
+            .rev()
+            .take(1)
+            .collect(),
+        // Punching, collapsing or zeroing a range destroys the bytes in it.
+        "fallocate"
+            if has_flag(
+                a,
+                &['p', 'c', 'z', 'i'],
+                &["punch-hole", "collapse-range", "zero-range", "insert-range"],
+            ) =>
+        {
+            operands(a, &["-o", "-l", "--offset", "--length"])
+        }
+        "rclone" => return rclone(s, c),
         "zip" if has_flag(a, &['m'], &["move"]) => operands(a, &["-b", "-t", "-tt", "-x", "-i"])
             .into_iter()
             .skip(1)
@@ -63,7 +84,8 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             return find_roots(a).iter().find_map(|t| outside_root(s, c, t))
         }
         "tar" if has_flag(a, &[], &["remove-files"]) => operands(a, &["-f", "-C", "-T", "-X"]),
-        "git" if cleans(a) => return outside_cwd(s, c),
+        "git" if cleans(a) => return outside_cwd(s, c, "removes untracked files"),
+        "git" if discards(a) => return outside_cwd(s, c, "discards files or uncommitted work"),
         // A recursive permission change outside the workspace locks out or opens up what it
         // reaches, as a deletion would destroy it: the first operand is the mode or owner.
         "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
@@ -88,19 +110,29 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         "mv" => return mv_to_void(s, c),
         _ => return device_write(c).or_else(|| system_truncation(s, c)),
     };
-    targets.into_iter().find_map(|t| outside(s, c, t))
+    let verb = match program(c) {
+        "ln" => "replaces",
+        "fallocate" => "destroys bytes of",
+        _ => "deletes",
+    };
+    targets.into_iter().find_map(|t| outside_as(s, c, t, verb))
 }
 
 fn outside(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
+    outside_as(s, c, t, "deletes")
+}
+
+/// `verb` says what the command does to `t` when it lies outside the workspace.
+fn outside_as(s: &Subject, c: &Command, t: &Arg, verb: &str) -> Option<String> {
     if t.unresolved {
         return Some(format!(
-            "`{}` deletes a path only known when it runs",
+            "`{}` {verb} a path only known when it runs",
             show(c)
         ));
     }
     let p = s.path_in(c, t);
     (!s.inside_workspace(&p))
-        .then(|| format!("`{}` deletes {} outside the workspace", show(c), p.path))
+        .then(|| format!("`{}` {verb} {} outside the workspace", show(c), p.path))
 }
 
 fn finds_to_delete(a: &[Arg]) -> bool {
@@ -118,19 +150,62 @@ fn cleans(a: &[Arg]) -> bool {
     sub.first().is_some_and(|s| s.text == "clean") && (unforced || has_flag(a, &['f'], &["force"]))
 }
 
-/// `git clean -f` removes untracked files under the working directory.
-fn outside_cwd(s: &Subject, c: &Command) -> Option<String> {
+/// Git verbs that delete files or uncommitted work in the working tree: `reset --hard`, `rm`,
+/// `checkout -f` or of paths, `restore` of the working tree.
+fn discards(a: &[Arg]) -> bool {
+    let ops = operands(a, &["-C", "-c", "--git-dir", "--work-tree"]);
+    match ops.first().map(|v| v.text.as_str()) {
+        Some("reset") => has_flag(a, &[], &["hard", "merge", "keep"]),
+        Some("rm") => !has_flag(a, &[], &["cached", "dry-run"]) && !has_flag(a, &['n'], &[]),
+        Some("checkout") => {
+            has_flag(a, &['f'], &["force"]) || a.iter().any(|x| x.text == "--" || x.text == ".")
+        }
+        Some("restore") => !has_flag(a, &['S'], &["staged"]) || has_flag(a, &['W'], &["worktree"]),
+        _ => false,
+    }
+}
+
+/// `rclone purge|delete|deletefile|rmdirs DEST`: a local DEST is judged like `rm -r`; a remote
+/// one (`s3:bucket/dir`) is data outside the workspace.
+fn rclone(s: &Subject, c: &Command) -> Option<String> {
+    let ops = operands(
+        args(c),
+        &[
+            "--config",
+            "--include",
+            "--exclude",
+            "--filter",
+            "--min-age",
+            "--max-age",
+        ],
+    );
+    let verb = ops.first()?.text.as_str();
+    if !matches!(
+        verb,
+        "purge" | "delete" | "deletefile" | "rmdir" | "rmdirs" | "cleanup"
+    ) {
+        return None;
+    }
+    let target = ops.get(1)?;
+    let remote = target
+        .text
+        .split_once(':')
+        .is_some_and(|(r, _)| !r.contains('/') && r.len() > 1);
+    if remote {
+        return Some(format!("`{}` deletes remote data", show(c)));
+    }
+    outside(s, c, target)
+}
+
+/// `git clean -f` removes untracked files under the working directory, `git reset --hard`
+/// discards the work there.
+fn outside_cwd(s: &Subject, c: &Command, what: &str) -> Option<String> {
     let dir = git_dir(s, c);
     let inside = s.inside_workspace(&crate::paths::Resolved {
         path: format!("{dir}/x"),
         pattern: false,
     });
-    (!inside).then(|| {
-        format!(
-            "`{}` removes untracked files outside the workspace",
-            show(c)
-        )
-    })
+    (!inside).then(|| format!("`{}` {what} outside the workspace", show(c)))
 }
 
 /// Where git works: each `-C DIR` is taken from where the previous one left (`-C / -C home/x`

@@ -140,8 +140,36 @@ fn not_files(s: &Subject, prog: &str, c: &Command) -> Vec<usize> {
         "git" => git_non_files(a),
         "openssl" => written_here(s, c, &["-out", "-keyout"]),
         "mkcert" => written_here(s, c, &["-key-file", "-cert-file", "-p12-file"]),
+        "ssh" | "scp" | "sftp" | "ssh-copy-id" => identity_files(a),
         _ => Vec::new(),
     }
+}
+
+/// `ssh -i KEY`, `-iKEY`, `-o IdentityFile=KEY`: ssh signs with the key and never shows it
+/// (ssh-copy-id sends KEY.pub). The files scp copies are operands, still judged.
+fn identity_files(a: &[Arg]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, x) in a.iter().enumerate() {
+        let t = x.text.as_str();
+        let option = t.strip_prefix("-o").map(str::trim_start);
+        if t == "-i" || t == "-o" {
+            let value = a.get(i + 1).map_or("", |v| v.text.as_str());
+            let identity = t == "-i" || is_identity_option(value);
+            if identity && i + 1 < a.len() {
+                out.push(i + 1);
+            }
+        } else if t.starts_with("-i") && !t.starts_with("--")
+            || option.is_some_and(is_identity_option)
+        {
+            out.push(i);
+        }
+    }
+    out
+}
+
+fn is_identity_option(o: &str) -> bool {
+    let name = o.split(['=', ' ']).next().unwrap_or("");
+    name.eq_ignore_ascii_case("IdentityFile") || name.eq_ignore_ascii_case("CertificateFile")
 }
 
 /// The pattern of `grep PATTERN FILE…` / `rg PATTERN PATH…`: the first operand, unless the
@@ -461,7 +489,13 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
     if search {
         return searched_tree(s, protected, c);
     }
-    let ops = operands(a, &["-f", "-C", "-T", "-X", "--exclude", "-o", "-m"]);
+    // scp's identity, config and jump options take a value, which is not copied.
+    let valued: &[&str] = if prog == "scp" {
+        &["-i", "-F", "-o", "-P", "-J", "-l", "-S", "-c"]
+    } else {
+        &["-f", "-C", "-T", "-X", "--exclude", "-o", "-m"]
+    };
+    let ops = operands(a, valued);
     // `tar -C DIR x` reads DIR/x.
     let base = option_values(a, Some("-C"), "--directory")
         .last()

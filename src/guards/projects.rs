@@ -100,6 +100,33 @@ pub fn project(c: &Command) -> Option<Project<'_>> {
         "tox" => (None, files(&["tox.ini", "setup.py", "pyproject.toml"])),
         "nox" => (None, files(&["noxfile.py"])),
         "invoke" | "inv" => (None, files(&["tasks.py"])),
+        // Node 22's `node --run build` runs a package.json script.
+        "node"
+            if a.iter()
+                .any(|x| x.text == "--run" || x.text.starts_with("--run=")) =>
+        {
+            (None, files(&["package.json"]))
+        }
+        "deno" if sub(a) == Some("task") => (None, files(&["deno.json", "deno.jsonc"])),
+        // `go generate` runs the commands its comments name; run and test build and run the code.
+        "go" if matches!(sub(a), Some("run" | "test" | "generate")) => (None, files(&["*.go"])),
+        "pre-commit" => (None, files(&[".pre-commit-config.yaml"])),
+        // `direnv allow` makes the shell source .envrc on every cd.
+        "direnv" if sub(a) == Some("allow") => (None, files(&[".envrc"])),
+        "mix" => (None, files(&["mix.exs"])),
+        "sbt" => (None, files(&["build.sbt"])),
+        "swift" if matches!(sub(a), Some("build" | "run" | "test")) => {
+            (None, files(&["Package.swift"]))
+        }
+        "dotnet" if matches!(sub(a), Some("build" | "run" | "test" | "msbuild")) => (
+            None,
+            files(&["*.csproj", "*.fsproj", "*.props", "*.targets"]),
+        ),
+        "meson" => (None, files(&["meson.build"])),
+        "bazel" | "bazelisk" => (
+            None,
+            files(&["WORKSPACE", "MODULE.bazel", "BUILD", "BUILD.bazel"]),
+        ),
         _ => return None,
     };
     Some(Project {
@@ -111,6 +138,13 @@ pub fn project(c: &Command) -> Option<Project<'_>> {
 
 /// npm options that take a value, so that the verb is found after them.
 const NODE_VALUED: [&str; 6] = ["--prefix", "-C", "--dir", "--cwd", "-w", "--workspace"];
+
+/// The first word after the program that is no option (`go test` → `test`).
+fn sub(a: &[Arg]) -> Option<&str> {
+    a.iter()
+        .map(|x| x.text.as_str())
+        .find(|t| !t.starts_with('-'))
+}
 
 fn last(values: Vec<&str>) -> Option<&str> {
     values.last().copied()

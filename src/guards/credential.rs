@@ -101,8 +101,10 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = redirect(s, protected, c) {
         return Some(why);
     }
-    // `wc --files0-from=F` reads file names from F and prints each unknown one back.
-    let names_from_file = || args(c).iter().any(|a| a.text.starts_with("--files0-from"));
+    // `wc --files0-from=F`, `find -files0-from F` read file names from F and print each
+    // unknown one back.
+    let names_from_file =
+        || (args(c).iter()).any(|a| a.text.trim_start_matches('-').starts_with("files0-from"));
     if listed(&NAMERS, prog) && !names_from_file() {
         return None;
     }
@@ -141,6 +143,7 @@ fn not_files(s: &Subject, prog: &str, c: &Command) -> Vec<usize> {
         "openssl" => written_here(s, c, &["-out", "-keyout"]),
         "mkcert" => written_here(s, c, &["-key-file", "-cert-file", "-p12-file"]),
         "ssh" | "scp" | "sftp" | "ssh-copy-id" => identity_files(a),
+        "find" => listed_only(a),
         _ => Vec::new(),
     }
 }
@@ -161,6 +164,34 @@ fn identity_files(a: &[Arg]) -> Vec<usize> {
         } else if t.starts_with("-i") && !t.starts_with("--")
             || option.is_some_and(is_identity_option)
         {
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// A find that runs nothing only prints names: its words are start points and tests
+/// (`-name '*.pem'`), none of them opened. With `-exec`/`-ok` the words stay judged, since they
+/// are what the command runs on; `-files0-from F` and `-fprint F` name files it reads or writes.
+fn listed_only(a: &[Arg]) -> Vec<usize> {
+    let runs = a
+        .iter()
+        .any(|x| x.text.starts_with("-exec") || x.text.starts_with("-ok"));
+    if runs {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut skip_next = false;
+    for (i, x) in a.iter().enumerate() {
+        let t = x.text.as_str();
+        if skip_next {
+            skip_next = false;
+        } else if t.trim_start_matches('-').starts_with("files0-from")
+            || t.starts_with("-fprint")
+            || t == "-fls"
+        {
+            skip_next = true;
+        } else {
             out.push(i);
         }
     }

@@ -2,7 +2,7 @@
 //! and the CLIs of clouds and tools that hand out the token they keep (`gh auth token`,
 //! `gcloud auth print-access-token`, `kubectl config view --raw`, `terraform show -json`).
 
-use crate::guards::argv::{args, given, has_flag, operands, plain_words, says};
+use crate::guards::argv::{args, given, has_flag, operands, option_values, plain_words, says};
 use crate::shell::{Arg, Command};
 
 /// Why the command prints a stored secret, if it does.
@@ -28,6 +28,9 @@ fn store_read(prog: &str, c: &Command) -> Option<&'static str> {
             ops.first().is_some_and(|v| v.text == "get")
                 && ops.get(1).is_some_and(|r| r.text.starts_with("secret"))
                 && has_flag(a, &['o'], &["output"])
+                && !option_values(a, Some("-o"), "--output")
+                    .iter()
+                    .all(|o| shows_no_data(o))
         }
         "security" => words
             .clone()
@@ -39,6 +42,47 @@ fn store_read(prog: &str, c: &Command) -> Option<&'static str> {
     };
     hit.then_some("prints secrets from a credential store")
 }
+
+/// A kubectl output format that prints no secret value: `name`, or a template whose every field
+/// path is one of `NO_DATA` (`jsonpath={.type}`, `custom-columns=N:.metadata.name`), also for
+/// each of a list's `.items[*]`. A bare `.`, `@`, `*` or `..` reaches every field, and
+/// `.metadata.annotations` holds the last applied object, data included.
+fn shows_no_data(format: &str) -> bool {
+    if format == "name" {
+        return true;
+    }
+    let Some((kind, template)) = format.split_once('=') else {
+        return false;
+    };
+    if !matches!(
+        kind,
+        "jsonpath" | "jsonpath-as-json" | "go-template" | "custom-columns"
+    ) {
+        return false;
+    }
+    let template = template.replace(".items[*]", "");
+    if template.contains(['*', '@']) || template.contains("..") {
+        return false;
+    }
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '.' || c == '_';
+    let paths: Vec<&str> = (template.split(|c: char| !is_word(c)))
+        .filter(|t| t.starts_with('.'))
+        .collect();
+    !paths.is_empty() && paths.iter().all(|p| NO_DATA.contains(p))
+}
+
+/// Fields of a Secret that hold no secret value.
+const NO_DATA: [&str; 9] = [
+    ".type",
+    ".kind",
+    ".apiVersion",
+    ".immutable",
+    ".metadata.name",
+    ".metadata.namespace",
+    ".metadata.creationTimestamp",
+    ".metadata.labels",
+    ".metadata.uid",
+];
 
 /// When a CLI's command prints the secret it keeps.
 enum When {

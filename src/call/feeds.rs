@@ -222,6 +222,32 @@ fn planted(c: &Command, fed: Option<&str>) -> Vec<String> {
     out
 }
 
+/// split sets `$FILE` for its filter to the piece's name: the prefix (operand after the input,
+/// `x` by default), a suffix of letters or digits, then `--additional-suffix`. One such name
+/// stands for all of them: they differ only in the suffix's letters.
+fn split_piece(a: &[Arg]) -> String {
+    const VALUED: [&str; 14] = [
+        "-l",
+        "-b",
+        "-C",
+        "-n",
+        "-a",
+        "-t",
+        "--lines",
+        "--bytes",
+        "--line-bytes",
+        "--number",
+        "--suffix-length",
+        "--separator",
+        "--filter",
+        "--additional-suffix",
+    ];
+    let ops = operands(a, &VALUED);
+    let prefix = ops.get(1).map_or("x", |p| p.text.as_str());
+    let extra = option_values(a, None, "--additional-suffix");
+    format!("{prefix}aa{}", extra.last().copied().unwrap_or(""))
+}
+
 /// Config values that programs run as shell commands: `git -c core.pager=…`, `ssh -o
 /// ProxyCommand=…`, `rsync -e …`, `tar --to-command=…`/`-I …`.
 fn embedded_scripts(c: &Command) -> Vec<String> {
@@ -242,11 +268,14 @@ fn embedded_scripts(c: &Command) -> Vec<String> {
         }
         // `split --filter=CMD` pipes each piece into `sh -c CMD`; `zip -TT CMD` tests the
         // archive with CMD.
-        "split" => out.extend(
-            option_values(a, None, "--filter")
-                .iter()
-                .map(|s| s.to_string()),
-        ),
+        "split" => {
+            let file = split_piece(a);
+            out.extend(
+                option_values(a, None, "--filter")
+                    .iter()
+                    .map(|f| format!("FILE='{}'; {f}", file.replace('\'', "'\\''"))),
+            )
+        }
         "zip" => out.extend(
             option_values(a, Some("-TT"), "--unzip-command")
                 .iter()

@@ -48,6 +48,11 @@ fn openclaw_change(c: &Command) -> Option<&'static str> {
         ["configure" | "onboard" | "setup" | "reset" | "uninstall", ..] => {
             Some("changes OpenClaw's config")
         }
+        // `openclaw update` replaces the gateway and its bundled plugins: the CLI twin of the
+        // gateway's update.run. `update status` only reports.
+        ["update", rest @ ..] if !matches!(rest.first(), Some(&"status")) => {
+            Some("updates OpenClaw itself")
+        }
         ["gateway", "call", method, ..] if governs(method) => {
             Some("calls a governance or config method of the gateway")
         }
@@ -59,6 +64,7 @@ fn governs(method: &str) -> bool {
     method.starts_with("governance.")
         || method.starts_with("config.")
         || method.starts_with("plugins.")
+        || method.starts_with("update.")
 }
 
 pub fn check(s: &Subject) -> Option<String> {

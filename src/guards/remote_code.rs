@@ -547,6 +547,10 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
 }
 
 fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Option<String> {
+    // Nothing downloaded or decoded so far in the line: nothing of it can run (most commands).
+    if saved.is_empty() && !unnamed {
+        return None;
+    }
     let prog_path = c.argv.first().map(|a| a.text.as_str()).unwrap_or("");
     let named = |t: &str| {
         let t = resolved(s, c, t);

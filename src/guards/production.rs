@@ -105,7 +105,7 @@ fn command(c: &Command) -> Option<&'static str> {
             ],
         )
         .then_some("changes infrastructure"),
-        "docker" | "podman" => docker(a),
+        "docker" | "podman" => docker(a, remote_daemon_var(c)),
         "systemctl" | "service" => systemctl(program(c), a),
         "shutdown" | "reboot" | "poweroff" | "halt" => Some("stops the machine"),
         "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
@@ -251,13 +251,28 @@ const DOCKER_READS: [&str; 12] = [
     "history",
 ];
 
-fn docker(a: &[Arg]) -> Option<&'static str> {
+/// `DOCKER_HOST=…`/`DOCKER_CONTEXT=…` given to the command (kept as a wrapper by the shell
+/// model), unless it names the local socket or the default context.
+fn remote_daemon_var(c: &Command) -> bool {
+    c.wrappers.iter().any(|w| {
+        let value = (w.strip_prefix("DOCKER_HOST=")).or_else(|| w.strip_prefix("DOCKER_CONTEXT="));
+        value.is_some_and(|v| {
+            !matches!(
+                v,
+                "" | "default" | "unix:///var/run/docker.sock" | "unix:///run/docker.sock"
+            )
+        })
+    })
+}
+
+fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
     // A daemon named on the command line is somebody else's machine: anything but a read.
-    let remote = a.iter().any(|x| {
-        matches!(x.text.as_str(), "-H" | "--host" | "--context" | "-c")
-            || x.text.starts_with("--host=")
-            || x.text.starts_with("--context=")
-    });
+    let remote = remote_var
+        || a.iter().any(|x| {
+            matches!(x.text.as_str(), "-H" | "--host" | "--context" | "-c")
+                || x.text.starts_with("--host=")
+                || x.text.starts_with("--context=")
+        });
     let ops = operands(a, &DOCKER_VALUED);
     if remote
         && ops

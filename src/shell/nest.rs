@@ -79,6 +79,7 @@ impl Walker {
                 Peel::Program => {
                     self.preload(&cx);
                     self.command_hooks(&cx);
+                    self.daemon_vars(&args, &mut cx);
                     return self.run_program(args, cx);
                 }
                 Peel::Wrap {

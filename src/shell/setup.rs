@@ -30,7 +30,38 @@ pub(super) const HOOK_VARS: [&str; 17] = [
     "BROWSER",
 ];
 
+/// Variables that point the Docker client at another daemon (see `Walker::daemon_vars`).
+const DAEMON_VARS: [&str; 2] = ["DOCKER_HOST", "DOCKER_CONTEXT"];
+
 impl Walker {
+    /// `DOCKER_HOST=ssh://prod docker rm -f api`: the daemon a variable chooses is kept on the
+    /// command as a wrapper `DOCKER_HOST=VALUE` (`?` when only known at run time), which the
+    /// production guard reads as it reads `docker -H`.
+    pub(super) fn daemon_vars(&self, args: &[Arg], cx: &mut Exec) {
+        if !matches!(basename(&args[0].text), "docker" | "podman") {
+            return;
+        }
+        for var in DAEMON_VARS {
+            let own = cx
+                .env
+                .iter()
+                .rev()
+                .find(|(n, _)| n == var)
+                .map(|(_, v)| v.clone());
+            let value = match own {
+                Some(v) => v,
+                None if !cx.clear_env && self.vars.assigned(var) => self.vars.get(var),
+                None => continue,
+            };
+            let text = match value {
+                Val::Set(t) => t,
+                Val::Unset => continue,
+                Val::Unknown => "?".to_owned(),
+            };
+            cx.wrappers.push(format!("{var}={text}"));
+        }
+    }
+
     /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,
     /// so the library is pushed as a program of its own (`/tmp/m.so`, wrapper `LD_PRELOAD`)
     /// and judged like `./m.so` would be; one only known when it runs is opaque.

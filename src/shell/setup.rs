@@ -34,6 +34,17 @@ pub(super) const HOOK_VARS: [&str; 17] = [
 const DAEMON_VARS: [&str; 2] = ["DOCKER_HOST", "DOCKER_CONTEXT"];
 
 impl Walker {
+    /// The value the command gets for `var`: given on it (prefix assignment, `env`, the exec
+    /// `env` param), else set earlier in the script unless `env -i` cleared the environment.
+    fn given(&self, cx: &Exec, var: &str) -> Option<Val> {
+        let own = cx.env.iter().rev().find(|(n, _)| n == var);
+        match own {
+            Some((_, v)) => Some(v.clone()),
+            None if !cx.clear_env && self.vars.assigned(var) => Some(self.vars.get(var)),
+            None => None,
+        }
+    }
+
     /// `DOCKER_HOST=ssh://prod docker rm -f api`: the daemon a variable chooses is kept on the
     /// command as a wrapper `DOCKER_HOST=VALUE` (`?` when only known at run time), which the
     /// production guard reads as it reads `docker -H`.
@@ -42,16 +53,8 @@ impl Walker {
             return;
         }
         for var in DAEMON_VARS {
-            let own = cx
-                .env
-                .iter()
-                .rev()
-                .find(|(n, _)| n == var)
-                .map(|(_, v)| v.clone());
-            let value = match own {
-                Some(v) => v,
-                None if !cx.clear_env && self.vars.assigned(var) => self.vars.get(var),
-                None => continue,
+            let Some(value) = self.given(cx, var) else {
+                continue;
             };
             let text = match value {
                 Val::Set(t) => t,
@@ -71,17 +74,8 @@ impl Walker {
             return;
         }
         for var in LOADER_VARS {
-            let own = cx
-                .env
-                .iter()
-                .rev()
-                .find(|(n, _)| n == var)
-                .map(|(_, v)| v.clone());
-            let value = match own {
-                Some(v) => v,
-                None if cx.clear_env => continue,
-                None if self.vars.assigned(var) => self.vars.get(var),
-                None => continue,
+            let Some(value) = self.given(cx, var) else {
+                continue;
             };
             let libs: Vec<Arg> = match value {
                 Val::Set(v) => v
@@ -115,11 +109,8 @@ impl Walker {
             return;
         }
         for var in HOOK_VARS {
-            let own = cx.env.iter().rev().find(|(n, _)| n == var);
-            let value = match own {
-                Some((_, v)) => v.clone(),
-                None if !cx.clear_env && self.vars.assigned(var) => self.vars.get(var),
-                None => continue,
+            let Some(value) = self.given(cx, var) else {
+                continue;
             };
             match value {
                 // less runs `|cmd %s` / `cmd %s`; the leading pipe is its syntax, not the shell's.

@@ -262,7 +262,7 @@ fn opaque_commands_follow_opaque_command_action() {
     let dir = tempfile::tempdir().unwrap();
     let mut config = all_guards();
     let e = engine(config.clone(), dir.path());
-    let v = exec(&e, "$(echo rm) -rf /tmp/x");
+    let v = exec(&e, "$(cat cmd.txt) -rf /tmp/x");
     assert_eq!(v.action.as_str(), "escalate", "default: {}", v.reason);
     assert!(v.reason.contains("only known when it runs"), "{}", v.reason);
     config["opaqueCommandAction"] = json!("deny");

@@ -151,9 +151,16 @@ fn shell_unknown_values_are_flagged_not_guessed() {
     let s = run("$X -rf /x");
     assert_eq!(kinds(&s), vec![OpaqueKind::DynamicCommand]);
     assert!(s.commands[0].argv[0].unresolved);
-    let s = run("$(echo rm) -rf /x");
+    let s = run("$(cat cmd) -rf /x");
     assert!(kinds(&s).contains(&OpaqueKind::DynamicCommand));
-    assert_eq!(argvs(&s)[0], vec!["echo", "rm"]);
+    assert_eq!(argvs(&s)[0], vec!["cat", "cmd"]);
+    // A substitution that only prints a literal is that text (its trailing newline stripped,
+    // split when unquoted), and its printer still runs.
+    let s = run("$(echo rm) -rf /x");
+    assert!(kinds(&s).is_empty());
+    assert_eq!(argvs(&s), vec![vec!["echo", "rm"], vec!["rm", "-rf", "/x"]]);
+    let s = run("printf '%s\\n' $(printf '%s' 'a b') \"`echo 'c d'`\"");
+    assert_eq!(argvs(&s)[2], vec!["printf", "%s\\n", "a", "b", "c d"]);
     // An unknown variable inside a word: its known parts stay, the unknown one is a `*` of a
     // pattern (the word stands for everything it could be), and the word is flagged.
     let s = run("cat /srv/$D/.env");
@@ -601,4 +608,33 @@ fn shell_a_word_of_many_long_copies_stays_bounded() {
     let cat = s.commands.last().expect("cat is emitted");
     assert!(cat.argv[1].unresolved);
     assert!(cat.argv[1].text.len() <= 256 * 1024 + 1);
+}
+
+#[test]
+fn shell_scripts_fed_by_other_routes_are_followed() {
+    // A shell or `source` whose script file is its stdin, or a `<(…)` of a literal printer.
+    for line in [
+        "echo 'rm -rf /x' | sh /dev/stdin",
+        "echo 'rm -rf /x' | bash /dev/fd/0",
+        "echo 'rm -rf /x' | . /dev/stdin",
+        "source <(echo 'rm -rf /x')",
+        "bash <(printf '%s\\n' 'rm -rf /x')",
+        // printf's %b decodes escapes in its argument, octal as \0NNN.
+        "printf '%b' '\\x72m -rf /x' | sh",
+        "printf '%b' '\\0162m -rf /x' | sh",
+        // make runs the recipe lines of a makefile the line wrote.
+        "printf 't:\\n\\t@rm -rf /x\\n' > /tmp/Mk && make -f /tmp/Mk t",
+        "echo -e 'all:\\n\\trm -rf /x' > Makefile; make",
+    ] {
+        let s = run(line);
+        assert_eq!(find(&s, "rm").argv.len(), 3, "{line}: {:?}", argvs(&s));
+        assert!(find(&s, "rm").depth > 0, "{line}");
+    }
+    // A process substitution of anything else stays unknown.
+    assert_eq!(
+        kinds(&run("bash <(cat a b)")),
+        vec![OpaqueKind::DynamicScript]
+    );
+    // A makefile the line did not write is the project's own.
+    assert!(run("make -f build.mk").commands.len() == 1);
 }

@@ -292,13 +292,9 @@ impl Walker {
                     f.cur.unknown()
                 }
             },
-            WordPiece::CommandSubstitution(s) => {
-                inputs.extend(self.substitution(s, depth));
-                f.cur.unknown();
-            }
+            WordPiece::CommandSubstitution(s) => self.substitution_word(s, dq, depth, inputs, f),
             WordPiece::BackquotedCommandSubstitution(s) => {
-                inputs.extend(self.substitution(&unescape_backquoted(s), depth));
-                f.cur.unknown();
+                self.substitution_word(&unescape_backquoted(s), dq, depth, inputs, f)
             }
             WordPiece::EscapeSequence(s) => {
                 let escaped = s.strip_prefix('\\').unwrap_or(s);
@@ -328,6 +324,29 @@ impl Walker {
 
     /// A command substitution's script, run at the next depth in a subshell (its assignments
     /// do not leak); returns the commands whose output it yields.
+    /// `$(…)` in a word: its commands run one level down and feed the command. Its output is
+    /// known when it is one literal printer (`$(printf '%s' 'x')`, `$(cat <<E …)`), less the
+    /// trailing newlines the shell strips; anything else is only known when it runs.
+    fn substitution_word(
+        &mut self,
+        script: &str,
+        dq: bool,
+        depth: u32,
+        inputs: &mut Vec<usize>,
+        f: &mut Fields,
+    ) {
+        let producers = self.substitution(script, depth);
+        let text = match producers.as_slice() {
+            [i] => self.get(*i).and_then(|c| c.printed()),
+            _ => None,
+        };
+        inputs.extend(producers);
+        match text {
+            Some(t) => f.expansion(t.trim_end_matches('\n'), dq),
+            None => f.cur.unknown(),
+        }
+    }
+
     pub(super) fn substitution(&mut self, script: &str, depth: u32) -> Vec<usize> {
         let saved = self.vars.clone();
         let reads = std::mem::take(&mut self.env_reads);

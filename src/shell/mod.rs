@@ -147,6 +147,14 @@ pub fn analyze_argv(argv: &[String], env: &[(String, String)], depth: u32) -> Sc
     walker.finish()
 }
 
+impl Command {
+    /// What this command prints when it is a literal printer (`echo` of known words, `printf`
+    /// of a plain format, `cat` of a here-doc): the text a pipe or `$(…)` would carry.
+    pub fn printed(&self) -> Option<String> {
+        nest::printed(&self.argv, self.stdin_text.as_ref())
+    }
+}
+
 impl Arg {
     /// A word that is exactly `text`, with nothing to expand.
     pub fn literal(text: &str) -> Arg {

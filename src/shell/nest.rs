@@ -19,6 +19,20 @@ pub(super) const SHELLS: &[&str] = &[
     "busybox-sh",
 ];
 
+/// A script file that is the shell's own stdin (`sh /dev/stdin`, as `sh -s`).
+pub(super) fn reads_stdin(a: &Arg) -> bool {
+    !a.unresolved
+        && matches!(
+            a.text.as_str(),
+            "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"
+        )
+}
+
+/// The word a `<(…)` stands for (see `Walker::process_substitution`).
+fn process_substitution(a: &Arg) -> bool {
+    a.unresolved && a.text == super::walk::PROCESS_SUBSTITUTION
+}
+
 /// How a shell was asked to get its script.
 pub(super) enum ShellCall {
     /// `-c STRING [NAME ARGS…]`: the index of STRING.
@@ -140,6 +154,7 @@ impl Walker {
         }
         match name.as_str() {
             "eval" => self.eval(args, cx),
+            "source" | "." => self.source(&name, args, cx),
             "find" => self.find(args, cx),
             // `echo CMD | at now`: at runs its stdin as a shell script (unless `-f FILE`).
             "at" | "batch" if !args[1..].iter().any(|a| a.text.starts_with("-f")) => {
@@ -172,13 +187,48 @@ impl Walker {
                     .collect();
                 self.nested_shell(&format!("{name} -c"), &args, script, positional, cx)
             }
-            ShellCall::File(i) => {
-                if args[i].unresolved {
-                    self.opaque(OpaqueKind::DynamicScript, &cx.src);
-                }
-                vec![self.emit(args, cx)]
-            }
+            ShellCall::File(i) if reads_stdin(&args[i]) => self.stdin_script(name, args, cx),
+            ShellCall::File(i) => self.script_file(name, i, args, cx),
             ShellCall::Stdin => self.stdin_script(name, args, cx),
+        }
+    }
+
+    /// `bash FILE`: the file runs, unknown, except `<(echo CMD)` (see `substituted`). Any
+    /// other computed script file is opaque.
+    fn script_file(&mut self, name: &str, i: usize, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        if let Some(out) = self.substituted(name, i, &args, &cx) {
+            return out;
+        }
+        if args[i].unresolved {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+        }
+        vec![self.emit(args, cx)]
+    }
+
+    /// `bash <(echo CMD)`, `source <(printf …)`: the script file is a process substitution
+    /// whose text is a literal a printer writes: the command, then that text one level down.
+    fn substituted(&mut self, name: &str, i: usize, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
+        if !process_substitution(&args[i]) {
+            return None;
+        }
+        let text = self.fed_text(&cx.inputs)?;
+        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        let label = format!("{name} <(…)");
+        let script = Arg::literal(&text);
+        out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
+        Some(out)
+    }
+
+    /// `source FILE` / `. FILE` runs FILE in this shell; `/dev/stdin` and `<(…)` as for a
+    /// shell. A computed FILE stays a file (`source "$NVM_DIR/nvm.sh"` is everyday setup).
+    fn source(&mut self, name: &str, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
+        match args.get(1) {
+            Some(a) if reads_stdin(a) => self.stdin_script(name, args, cx),
+            Some(_) => match self.substituted(name, 1, &args, &cx) {
+                Some(out) => out,
+                None => vec![self.emit(args, cx)],
+            },
+            None => vec![self.emit(args, cx)],
         }
     }
 
@@ -375,29 +425,56 @@ pub(super) fn printed(argv: &[Arg], stdin: Option<&String>) -> Option<String> {
     }
 }
 
-/// What `printf FORMAT ARGS…` prints when the format's only directives are `%s` (and `%%`):
-/// escapes decoded, the format reused while arguments remain.
+/// What `printf FORMAT ARGS…` prints when the format's only directives are `%s`, `%b` (the
+/// argument with its escapes decoded) and `%%`: escapes decoded, the format reused while
+/// arguments remain.
 fn printf_output(args: &[Arg]) -> Option<String> {
     let (format, values) = args.split_first()?;
-    let format = ansi::decode(&format.text.replace("%%", "\u{1}"));
-    let parts: Vec<&str> = format.split("%s").collect();
-    if parts.iter().any(|p| p.contains('%')) {
-        return None;
-    }
-    let slots = parts.len() - 1;
+    let (pieces, kinds) = printf_format(&ansi::decode(&format.text.replace("%%", "\u{1}")))?;
     let mut out = String::new();
     let mut values = values.iter().map(|v| v.text.as_str()).peekable();
     for round in 0..64 {
-        if round > 0 && (slots == 0 || values.peek().is_none()) {
+        if round > 0 && (kinds.is_empty() || values.peek().is_none()) {
             break;
         }
-        out.push_str(parts[0]);
-        for p in &parts[1..] {
-            out.push_str(values.next().unwrap_or(""));
+        out.push_str(&pieces[0]);
+        for (kind, p) in kinds.iter().zip(&pieces[1..]) {
+            let v = values.next().unwrap_or("");
+            match kind {
+                'b' => out.push_str(&printf_b(v)),
+                _ => out.push_str(v),
+            }
             out.push_str(p);
         }
     }
     Some(out.replace('\u{1}', "%"))
+}
+
+/// A format as the literal pieces around its directives, and each directive (`s` or `b`);
+/// `None` for any other directive (a width, `%d`…), whose output is not followed.
+fn printf_format(format: &str) -> Option<(Vec<String>, Vec<char>)> {
+    let mut pieces = vec![String::new()];
+    let mut kinds = Vec::new();
+    let mut chars = format.chars();
+    while let Some(ch) = chars.next() {
+        if ch != '%' {
+            pieces.last_mut()?.push(ch);
+            continue;
+        }
+        match chars.next() {
+            Some(k @ ('s' | 'b')) => {
+                kinds.push(k);
+                pieces.push(String::new());
+            }
+            _ => return None,
+        }
+    }
+    Some((pieces, kinds))
+}
+
+/// `%b`'s escapes: those of `$'…'`, with octal written `\0NNN`.
+fn printf_b(v: &str) -> String {
+    ansi::decode(&v.replace("\\0", "\\"))
 }
 
 /// Words joined by spaces, as `eval` and `sh -c "$*"` see them.

@@ -312,6 +312,9 @@ impl Walker {
         args: &[Arg],
         cx: &Exec,
     ) -> Option<Vec<usize>> {
+        if matches!(name, "make" | "gmake") {
+            return self.run_written_makefile(name, args, cx);
+        }
         let file = if SHELLS.contains(&name) {
             match shell_call(args) {
                 ShellCall::File(i) => &args[i],
@@ -325,7 +328,7 @@ impl Walker {
             return None;
         };
         let key = basename(&file.text);
-        let text = self.written.iter().find(|(k, _)| k == key)?.1.clone();
+        let text = self.written_text(key)?;
         let mut out = vec![self.emit(args.to_vec(), cx.clone())];
         let Some(text) = text else {
             self.opaque(OpaqueKind::DynamicScript, &cx.src);
@@ -342,4 +345,67 @@ impl Walker {
 pub(super) fn prints_literal(c: &crate::shell::Command) -> bool {
     let prog = c.argv.first().map_or("", |a| basename(&a.text));
     c.stdin_text.is_some() || matches!(prog, "echo" | "printf")
+}
+
+impl Walker {
+    /// `make -f Mk` (or plain `make`) of a makefile the script wrote: its recipe lines are
+    /// shell commands make runs.
+    fn run_written_makefile(&mut self, name: &str, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
+        let named = makefile_option(args);
+        let text = match named {
+            Some(file) => self.written_text(basename(file))?,
+            None => ["GNUmakefile", "makefile", "Makefile"]
+                .iter()
+                .find_map(|f| self.written_text(f))?,
+        };
+        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
+        let Some(text) = text else {
+            self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            return Some(out);
+        };
+        let label = format!("{name} (written)");
+        let script = Arg::literal(&recipes(&text));
+        out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
+        Some(out)
+    }
+
+    /// What the script wrote to a file named `key` (by basename): `Some(None)` when written
+    /// but not known.
+    fn written_text(&self, key: &str) -> Option<Option<String>> {
+        self.written
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, t)| t.clone())
+    }
+}
+
+/// The makefile `make -f FILE` / `--file=FILE` / `--makefile FILE` reads.
+fn makefile_option(args: &[Arg]) -> Option<&str> {
+    let mut words = args[1..].iter().map(|a| a.text.as_str());
+    while let Some(w) = words.next() {
+        match w {
+            "-f" | "--file" | "--makefile" => return words.next(),
+            _ => {}
+        }
+        if let Some(v) = w.strip_prefix("--file=").or(w.strip_prefix("--makefile=")) {
+            return Some(v);
+        }
+        if let Some(v) = w.strip_prefix("-f").filter(|v| !v.is_empty()) {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// A makefile's recipe lines (those that begin with a tab) as the shell sees them: without
+/// make's `@`, `-` and `+` prefixes, `$$` being `$`.
+fn recipes(makefile: &str) -> String {
+    let lines = makefile.lines().filter_map(|l| l.strip_prefix('\t'));
+    lines
+        .map(|l| {
+            l.trim_start_matches(['@', '-', '+', ' '])
+                .replace("$$", "$")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }

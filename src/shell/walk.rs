@@ -13,6 +13,9 @@ use super::{fast, parse, Arg, Command, Opaque, OpaqueKind, Redirect, RedirectKin
 /// command line (an 80 KB script spends ~100 000), it bounds hostile input whatever its shape.
 const BUDGET: u64 = 4_000_000;
 
+/// The path bash gives a `<(…)` word (the descriptor number is bash's usual one).
+pub(super) const PROCESS_SUBSTITUTION: &str = "/dev/fd/63";
+
 pub(super) struct Walker {
     out: Script,
     pub(super) vars: Vars,
@@ -502,7 +505,7 @@ impl Walker {
             }
         }
         Arg {
-            text: "/dev/fd/63".to_owned(),
+            text: PROCESS_SUBSTITUTION.to_owned(),
             pattern: false,
             unresolved: true,
         }

@@ -49,6 +49,8 @@ fn engine(dir: &std::path::Path) -> GovernanceEngine {
         .collect();
     config["policies"] = json!(policies);
     config.as_object_mut().expect("object").remove("llm");
+    // The gate's channels and commands stay; its model does not.
+    config["outputValidation"]["llmValidator"]["enabled"] = json!(false);
     config["builtinPolicies"]["rateLimiter"] = json!({ "maxPerMinute": 100000 });
     let opts = EngineOptions {
         state_dir: Some(dir.to_path_buf()),
@@ -57,8 +59,23 @@ fn engine(dir: &std::path::Path) -> GovernanceEngine {
     GovernanceEngine::try_new(&config, &opts).expect("the e2e config resolves")
 }
 
+/// `EXTERNAL_SHOW=<id prefixes, comma-separated>` prints each matching case's verdict.
 fn stopped(e: &GovernanceEngine, c: &Case) -> bool {
-    matches!(e.evaluate(&c.request).action.as_str(), "deny" | "escalate")
+    let v = e.evaluate(&c.request);
+    let show = std::env::var("EXTERNAL_SHOW").unwrap_or_default();
+    if show
+        .split(',')
+        .any(|p| !p.is_empty() && c.id.starts_with(p))
+    {
+        println!(
+            "{} {} {:?}: {}",
+            c.id,
+            v.action.as_str(),
+            v.policy_id,
+            v.reason
+        );
+    }
+    matches!(v.action.as_str(), "deny" | "escalate")
 }
 
 #[test]
@@ -73,6 +90,35 @@ fn every_send_that_publishes_a_contradicted_claim_is_stopped() {
         .map(|c| c.id.as_str())
         .collect();
     assert!(missed.is_empty(), "allowed: {missed:?}");
+}
+
+/// Sends written to vary each rule after it closed a gap (functions, stdin, files, decoders,
+/// entry points, process substitution, makefiles, loops): stopped by the claim stage, or
+/// escalated when the post is only known when the command runs.
+#[test]
+fn fresh_evasions_of_the_exec_route_are_stopped() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let e = engine(dir.path());
+    let all = cases("external-fresh.jsonl");
+    assert!(all.len() >= 20, "{} cases", all.len());
+    let missed: Vec<&str> = (all.iter().filter(|c| !stopped(&e, c)))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(missed.is_empty(), "allowed: {missed:?}");
+}
+
+/// Posts with no contradicted claim, reads, other programs, and a standard-trust agent whose
+/// claims are never blocked: all allowed.
+#[test]
+fn ordinary_sends_and_commands_are_allowed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let e = engine(dir.path());
+    let all = cases("external-ordinary.jsonl");
+    assert!(all.len() >= 10, "{} cases", all.len());
+    let stopped: Vec<&str> = (all.iter().filter(|c| stopped(&e, c)))
+        .map(|c| c.id.as_str())
+        .collect();
+    assert!(stopped.is_empty(), "stopped: {stopped:?}");
 }
 
 #[test]

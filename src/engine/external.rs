@@ -10,6 +10,7 @@ use crate::llm::answer::{GateAnswer, GateVerdict};
 use crate::llm::{prompt, LlmError};
 use crate::output::external::{self, Outbound};
 use crate::output::OutputVerdict;
+use crate::policy::builtins::OpaqueAction;
 use crate::policy::model::Action;
 use crate::trust::TrustSnapshot;
 use crate::verdict::Verdict;
@@ -50,6 +51,10 @@ pub(super) fn judge(
         );
         return None;
     }
+    if !out.known {
+        unread(core, (req, agent_id, trust), &out, v);
+        return None;
+    }
     let judge = core.judge.as_deref().filter(|_| cfg.llm)?;
     let facts = core.validator.registries.lines(MAX_FACTS);
     let key = key(&out, core.validator.registries.version());
@@ -64,6 +69,42 @@ pub(super) fn judge(
     v.llm_escalated = true;
     apply(&out, got, cfg.fail_closed, v);
     None
+}
+
+/// A post whose text is only known when the command line runs: no stage can read it. Where a
+/// stage would have judged it — the agent's claims can be blocked, or a model checks external
+/// posts — it is named, not guessed: `opaqueCommandAction` decides, as for a command whose
+/// effect cannot be known.
+fn unread(
+    core: &Core,
+    (req, agent_id, trust): (&Request, &str, TrustSnapshot),
+    out: &Outbound,
+    v: &mut Verdict,
+) {
+    let judged = core.config.output.external.llm && core.judge.is_some()
+        || core.validator.could_block(agent_id, trust);
+    if !judged {
+        return;
+    }
+    let reason = format!(
+        "{} would post text that is only known when the command runs, so it cannot be checked",
+        out.via
+    );
+    match core.config.builtins.opaque_command_action {
+        OpaqueAction::Allow => {}
+        OpaqueAction::Deny => deny(v, "unread", reason),
+        OpaqueAction::Escalate => {
+            v.policy_id = Some("external".into());
+            v.rule_id = Some("unread".into());
+            let spec = super::approval::Spec {
+                reason,
+                timeout_seconds: None,
+                fallback: None,
+                severity: None,
+            };
+            super::approval::escalate(&core.config.approval, v, spec, req, agent_id);
+        }
+    }
 }
 
 fn question(

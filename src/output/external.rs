@@ -6,7 +6,7 @@
 use super::config::ExternalConfig;
 use crate::call::CallView;
 use crate::context::Request;
-use crate::guards::argv::{args, program};
+use crate::guards::argv::program;
 use serde_json::Value;
 
 /// What a call sends outside and how.
@@ -16,6 +16,9 @@ pub struct Outbound {
     pub via: String,
     /// The text that would reach people outside.
     pub text: String,
+    /// Whether `text` is all of it: false when part of the post is only known when a command
+    /// line runs (a file, a variable, a program's output), so no stage can read it.
+    pub known: bool,
 }
 
 pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
@@ -25,6 +28,7 @@ pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Ou
         Some(tool @ ("conversations_send" | "conversations_turn")) => Some(Outbound {
             via: tool.to_string(),
             text: texts(req.params.as_ref()?).join("\n"),
+            known: true,
         }),
         Some("sessions_send") => session(cfg, req),
         Some("exec") | Some("process") | Some("bash") => command(cfg, req, view),
@@ -173,6 +177,7 @@ fn session(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     Some(Outbound {
         via: format!("sessions_send to {channel}"),
         text: texts(p).join("\n"),
+        known: true,
     })
 }
 
@@ -198,30 +203,64 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     Some(Outbound {
         via: format!("message to {channel}"),
         text: texts(p).join("\n"),
+        known: true,
     })
 }
 
 /// A configured posting command anywhere in the call's scripts: its words after the command's
-/// own (the post), or the whole command line when they are empty (the text arrives on stdin,
-/// from a here-doc or a pipe).
+/// own (the post), with what it reads as input — stdin, or input lines under `xargs` — when
+/// that is a literal of the line (a here-doc, `echo`/`printf` piped in). When part of the
+/// post is only known when the line runs (`"$1"` of a function, `"$l"` of a read loop, a
+/// file, a decoder's output), the whole command line is judged, as it holds whatever literal
+/// feeds the post, and the post is not `known`.
 fn command(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
     for script in &view.scripts {
         for c in &script.commands {
-            let Some((words, from)) = cfg.commands.iter().find_map(|w| Some((w, is(c, w)?))) else {
+            let Some((words, post)) = cfg.commands.iter().find_map(|w| Some((w, is(c, w)?))) else {
                 continue;
             };
-            let rest: Vec<&str> = args(c)[from..].iter().map(|a| a.text.as_str()).collect();
-            let text = match rest.is_empty() {
-                true => whole_command(req),
-                false => rest.join(" "),
+            let computed = c.argv[post.words..].iter().any(|a| a.unresolved);
+            let input = input_text(script, c);
+            let known = !computed && input.is_some();
+            let text = match known {
+                true => (input.into_iter().flatten())
+                    .chain(c.argv[post.start..].iter().map(|a| a.text.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                false => whole_command(req),
             };
             return Some(Outbound {
                 via: format!("`{}`", words.join(" ")),
                 text,
+                known,
             });
         }
     }
     None
+}
+
+/// What a command reads as input (stdin, or words under `xargs`) when it is a literal of the
+/// line: a here-doc or here-string, or `echo`/`printf` of known words piped in; `Some(None)`
+/// when it reads nothing. `None` for a file (`< draft`, `cat draft |`, `xargs -a draft`) or
+/// another program's output, only known when it runs.
+fn input_text(script: &crate::shell::Script, c: &crate::shell::Command) -> Option<Option<String>> {
+    use crate::shell::RedirectKind;
+    if let Some(text) = &c.stdin_text {
+        return Some(Some(text.clone()));
+    }
+    let redirected =
+        (c.redirects.iter()).any(|r| r.kind == RedirectKind::Read && r.fd.is_none_or(|fd| fd == 0));
+    let xargs = c.wrappers.iter().any(|w| w.starts_with("xargs"));
+    if redirected || xargs && c.inputs.is_empty() {
+        return None;
+    }
+    if c.inputs.is_empty() {
+        return Some(None);
+    }
+    let printed: Option<Vec<String>> = (c.inputs.iter())
+        .map(|i| script.commands.get(*i)?.printed())
+        .collect();
+    Some(Some(printed?.join("\n")))
 }
 
 /// The call's command line as the agent wrote it (a string, or argv joined).
@@ -238,27 +277,72 @@ fn whole_command(req: &Request) -> String {
     }
 }
 
-/// `bird tweet …` for `["bird", "tweet"]`: the program, then the rest of the words in order,
-/// with options of the program's own before them (`bird --auth-token T tweet …`): where the
-/// post starts, after the last of the words.
-fn is(c: &crate::shell::Command, words: &[String]) -> Option<usize> {
+/// Where a post starts in a command's argv: after the program's own words (`words`), and
+/// the index of the first of those words.
+struct Post {
+    words: usize,
+    start: usize,
+}
+
+/// `bird tweet …` for `["bird", "tweet"]`: the program (or a JS or Python runtime running its
+/// entry point, `node …/node_modules/@steipete/bird/dist/cli.js`), then the rest of the words
+/// in order, with options of the program's own before them (`bird --auth-token T tweet …`).
+/// A word only known when the line runs (`bird $w …` in a loop) may be any of them.
+fn is(c: &crate::shell::Command, words: &[String]) -> Option<Post> {
     let (prog, rest) = words.split_first()?;
-    if program(c) != prog {
-        return None;
-    }
-    let a = args(c);
-    let Some((first, more)) = rest.split_first() else {
-        return Some(0);
+    let from = match program(c) == prog {
+        true => 1,
+        false => entry_point(c, prog)? + 1,
     };
+    let a = &c.argv[from..];
+    let Some((first, more)) = rest.split_first() else {
+        // A computed entry point (`node $(which x)`) is only taken for the words after it.
+        if from > 1 && c.argv[from - 1].unresolved {
+            return None;
+        }
+        return Some(Post {
+            words: from,
+            start: from,
+        });
+    };
+    let fits = |x: &crate::shell::Arg, w: &str| x.text == w || x.unresolved;
     // The first word wherever it stands (after global options and their values), then the
     // others right after it. Reading `bird search tweet` as a post only costs a judgement.
     (0..a.len())
         .find(|&i| {
-            a[i].text == *first
-                && more
-                    .iter()
-                    .enumerate()
-                    .all(|(k, w)| a.get(i + 1 + k).is_some_and(|x| x.text == *w))
+            fits(&a[i], first)
+                && (more.iter().enumerate())
+                    .all(|(k, w)| a.get(i + 1 + k).is_some_and(|x| fits(x, w)))
         })
-        .map(|i| i + rest.len())
+        .map(|i| Post {
+            words: from + i,
+            start: from + i + rest.len(),
+        })
+}
+
+/// Runtimes that run a package's entry point given as a path.
+const RUNTIMES: [&str; 8] = [
+    "node", "nodejs", "bun", "deno", "tsx", "ts-node", "python", "python3",
+];
+
+/// `node /usr/lib/node_modules/@steipete/bird/dist/cli.js`: the index of the script whose path
+/// goes through a directory named `prog` (the package) or is `prog.js`, `prog.py`…
+fn entry_point(c: &crate::shell::Command, prog: &str) -> Option<usize> {
+    if !RUNTIMES.contains(&program(c)) {
+        return None;
+    }
+    // The first operand; `deno run` has its verb first.
+    let i = (1..c.argv.len()).find(|&i| {
+        let t = c.argv[i].text.as_str();
+        let deno_verb = program(c) == "deno" && t == "run";
+        !t.starts_with('-') && !deno_verb
+    })?;
+    let path = c.argv[i].text.as_str();
+    // `node $(which bird) tweet …`: a computed script may be the entry point.
+    if c.argv[i].unresolved {
+        return Some(i);
+    }
+    let named =
+        |part: &str| part == prog || part.split_once('.').is_some_and(|(stem, _)| stem == prog);
+    path.split('/').any(named).then_some(i)
 }

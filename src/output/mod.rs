@@ -105,6 +105,11 @@ impl Profile {
         }
     }
 
+    /// Whether any claim is blocked under this profile.
+    pub fn blocks(&self) -> bool {
+        [self.unverified, self.contradiction, self.self_referential].contains(&ClaimPolicy::Block)
+    }
+
     /// Named profiles of §9.4 overrides; "strict" is the seed's untrusted row.
     pub fn named(name: &str) -> Option<Profile> {
         use ClaimPolicy::*;
@@ -350,6 +355,12 @@ impl Validator {
                 c.min_text_length
             ));
         }
+        self.exemption(agent, trust)
+    }
+
+    /// Why `agent` is not validated at all, if it is not.
+    fn exemption(&self, agent: &str, trust: TrustSnapshot) -> Option<String> {
+        let c = &self.config;
         if c.exempt.iter().any(|g| g.matches(agent)) {
             return Some(format!("agent {agent} is exempt"));
         }
@@ -360,6 +371,19 @@ impl Validator {
             ));
         }
         None
+    }
+
+    /// Whether some claim `agent` writes could be blocked: a text that cannot be read matters
+    /// to output validation only then.
+    pub fn could_block(&self, agent: &str, trust: TrustSnapshot) -> bool {
+        let over = self
+            .config
+            .overrides
+            .iter()
+            .find(|o| o.agent.matches(agent));
+        self.config.enabled
+            && self.exemption(agent, trust).is_none()
+            && self.profile(over, trust).is_some_and(|p| p.blocks())
     }
 
     /// The whole pipeline of §6.1, synchronous and bounded by `performance.maxTextLength` and

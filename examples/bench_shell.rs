@@ -13,6 +13,7 @@ fn p50(script: &str, runs: usize) -> Duration {
             script: std::hint::black_box(script),
             env: &[],
             depth: 0,
+            ..Default::default()
         }));
         times.push(t.elapsed());
     }

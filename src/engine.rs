@@ -41,6 +41,7 @@ mod reload;
 mod status;
 mod trail;
 mod validation;
+mod written;
 
 pub use status::Status;
 
@@ -204,6 +205,7 @@ impl GovernanceEngine {
             Hook::BeforeToolCall => self.graph_decision(core, req, &verdict, now),
             _ => None,
         };
+        written::remember(core, session_key, &mut verdict);
         self.audit(req, agent_id, &verdict, now, graph);
         verdict
     }
@@ -229,7 +231,8 @@ impl GovernanceEngine {
             trust.score,
             (now, local),
         );
-        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards);
+        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards)
+            .with_earlier(written::earlier(core, session_key, req));
         let (taint, iteration) = provenance::session_state(core, session_key);
         let judge = core.judge.as_deref();
         let known = judgment::known(judge, answers, req, risk.score, now);
@@ -288,6 +291,9 @@ impl GovernanceEngine {
             if let Some(q) = external::judge(core, facts, &call, answers, &mut verdict) {
                 verdict.questions.push(q);
             }
+        }
+        if hook == Hook::BeforeToolCall {
+            verdict.writes = written::changes(req, &call);
         }
         verdict.cross_agent = lineage.cross;
         verdict.taint = taint;
@@ -439,6 +445,7 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         llm_escalated: false,
         pending: None,
         questions: Vec::new(),
+        writes: Vec::new(),
         approval: None,
         error: None,
         cross_agent: None,

@@ -10,10 +10,12 @@
 //!   policy    index (by hook and agent, pre-sorted) → deny-wins evaluator → conditions
 //!   guards    builtin guards and `command` conditions read what the call would do, worked
 //!             out on first use: call (view of the tool call) ← shell (scripts as bash runs
-//!             them) + paths (resolved as the host opens them, protected sets as globs)
+//!             them, with the files the session's earlier calls wrote: written) + paths
+//!             (resolved as the host opens them, protected sets as globs)
 //!   provenance  the session's taint (what its context read, seed 004) for `taint` conditions,
 //!             then provenance policies deny the tools they name (deny wins)
 //!   verdict   allow | deny | escalate (+ the host's requireApproval fields)
+//!   written   what the call writes into files, kept for a later call that runs one
 //!   audit     redacted, hash-linked JSONL record, written by a background thread
 //! ```
 //!
@@ -62,6 +64,7 @@ pub mod shell;
 pub mod time;
 pub mod trust;
 pub mod verdict;
+pub mod written;
 
 #[cfg(feature = "node")]
 pub mod napi;

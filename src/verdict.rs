@@ -60,6 +60,10 @@ pub struct Verdict {
     /// The questions a model is to answer before this verdict stands.
     #[serde(skip)]
     pub questions: Vec<crate::engine::judgment::Question>,
+    /// What the call writes into files (`crate::written`), noted once the verdict stands and
+    /// does not deny.
+    #[serde(skip)]
+    pub writes: Vec<(String, crate::written::Change)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalRequest>,
     /// Set when the verdict is a fail-mode fallback (bad config or an internal error).

@@ -10,7 +10,8 @@ use serde_json::{json, Value};
 
 struct Case {
     id: String,
-    request: Request,
+    /// Calls made earlier in the case's session (`before`: `[{tool, params}]`), then its own.
+    requests: Vec<Request>,
 }
 
 fn cases(file: &str) -> Vec<Case> {
@@ -19,14 +20,25 @@ fn cases(file: &str) -> Vec<Case> {
     (text.lines().filter(|l| !l.trim().is_empty()))
         .map(|line| {
             let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}: {e}"));
-            let mut req = v["ctx"].clone();
-            req["hook"] = json!("before_tool_call");
-            req["toolName"] = v["tool"].clone();
-            req["params"] = v["params"].clone();
-            Case {
-                id: v["id"].as_str().unwrap_or("?").to_string(),
-                request: serde_json::from_value(req).expect("request shape"),
-            }
+            let id = v["id"].as_str().unwrap_or("?").to_string();
+            // A session of its own: what one case writes is not another's.
+            let mut ctx = v["ctx"].clone();
+            let session = format!(
+                "{}:{id}",
+                ctx["sessionKey"].as_str().unwrap_or("agent:x:main")
+            );
+            ctx["sessionKey"] = json!(session);
+            let before = v["before"].as_array().cloned().unwrap_or_default();
+            let requests = (before.iter().chain([&v]))
+                .map(|call| {
+                    let mut req = ctx.clone();
+                    req["hook"] = json!("before_tool_call");
+                    req["toolName"] = call["tool"].clone();
+                    req["params"] = call["params"].clone();
+                    serde_json::from_value(req).expect("request shape")
+                })
+                .collect();
+            Case { id, requests }
         })
         .collect()
 }
@@ -52,6 +64,8 @@ fn engine(dir: &std::path::Path) -> GovernanceEngine {
     // The gate's channels and commands stay; its model does not.
     config["outputValidation"]["llmValidator"]["enabled"] = json!(false);
     config["builtinPolicies"]["rateLimiter"] = json!({ "maxPerMinute": 100000 });
+    // Escalations wait as pending approvals; past the bound one case would deny the next.
+    config["approval"] = json!({ "maxPendingPerAgent": 1000 });
     let opts = EngineOptions {
         state_dir: Some(dir.to_path_buf()),
         ..Default::default()
@@ -61,7 +75,11 @@ fn engine(dir: &std::path::Path) -> GovernanceEngine {
 
 /// `EXTERNAL_SHOW=<id prefixes, comma-separated>` prints each matching case's verdict.
 fn stopped(e: &GovernanceEngine, c: &Case) -> bool {
-    let v = e.evaluate(&c.request);
+    let (own, earlier) = c.requests.split_last().expect("the case's own call");
+    for r in earlier {
+        e.evaluate(r);
+    }
+    let v = e.evaluate(own);
     let show = std::env::var("EXTERNAL_SHOW").unwrap_or_default();
     if show
         .split(',')

@@ -49,6 +49,9 @@ struct Case {
     tool: String,
     params: Value,
     why: String,
+    /// Calls made earlier in the same session (`[{tool, params}]`): a script written by one
+    /// call and run by the next. Their verdicts are not judged; the case's own is.
+    before: Vec<(String, Value)>,
 }
 
 fn parse(file: &str, text: &str) -> Vec<Case> {
@@ -72,12 +75,25 @@ fn parse(file: &str, text: &str) -> Vec<Case> {
                 "{file}:{}: params must be an object",
                 n + 1
             );
+            let before = (v
+                .get("before")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten())
+            .map(|b| {
+                let tool = b["tool"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("{file}:{}: `before` calls need a `tool`", n + 1));
+                (tool.to_string(), b["params"].clone())
+            })
+            .collect();
             Case {
                 id: field("id"),
                 class: field("class"),
                 tool: field("tool"),
                 params,
                 why: field("why"),
+                before,
             }
         })
         .collect()
@@ -162,10 +178,9 @@ fn unknown_placeholders(v: &Value, found: &mut Vec<String>) {
 /// `bash-tools.schemas-*.mjs`, read/write/edit `path` in
 /// `agent-tools.before-tool-call.decision-*.mjs` (REQUIRED_PARAM_GROUPS), the apply_patch
 /// envelope in `core-coding-tools-*.mjs` (parsePatchText); `tests/corpus/README.md` has more.
-fn host_shape_problem(c: &Case) -> Option<String> {
-    let p = &c.params;
+fn host_shape_problem(tool: &str, p: &Value) -> Option<String> {
     let s = |k: &str| p.get(k).and_then(Value::as_str);
-    match c.tool.as_str() {
+    match tool {
         "exec" => s("command")
             .is_none()
             .then(|| "exec needs a string `command`".into()),
@@ -187,7 +202,7 @@ fn host_shape_problem(c: &Case) -> Option<String> {
         }
         "read" | "write" | "edit" => s("path")
             .is_none()
-            .then(|| format!("{} needs `path` (the host requires it)", c.tool)),
+            .then(|| format!("{tool} needs `path` (the host requires it)")),
         "apply_patch" => {
             let input = s("input").unwrap_or("");
             let t = input.trim();
@@ -227,7 +242,9 @@ fn the_corpus_is_well_formed_unique_and_large_enough() {
             if !unknown.is_empty() {
                 problems.push(format!("{}: unknown placeholders {unknown:?}", c.id));
             }
-            if let Some(p) = host_shape_problem(c) {
+            let own = (c.tool.clone(), c.params.clone());
+            let calls = c.before.iter().chain([&own]);
+            for p in calls.filter_map(|(tool, params)| host_shape_problem(tool, params)) {
                 problems.push(format!("{}: {p}", c.id));
             }
             *counts.entry(c.class.clone()).or_default() += 1;
@@ -270,12 +287,30 @@ fn engine(state_dir: &Path) -> GovernanceEngine {
     GovernanceEngine::try_new(&config, &opts).expect("the guards' config resolves")
 }
 
-fn request(c: &Case, state: &str) -> Request {
-    serde_json::from_value(json!({
-        "hook": "before_tool_call", "agentId": "worker", "sessionKey": "agent:worker:main",
-        "toolName": c.tool, "params": substitute(&c.params, state),
-    }))
-    .expect("request shape")
+/// The case's calls, earlier ones first, in a session of its own: what one case writes is
+/// not another's.
+fn requests(c: &Case, state: &str) -> Vec<Request> {
+    let session = format!("agent:worker:{}", c.id);
+    let calls = c.before.iter().map(|(t, p)| (t, p));
+    (calls.chain([(&c.tool, &c.params)]))
+        .map(|(tool, params)| {
+            serde_json::from_value(json!({
+                "hook": "before_tool_call", "agentId": "worker", "sessionKey": session,
+                "toolName": tool, "params": substitute(params, state),
+            }))
+            .expect("request shape")
+        })
+        .collect()
+}
+
+/// The verdict on the case's own call, after its earlier calls.
+fn verdict(e: &GovernanceEngine, c: &Case, state: &str) -> openclaw_governance::Verdict {
+    let mut calls = requests(c, state);
+    let last = calls.pop().expect("the case's own call");
+    for earlier in &calls {
+        e.evaluate(earlier);
+    }
+    e.evaluate(&last)
 }
 
 #[test]
@@ -287,7 +322,7 @@ fn every_evasion_is_stopped_and_every_ordinary_call_allowed() {
     // rule stopped a case, not only that one did.
     let show = std::env::var("CORPUS_SHOW").unwrap_or_default();
     let judge = |c: &Case| {
-        let v = e.evaluate(&request(c, &state));
+        let v = verdict(&e, c, &state);
         if show
             .split(',')
             .any(|p| !p.is_empty() && c.id.starts_with(p))
@@ -359,7 +394,7 @@ fn known_gaps_are_still_gaps() {
     let e = engine(dir.path());
     let mut closed = Vec::new();
     for c in corpus("gaps-evasions") {
-        let v = e.evaluate(&request(&c, &state));
+        let v = verdict(&e, &c, &state);
         if matches!(v.action.as_str(), "deny" | "escalate") {
             closed.push(format!(
                 "{} is now stopped: move it back to the corpus",
@@ -368,7 +403,7 @@ fn known_gaps_are_still_gaps() {
         }
     }
     for c in corpus("gaps-ordinary") {
-        let v = e.evaluate(&request(&c, &state));
+        let v = verdict(&e, &c, &state);
         if std::env::var("CORPUS_SHOW").is_ok_and(|p| c.id.starts_with(&p)) {
             println!("{} {}: {}", c.id, v.action.as_str(), v.reason);
         }

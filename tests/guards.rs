@@ -347,3 +347,63 @@ fn command_conditions_match_the_parsed_form() {
         assert_eq!(exec(&e, command).action.as_str(), "allow", "{command}");
     }
 }
+
+/// A script written by one call is judged when a later call of the same session runs it; a
+/// denied write wrote nothing, another session's files are not this one's, and `explain`'s
+/// dry run records nothing.
+#[test]
+fn a_script_written_earlier_in_the_session_is_judged_when_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let e = engine(all_guards(), dir.path());
+    let req = |session: &str, tool: &str, params: Value| -> Request {
+        serde_json::from_value(json!({
+            "hook": "before_tool_call", "agentId": "main", "sessionKey": session,
+            "toolName": tool, "params": params,
+        }))
+        .unwrap()
+    };
+    let write = json!({ "path": "/tmp/x.sh", "content": "rm -rf ~/docs" });
+    let run = json!({ "command": "sh /tmp/x.sh" });
+    assert_eq!(
+        e.evaluate(&req("agent:main:a", "exec", run.clone()))
+            .action
+            .as_str(),
+        "allow"
+    );
+    e.explain("agent:main:a", Some("write"), write.as_object().cloned())
+        .unwrap();
+    assert_eq!(
+        e.evaluate(&req("agent:main:a", "exec", run.clone()))
+            .action
+            .as_str(),
+        "allow"
+    );
+    assert_eq!(
+        e.evaluate(&req("agent:main:a", "write", write))
+            .action
+            .as_str(),
+        "allow"
+    );
+    let v = e.evaluate(&req("agent:main:a", "exec", run.clone()));
+    assert_eq!(v.action.as_str(), "deny", "{}", v.reason);
+    assert_eq!(
+        e.evaluate(&req("agent:main:b", "exec", run.clone()))
+            .action
+            .as_str(),
+        "allow"
+    );
+    // A write the guards deny (into the shell's startup file) is not remembered.
+    let planted = json!({ "path": "~/.bashrc", "content": "rm -rf ~/docs" });
+    assert_eq!(
+        e.evaluate(&req("agent:main:c", "write", planted))
+            .action
+            .as_str(),
+        "deny"
+    );
+    let v = e.evaluate(&req(
+        "agent:main:c",
+        "exec",
+        json!({ "command": "sh ~/.bashrc" }),
+    ));
+    assert_eq!(v.action.as_str(), "allow", "{}", v.reason);
+}

@@ -16,6 +16,7 @@ fn run_env(script: &str, env: &[(&str, &str)]) -> Script {
         script,
         env: &env,
         depth: 0,
+        ..Default::default()
     })
 }
 
@@ -445,14 +446,14 @@ fn shell_argv_form_is_literal_but_wrappers_apply() {
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let s = analyze_argv(&argv_in, &[], 0);
+    let s = analyze_argv(&argv_in, &[], &[]);
     assert_eq!(argvs(&s), vec![vec!["rm", "-rf", "/x"]]);
     assert_eq!(s.commands[0].wrappers, vec!["sudo", "bash -c"]);
     let lit: Vec<String> = ["cat", "$HOME", "*.env"]
         .iter()
         .map(|s| s.to_string())
         .collect();
-    let s = analyze_argv(&lit, &[], 0);
+    let s = analyze_argv(&lit, &[], &[]);
     assert_eq!(argvs(&s), vec![vec!["cat", "$HOME", "*.env"]]);
     assert!(!s.commands[0].argv[2].pattern);
 }
@@ -490,6 +491,7 @@ fn shell_depth_is_bounded() {
         script: "rm x",
         env: &[],
         depth: MAX_DEPTH + 1,
+        ..Default::default()
     });
     assert!(s.commands.is_empty() && kinds(&s) == vec![OpaqueKind::TooDeep]);
 }

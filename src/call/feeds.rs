@@ -55,6 +55,7 @@ fn extend(into: &mut Script, text: &str, env: &[(String, String)], depth: u32) {
         script: text,
         env,
         depth,
+        ..Default::default()
     });
     append(into, s);
 }

@@ -9,7 +9,7 @@ pub mod startup;
 
 use crate::context::Request;
 use crate::paths::{self, PathContext, Resolved};
-use crate::shell::{self, Script, ShellInput};
+use crate::shell::{self, Script, ShellInput, Written};
 use serde_json::{Map, Value};
 
 /// Where an agent's relative paths start, `~`, and where governance and the host keep state.
@@ -88,6 +88,7 @@ fn startup_scripts(
                 script: &script,
                 env: &[],
                 depth: 1,
+                ..Default::default()
             }))
         })
         .collect()
@@ -103,7 +104,8 @@ fn host_trimmed(s: &str) -> &str {
     s.strip_suffix("</arg_value>>").unwrap_or(s)
 }
 
-pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
+/// `earlier`: files the session's earlier calls wrote, which a command here may run.
+pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &[Written]) -> CallView {
     let params = req.params.as_ref();
     let workspace = host.workspace(agent_id).map(str::to_string);
     let cwd = params
@@ -125,8 +127,8 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths) -> CallView {
     } else {
         v.host_change = host_change(tool, p);
         match tool {
-            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env)),
-            "process" | "terminal" => v.scripts.extend(process_input(p)),
+            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env, earlier)),
+            "process" | "terminal" => v.scripts.extend(process_input(p, earlier)),
             "apply_patch" => v.add_files(patch::paths(p), host),
             _ => {}
         }
@@ -187,16 +189,21 @@ fn file_params(tool: &str, p: &Map<String, Value>) -> Vec<(String, Access)> {
 }
 
 /// `exec {command, env}`: the command is a shell string, or an argv array run without a shell.
-fn exec_script(p: &Map<String, Value>, env: &[(String, String)]) -> Option<Script> {
+fn exec_script(
+    p: &Map<String, Value>,
+    env: &[(String, String)],
+    earlier: &[Written],
+) -> Option<Script> {
     match p.get("command")? {
         Value::String(s) => Some(shell::analyze(&ShellInput {
             script: host_trimmed(s),
             env,
             depth: 0,
+            earlier,
         })),
         Value::Array(items) => {
             let argv: Vec<String> = items.iter().map(value_text).collect();
-            Some(shell::analyze_argv(&argv, env, 0))
+            Some(shell::analyze_argv(&argv, env, earlier))
         }
         _ => None,
     }
@@ -221,7 +228,7 @@ fn value_text(v: &Value) -> String {
 /// `data` (write, terminal input), `text` (paste), and for send-keys `literal`, then `hex`
 /// bytes, then `keys` tokens, in that order (encodeKeySequence); `submit` sends a lone CR.
 /// Text typed over several calls and run by a later Enter is not joined here.
-fn process_input(p: &Map<String, Value>) -> Option<Script> {
+fn process_input(p: &Map<String, Value>, earlier: &[Written]) -> Option<Script> {
     let mut input = String::new();
     // Only the fields the action sends: a stray `data` on a paste is not what the shell reads.
     let fields: &[&str] = match p.get("action").and_then(Value::as_str) {
@@ -278,6 +285,7 @@ fn process_input(p: &Map<String, Value>) -> Option<Script> {
             script: &input,
             env: &[],
             depth: 0,
+            earlier,
         })
     })
 }

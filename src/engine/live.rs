@@ -29,6 +29,8 @@ pub struct Live {
     graph_writer: Option<Persister>,
     pub frequency: FrequencyTracker,
     pub conversations: Conversations,
+    /// Files each session's calls wrote, for a later call that runs one.
+    pub written: crate::written::WrittenFiles,
     /// Escalations waiting for the host's answer.
     pub approvals: crate::approvals::Approvals,
     /// Facts operators pushed (`governance.facts.update`), replayed into a new validator.
@@ -85,6 +87,7 @@ impl Live {
             graph_writer,
             frequency: FrequencyTracker::new(sizes.frequency_per_key, FREQUENCY_KEYS),
             conversations: Conversations::new(sizes.context_messages),
+            written: Default::default(),
             approvals: Default::default(),
             pushed_facts: Mutex::default(),
             host_llm: Arc::default(),

@@ -273,6 +273,8 @@ pub struct CallFacts<'a> {
     env: &'a GuardEnv,
     view: once_cell::unsync::OnceCell<CallView>,
     findings: once_cell::unsync::OnceCell<Vec<Finding>>,
+    /// Files the session's earlier calls wrote (`crate::written`).
+    earlier: Vec<crate::shell::Written>,
 }
 
 impl<'a> CallFacts<'a> {
@@ -283,12 +285,20 @@ impl<'a> CallFacts<'a> {
             env,
             view: Default::default(),
             findings: Default::default(),
+            earlier: Vec::new(),
         }
     }
 
+    /// With the files the session's earlier calls wrote, which a command may run.
+    pub fn with_earlier(mut self, earlier: Vec<crate::shell::Written>) -> Self {
+        self.earlier = earlier;
+        self
+    }
+
     pub fn view(&self) -> &CallView {
-        self.view
-            .get_or_init(|| crate::call::view(self.req, self.agent_id, &self.env.host))
+        self.view.get_or_init(|| {
+            crate::call::view(self.req, self.agent_id, &self.env.host, &self.earlier)
+        })
     }
 
     pub fn finding(&self, guard: Guard) -> Option<&Finding> {

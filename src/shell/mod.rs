@@ -15,7 +15,14 @@ pub struct ShellInput<'a> {
     /// Nesting already spent by the caller (a `process` write into a shell, …); bounded by
     /// `MAX_DEPTH`.
     pub depth: u32,
+    /// Files earlier calls of the session wrote, by name (see `Script::written`): running one
+    /// runs that text.
+    pub earlier: &'a [Written],
 }
+
+/// A file a script wrote, by its name (a basename: `sh ./p.sh` and `sh /tmp/p.sh` both run
+/// what `> /tmp/p.sh` wrote, which judges more, never less), and its text when known.
+pub type Written = (String, Option<String>);
 
 /// Nesting of `bash -c`, `eval`, substitutions and here-docs followed before giving up.
 pub const MAX_DEPTH: u32 = 16;
@@ -27,6 +34,9 @@ pub struct Script {
     pub commands: Vec<Command>,
     /// What could not be resolved; each one makes the script's effect unknown.
     pub opaque: Vec<Opaque>,
+    /// Files the script printed into (`echo … > p.sh`), with the earlier calls' files it was
+    /// given: what a later call that runs one runs.
+    pub written: Vec<Written>,
 }
 
 /// One simple command as it would be executed.
@@ -128,7 +138,7 @@ mod wrappers;
 /// the parser rejects yields `OpaqueKind::Unparseable` plus the commands of the lines that do
 /// parse.
 pub fn analyze(input: &ShellInput) -> Script {
-    let mut walker = walk::Walker::new(input.env);
+    let mut walker = walk::Walker::new(input.env, input.earlier);
     walker.script(input.script, input.depth, &[]);
     walker.finish()
 }
@@ -136,14 +146,10 @@ pub fn analyze(input: &ShellInput) -> Script {
 /// The same for a command given as an argv array (exec's array form): the words are taken
 /// literally (no quote removal or expansion), but wrappers and the scripts of `bash -c` / `eval`
 /// inside it are followed as in `analyze`.
-pub fn analyze_argv(argv: &[String], env: &[(String, String)], depth: u32) -> Script {
-    let mut walker = walk::Walker::new(env);
-    if depth > MAX_DEPTH {
-        walker.too_deep(&argv.join(" "));
-    } else {
-        let args = argv.iter().map(|t| Arg::literal(t)).collect();
-        walker.exec(args, walk::Exec::new(depth, argv.join(" ")));
-    }
+pub fn analyze_argv(argv: &[String], env: &[(String, String)], earlier: &[Written]) -> Script {
+    let mut walker = walk::Walker::new(env, earlier);
+    let args = argv.iter().map(|t| Arg::literal(t)).collect();
+    walker.exec(args, walk::Exec::new(0, argv.join(" ")));
     walker.finish()
 }
 

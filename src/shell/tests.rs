@@ -8,7 +8,7 @@ use super::{OpaqueKind, Script, MAX_DEPTH};
 
 fn walk(script: &str, fast: bool) -> (Script, u64) {
     let env = vec![("V".to_owned(), "a b*".to_owned())];
-    let mut w = Walker::new(&env);
+    let mut w = Walker::new(&env, &[]);
     w.fast = fast;
     w.script(script, 0, &[]);
     let spent = w.spent();
@@ -96,6 +96,7 @@ fn an_unknown_part_of_a_redirect_target_is_a_pattern() {
         script: "cat < /proc/$PPID/environ; echo x > \"$D/a*b\"",
         env: &[],
         depth: 0,
+        ..Default::default()
     });
     let targets: Vec<(&str, bool, bool)> = (s.commands.iter())
         .flat_map(|c| &c.redirects)

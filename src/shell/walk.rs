@@ -72,7 +72,7 @@ impl Exec {
 }
 
 impl Walker {
-    pub(super) fn new(env: &[(String, String)]) -> Walker {
+    pub(super) fn new(env: &[(String, String)], earlier: &[super::Written]) -> Walker {
         Walker {
             out: Script::default(),
             vars: Vars::from_env(env),
@@ -80,14 +80,15 @@ impl Walker {
             prefix: Vec::new(),
             fast: true,
             loop_globs: Vec::new(),
-            written: Vec::new(),
+            written: earlier.to_vec(),
             aliases: Vec::new(),
             env_reads: Vec::new(),
             derived: Vec::new(),
         }
     }
 
-    pub(super) fn finish(self) -> Script {
+    pub(super) fn finish(mut self) -> Script {
+        self.out.written = self.written;
         self.out
     }
 

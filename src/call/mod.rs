@@ -125,10 +125,24 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &[Written]
         // (normalizeCodeModeExecParams): it is judged as code, never parsed as shell.
         v.code = code_of(p);
     } else {
+        // A `code` param without the host's word that this is code mode: judged as code too,
+        // and `command` still as the shell line the plain exec tool would run.
+        if tool == "exec" {
+            v.code = p.get("code").and_then(Value::as_str).map(str::to_string);
+        }
         v.host_change = host_change(tool, p);
         match tool {
             "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env, earlier)),
-            "process" | "terminal" => v.scripts.extend(process_input(p, earlier)),
+            "process" | "terminal" => {
+                let typed = process_input(p);
+                // A background program may be a REPL rather than a shell: a line that reads
+                // as code (`process.env`, `os.environ`) is judged as code as well.
+                v.code = typed
+                    .as_deref()
+                    .filter(|t| reads_as_code(t))
+                    .map(str::to_string);
+                v.scripts.extend(typed.map(|t| typed_script(&t, earlier)));
+            }
             "apply_patch" => v.add_files(patch::paths(p), host),
             _ => {}
         }
@@ -227,8 +241,9 @@ fn value_text(v: &Value) -> String {
 /// earlier `exec`: what they send is judged as input to that shell. The host builds it from
 /// `data` (write, terminal input), `text` (paste), and for send-keys `literal`, then `hex`
 /// bytes, then `keys` tokens, in that order (encodeKeySequence); `submit` sends a lone CR.
-/// Text typed over several calls and run by a later Enter is not joined here.
-fn process_input(p: &Map<String, Value>, earlier: &[Written]) -> Option<Script> {
+/// Text typed over several calls and run by a later Enter is not joined here. Returns the text
+/// as the shell reads it (see `as_typed`).
+fn process_input(p: &Map<String, Value>) -> Option<String> {
     let mut input = String::new();
     // Only the fields the action sends: a stray `data` on a paste is not what the shell reads.
     let fields: &[&str] = match p.get("action").and_then(Value::as_str) {
@@ -254,13 +269,56 @@ fn process_input(p: &Map<String, Value>, earlier: &[Written]) -> Option<Script> 
     if p.get("action").and_then(Value::as_str) == Some("submit") {
         input.push('\n');
     }
-    // Carriage returns end a line at a terminal as newlines do in a script.
-    // Control characters (Ctrl-U kills the line typed so far, Ctrl-C abandons it) end
-    // whatever came before them at a terminal, as a newline does in a script.
+    let input = as_typed(&input);
+    (!input.trim().is_empty()).then_some(input)
+}
+
+/// Typed text as a shell script. When every line a shell cannot parse reads as code, those
+/// lines are a REPL's (judged as code, see `view`): to a shell each is a syntax error that
+/// runs nothing, so the text is not opaque for them.
+fn typed_script(typed: &str, earlier: &[Written]) -> Script {
+    let mut script = shell::analyze(&ShellInput {
+        script: typed,
+        env: &[],
+        depth: 0,
+        earlier,
+    });
+    let repl = |l: &str| shell::parses(l) || reads_as_code(l);
+    if typed.lines().all(repl) {
+        (script.opaque).retain(|o| o.kind != shell::OpaqueKind::Unparseable);
+    }
+    script
+}
+
+/// A line whose first word is no program a shell could run but an expression in a REPL:
+/// a dotted name (`process.env`, `os.environ`) or a call (`open(…)`).
+fn reads_as_code(typed: &str) -> bool {
+    typed.lines().any(|l| {
+        let word = l.trim_start();
+        let name_end = word
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+            .unwrap_or(word.len());
+        let starts_name = word.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$');
+        let rest = &word[name_end..];
+        let dotted = rest.starts_with('.')
+            && rest[1..].starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$');
+        // `open('x')`, not a shell function's `f()`.
+        let call = rest.starts_with('(') && !rest[1..].starts_with(')');
+        starts_name && (dotted || call)
+    })
+}
+
+/// Input as an interactive shell would run it. Carriage returns end a line as newlines do in
+/// a script. Control characters other than Tab edit the line (Ctrl-U kills what was typed,
+/// Ctrl-C abandons it), so the line becomes one only known when it runs (`EDITED`); so does
+/// a Tab right after a word, which readline completes (`cat .en<Tab>` runs `cat .env`), and
+/// a history expansion (`!!`, `^old^new`, `rm -rf !$`), which re-uses an earlier line.
+fn as_typed(input: &str) -> String {
     let mut typed = String::with_capacity(input.len());
     for c in input.chars() {
         match c {
             '\n' | '\r' => typed.push('\n'),
+            '\t' if typed.ends_with(|p: char| !p.is_whitespace()) => typed.push_str(EDITED),
             '\t' => typed.push(c),
             // ^C abandons the line typed so far.
             '\u{3}' => typed.push('\n'),
@@ -268,26 +326,38 @@ fn process_input(p: &Map<String, Value>, earlier: &[Written]) -> Option<Script> 
             c => typed.push(c),
         }
     }
-    // History expansion (`!!`, `^old^new`) at a line's start re-runs an earlier line changed.
-    let input: String = typed
-        .lines()
-        .map(|l| {
-            if l.trim_start().starts_with(['!', '^']) {
-                EDITED.trim()
-            } else {
-                l
+    let lines = typed.lines().map(|l| match history_expanded(l) {
+        true => EDITED.trim(),
+        false => l,
+    });
+    lines.collect::<Vec<_>>().join("\n")
+}
+
+/// Whether bash's history expansion changes the line: `^` at its start, or a `!` outside
+/// single quotes followed by an event or word designator (`!!`, `!$`, `!-2`, `!rm`, `!?x`;
+/// not `! cmd`, `!=` or a `!` ending a word before a quote).
+fn history_expanded(line: &str) -> bool {
+    if line.trim_start().starts_with('^') {
+        return true;
+    }
+    let mut single = false;
+    let mut chars = line.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => single = !single,
+            '\\' if !single => {
+                chars.next();
             }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    (!input.trim().is_empty()).then(|| {
-        shell::analyze(&ShellInput {
-            script: &input,
-            env: &[],
-            depth: 0,
-            earlier,
-        })
-    })
+            '!' if !single => {
+                let next = chars.peek().copied().unwrap_or(' ');
+                if !(next.is_whitespace() || matches!(next, '=' | '(' | '"')) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// `["0x72", "6d"]` → the bytes as text (lossy: a shell reads bytes, we judge text).

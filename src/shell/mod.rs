@@ -143,6 +143,11 @@ pub fn analyze(input: &ShellInput) -> Script {
     walker.finish()
 }
 
+/// Whether the parser accepts `text` as a script (a shell would at least try to run it).
+pub fn parses(text: &str) -> bool {
+    parse::program(text).is_some()
+}
+
 /// The same for a command given as an argv array (exec's array form): the words are taken
 /// literally (no quote removal or expansion), but wrappers and the scripts of `bash -c` / `eval`
 /// inside it are followed as in `analyze`.

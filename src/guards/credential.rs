@@ -87,10 +87,11 @@ fn ssh_dir(s: &Subject, p: &crate::paths::Resolved) -> bool {
 fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     let prog = program(c);
     if let Some(name) = printed_secret_variable(prog, c) {
-        return Some(format!(
-            "`{}` prints ${name}, a secret from the environment",
-            show(c)
-        ));
+        let what = match name {
+            crate::shell::ANY_VARIABLE => "a variable named only when it runs (any secret)".into(),
+            n => format!("${n}, a secret"),
+        };
+        return Some(format!("`{}` prints {what} from the environment", show(c)));
     }
     let why = environment_dump(prog, c)
         .or_else(|| secret_search(prog, c))
@@ -661,7 +662,7 @@ fn printed_secret_variable<'c>(prog: &str, c: &'c Command) -> Option<&'c str> {
     }
     c.env_reads
         .iter()
-        .find(|n| secret_name(n))
+        .find(|n| secret_name(n) || *n == crate::shell::ANY_VARIABLE)
         .map(String::as_str)
 }
 

@@ -282,6 +282,12 @@ fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
         return Some("changes containers on a remote Docker daemon");
     }
     let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
+    // The current context is kept in the docker config: every later docker command, in this
+    // line or the next call, goes to that daemon while looking local.
+    if let ["context", "use", name, ..] = words.as_slice() {
+        return (*name != "default")
+            .then_some("points every later docker command at another daemon");
+    }
     let pushes = match words.as_slice() {
         ["push", ..] => true,
         ["image" | "manifest" | "trust", "push", ..] => true,

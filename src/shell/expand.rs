@@ -360,6 +360,23 @@ impl Walker {
     /// environment, named for the command being built (`Command::env_reads`).
     fn note_env_read(&mut self, expr: &ParameterExpr) {
         use ParameterExpr as P;
+        // `${!v}` reads the variable whose name `v` holds: with that name unknown (`for v in
+        // ${!AWS*}`), any variable at all.
+        if let P::Parameter {
+            parameter: word::Parameter::Named(n),
+            indirect: true,
+        } = expr
+        {
+            let target = match self.vars.get(n) {
+                Val::Set(name) if self.vars.get(&name) == Val::Unknown => name,
+                Val::Set(_) => return,
+                _ => crate::shell::ANY_VARIABLE.to_owned(),
+            };
+            if !self.env_reads.contains(&target) && self.env_reads.len() < 16 {
+                self.env_reads.push(target);
+            }
+            return;
+        }
         // Every form that yields (part of) the value; not its length, nor variable names.
         let parameter = match expr {
             P::Parameter { parameter, .. }

@@ -24,6 +24,9 @@ pub struct ShellInput<'a> {
 /// what `> /tmp/p.sh` wrote, which judges more, never less), and its text when known.
 pub type Written = (String, Option<String>);
 
+/// The name an `env_reads` entry has when any variable may be read (`${!v}`, `v` unknown).
+pub const ANY_VARIABLE: &str = "*";
+
 /// Nesting of `bash -c`, `eval`, substitutions and here-docs followed before giving up.
 pub const MAX_DEPTH: u32 = 16;
 
@@ -57,7 +60,8 @@ pub struct Command {
     /// 0 for the top level; +1 per nesting.
     pub depth: u32,
     /// Variables the script never set (so from the host's environment) expanded in its words,
-    /// redirects or here-strings: `echo "$OPENAI_API_KEY"` prints one.
+    /// redirects or here-strings: `echo "$OPENAI_API_KEY"` prints one. `ANY_VARIABLE` when
+    /// the name is itself only known when it runs (`${!v}`).
     pub env_reads: Vec<String>,
     /// Where it runs when a `cd` earlier in the script moved it (set by `call::cwd`, resolved);
     /// `None`: the call's working directory. The shell model sets it to a wrapper's directory

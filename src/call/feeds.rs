@@ -161,11 +161,13 @@ fn script_roots(script: &Script, i: usize) -> Vec<String> {
         .collect()
 }
 
-/// `find DIR -exec shred {} \;` shreds what is under DIR: `{}` becomes `DIR/*` (a pattern).
+/// `find DIR -exec shred {} \;` shreds what is under DIR: `{}` becomes `DIR/*` (a pattern),
+/// in the words and in redirect targets (`-exec sh -c ': > "$1"' _ {} \;` empties each file).
 fn find_files(c: &mut Command, roots: &[String]) {
     let root = roots.first().map_or(".", String::as_str);
-    for a in c.argv.iter_mut().filter(|a| a.text.contains("{}")) {
-        let under = format!("{}/*", root.trim_end_matches('/'));
+    let under = format!("{}/*", root.trim_end_matches('/'));
+    let targets = c.redirects.iter_mut().map(|r| &mut r.target);
+    for a in (c.argv.iter_mut().chain(targets)).filter(|a| a.text.contains("{}")) {
         *a = Arg {
             text: a.text.replace("{}", &under),
             pattern: true,

@@ -287,6 +287,8 @@ fn outside_root(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
 }
 
 /// `: > /etc/hosts` empties a system file: a truncating redirect into the system's own trees.
+/// A target that is a pattern (each file `find -exec sh -c ': > "$1"'` or a loop over a glob
+/// visits) empties every file it matches, which outside the workspace is a deletion.
 fn system_truncation(s: &Subject, c: &Command) -> Option<String> {
     let targets: Vec<&Arg> = c
         .redirects
@@ -294,7 +296,11 @@ fn system_truncation(s: &Subject, c: &Command) -> Option<String> {
         .filter(|r| r.kind == crate::shell::RedirectKind::Write)
         .map(|r| &r.target)
         .collect();
-    system_files(s, c, &targets)
+    let each = targets.iter().filter(|t| t.pattern && !t.unresolved);
+    system_files(s, c, &targets).or_else(|| {
+        each.into_iter()
+            .find_map(|t| outside_as(s, c, t, "empties every file of"))
+    })
 }
 
 /// The system's own trees: overwriting a file there breaks the machine.

@@ -115,6 +115,23 @@ impl Vars {
         child
     }
 
+    /// `$1`, `$2`… as words, while they are set (unknown ones stand as unresolved).
+    pub(super) fn positional(&self) -> Vec<super::Arg> {
+        let mut out = Vec::new();
+        for i in 1.. {
+            match self.map.get(&i.to_string()).map(|v| &v.val) {
+                Some(Val::Set(t)) => out.push(super::Arg::literal(t)),
+                Some(Val::Unknown) => out.push(super::Arg {
+                    text: "*".into(),
+                    pattern: true,
+                    unresolved: true,
+                }),
+                _ => break,
+            }
+        }
+        out
+    }
+
     /// Positional parameters of a `bash -c STRING NAME ARGS…`: `$0` is NAME.
     pub(super) fn set_positional(&mut self, args: &[(String, bool)]) {
         for (i, (text, unresolved)) in args.iter().enumerate() {

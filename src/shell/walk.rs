@@ -315,7 +315,16 @@ impl Walker {
                 for w in f.values.iter().flatten() {
                     values.extend(self.words(&w.value, depth, &mut scratch));
                 }
-                self.vars.set(&f.variable_name, Val::Unknown, false);
+                // `for f; do …` goes over the positional parameters.
+                if f.values.is_none() {
+                    values = self.vars.positional();
+                }
+                // One known value is the variable's value in the body; several are unknown.
+                let val = match values.as_slice() {
+                    [only] if !only.pattern && !only.unresolved => Val::Set(only.text.clone()),
+                    _ => Val::Unknown,
+                };
+                self.vars.set(&f.variable_name, val, false);
                 let glob = match values.as_slice() {
                     [only] if only.pattern => Some(only.text.clone()),
                     _ => None,

@@ -155,7 +155,7 @@ const BUILTINS: [Builtin; 18] = {
             detector: "systemState",
             category: SystemState,
             id: "systemState",
-            pattern: r"(?i)(?P<subject>{S})\s+(?P<neg>is|isn't|is not|was not|wasn't|are|aren't|are not)\s+(?P<state>installed|running|configured|available|enabled|active|loaded|present)\b",
+            pattern: r"(?i)(?P<subject>{S})\s+(?P<neg>is|isn't|is not|was not|wasn't|are|aren't|are not|has not been|hasn't been|have not been|haven't been|has never been|have never been|was never|were never|is never|is no longer|are no longer|were not|weren't|has been|have been)\s+(?P<state>installed|running|configured|available|enabled|active|loaded|present)\b",
             assertion: None,
             negative: false,
             confidence: 0.9,
@@ -765,10 +765,12 @@ fn claim(
     if subject.is_empty() {
         return None;
     }
+    // "not", "n't", "never", "no longer" in the verb ("has not been", "was never").
     let neg_word = caps.neg.is_some_and(|n| {
         let w = at(n).as_bytes();
-        w.windows(3)
-            .any(|t| t.eq_ignore_ascii_case(b"not") || t == b"n't")
+        w.windows(3).any(|t| {
+            t.eq_ignore_ascii_case(b"not") || t == b"n't" || t.eq_ignore_ascii_case(b"nev")
+        }) || w.windows(6).any(|t| t.eq_ignore_ascii_case(b"no lon"))
     });
     let assertion = match (&pat.assertion, caps.state) {
         (Some(a), _) => a.clone(),

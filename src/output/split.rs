@@ -75,8 +75,31 @@ fn skip_quote(m: &str, at: usize, quotes: &[u8]) -> usize {
     }
 }
 
-const BE: [&str; 8] = [
-    "is not", "are not", "was not", "isn't", "aren't", "wasn't", "is", "are",
+/// The verbs of `subject_be_state`, each before any shorter one it ends with.
+const BE: [&str; 23] = [
+    "has not been",
+    "hasn't been",
+    "have not been",
+    "haven't been",
+    "has never been",
+    "have never been",
+    "was never",
+    "were never",
+    "is never",
+    "is no longer",
+    "are no longer",
+    "were not",
+    "weren't",
+    "has been",
+    "have been",
+    "is not",
+    "are not",
+    "was not",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "is",
+    "are",
 ];
 
 /// `SUBJECT is (not) STATE`.

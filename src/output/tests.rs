@@ -1320,7 +1320,10 @@ mod fast_detection_matches_the_capture_pass {
 #[test]
 fn perfect_tense_and_never_are_state_claims_too() {
     for (text, assertion) in [
-        ("nginx has not been installed on the web host.", "not_installed"),
+        (
+            "nginx has not been installed on the web host.",
+            "not_installed",
+        ),
         ("nginx hasn't been installed.", "not_installed"),
         ("The workers have never been running.", "not_running"),
         ("nginx was never installed.", "not_installed"),
@@ -1330,6 +1333,10 @@ fn perfect_tense_and_never_are_state_claims_too() {
     ] {
         let c = claims_in(text);
         let state = c.iter().find(|x| x.category == ClaimCategory::SystemState);
-        assert_eq!(state.map(|x| x.assertion.as_ref()), Some(assertion), "{text}: {c:?}");
+        assert_eq!(
+            state.map(|x| x.assertion.as_ref()),
+            Some(assertion),
+            "{text}: {c:?}"
+        );
     }
 }

@@ -322,8 +322,6 @@ impl Walker {
         }
     }
 
-    /// A command substitution's script, run at the next depth in a subshell (its assignments
-    /// do not leak); returns the commands whose output it yields.
     /// `$(…)` in a word: its commands run one level down and feed the command. Its output is
     /// known when it is one literal printer (`$(printf '%s' 'x')`, `$(cat <<E …)`), less the
     /// trailing newlines the shell strips; anything else is only known when it runs.
@@ -347,6 +345,8 @@ impl Walker {
         }
     }
 
+    /// A command substitution's script, run at the next depth in a subshell (its assignments
+    /// do not leak); returns the commands whose output it yields.
     pub(super) fn substitution(&mut self, script: &str, depth: u32) -> Vec<usize> {
         let saved = self.vars.clone();
         let reads = std::mem::take(&mut self.env_reads);

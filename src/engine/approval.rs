@@ -39,6 +39,18 @@ pub struct Spec {
     pub severity: Option<Severity>,
 }
 
+impl Spec {
+    /// An escalation with the approval section's timeout and fallback, severity from risk.
+    pub fn because(reason: String) -> Spec {
+        Spec {
+            reason,
+            timeout_seconds: None,
+            fallback: None,
+            severity: None,
+        }
+    }
+}
+
 pub fn escalate(cfg: &ApprovalConfig, v: &mut Verdict, spec: Spec, req: &Request, agent_id: &str) {
     let fallback = spec.fallback.unwrap_or(cfg.default_fallback);
     if !cfg.enabled {

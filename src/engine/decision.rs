@@ -113,12 +113,7 @@ impl GovernanceEngine {
                 v.reason = format!("{reason} (unknownToolAction: deny)");
             }
             UnknownToolAction::Escalate => {
-                let spec = approval::Spec {
-                    reason,
-                    timeout_seconds: None,
-                    fallback: None,
-                    severity: None,
-                };
+                let spec = approval::Spec::because(reason);
                 approval::escalate(&core.config.approval, v, spec, req, agent_id);
             }
         }

@@ -96,12 +96,7 @@ fn unread(
         OpaqueAction::Escalate => {
             v.policy_id = Some("external".into());
             v.rule_id = Some("unread".into());
-            let spec = super::approval::Spec {
-                reason,
-                timeout_seconds: None,
-                fallback: None,
-                severity: None,
-            };
+            let spec = super::approval::Spec::because(reason);
             super::approval::escalate(&core.config.approval, v, spec, req, agent_id);
         }
     }

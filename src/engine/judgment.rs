@@ -363,15 +363,10 @@ pub(super) fn escalate(core: &Core, req: &Request, agent_id: &str, v: &mut Verdi
     v.policy_id = Some("llm".into());
     v.rule_id = Some("risk-escalation".into());
     v.llm_escalated = true;
-    let spec = super::approval::Spec {
-        reason: format!(
+    let spec = super::approval::Spec::because(format!(
             "A model judged this call (risk {:.0}) as one that could cause harm the user did not ask for",
             v.risk.score
-        ),
-        timeout_seconds: None,
-        fallback: None,
-        severity: None,
-    };
+        ));
     super::approval::escalate(&core.config.approval, v, spec, req, agent_id);
 }
 

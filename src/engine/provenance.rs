@@ -72,12 +72,7 @@ pub(super) fn rule_of_two(
     };
     v.policy_id = Some("provenance".into());
     v.rule_id = Some(provenance::presets::RULE_OF_TWO.into());
-    let spec = super::approval::Spec {
-        reason,
-        timeout_seconds: None,
-        fallback: None,
-        severity: None,
-    };
+    let spec = super::approval::Spec::because(reason);
     super::approval::escalate(&core.config.approval, v, spec, req, agent_id);
 }
 

@@ -51,6 +51,11 @@ pub(super) fn judge(
         );
         return None;
     }
+    // A route the host picks may leave, or not: the claim stage judged it; a model is only
+    // asked about text known to leave.
+    if !out.leaves {
+        return None;
+    }
     if !out.known {
         unread(core, (req, agent_id, trust), &out, v);
         return None;

@@ -19,6 +19,10 @@ pub struct Outbound {
     /// Whether `text` is all of it: false when part of the post is only known when a command
     /// line runs (a file, a variable, a program's output), so no stage can read it.
     pub known: bool,
+    /// Whether the route is known to leave: false when the host picks it from what the engine
+    /// cannot see (a session named by label or id, the host's only channel). Such a send is
+    /// judged by the claim stage, as it may leave, but never shown to the model.
+    pub leaves: bool,
 }
 
 pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
@@ -29,6 +33,7 @@ pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Ou
             via: tool.to_string(),
             text: texts(req.params.as_ref()?).join("\n"),
             known: true,
+            leaves: true,
         }),
         Some("sessions_send") => session(cfg, req),
         Some("exec") | Some("process") | Some("bash") => command(cfg, req, view),
@@ -159,27 +164,45 @@ fn channel_name(raw: &str) -> String {
 
 /// `sessions_send` hands its text to another agent session whose reply the host delivers on
 /// that session's channel: a key routed to an external channel
-/// (`agent:<id>:<channel>:<kind|account>:…`) makes it external communication.
+/// (`agent:<id>:<channel>:<kind|account>:…`) makes it external communication, one routed to
+/// another channel or a sub-agent does not. A session the host resolves itself — by `label`,
+/// `sessionId`, `agentId`, or a key naming no channel (`agent:<id>:main`, whose replies go
+/// where the agent's direct messages came from) — may be routed anywhere.
 fn session(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     let p = req.params.as_ref()?;
     let key = ["sessionKey", "session_key"]
         .iter()
-        .find_map(|k| p.get(*k).and_then(Value::as_str))?;
+        .find_map(|k| p.get(*k).and_then(Value::as_str));
     // `current` is the caller's own session.
-    let key = match key.trim() {
-        "current" => req.session_key.as_deref()?,
+    let key = match key.map(str::trim) {
+        Some("current") => req.session_key.as_deref(),
         k => k,
     };
-    let channel = channel_name(key.split(':').nth(2)?);
-    if !cfg.channels.contains(&channel) {
-        return None;
-    }
+    let parts: Vec<&str> = key.map(|k| k.split(':').collect()).unwrap_or_default();
+    let (via, leaves) = match parts.as_slice() {
+        [_, _, channel, _, ..] => {
+            let channel = channel_name(channel);
+            if !cfg.channels.contains(&channel) {
+                return None;
+            }
+            (format!("sessions_send to {channel}"), true)
+        }
+        _ => (
+            "sessions_send to a session the host resolves".to_string(),
+            false,
+        ),
+    };
     Some(Outbound {
-        via: format!("sessions_send to {channel}"),
+        via,
         text: texts(p).join("\n"),
         known: true,
+        leaves,
     })
 }
+
+/// A session channel the host cannot send a message on (the web UI): a send from it that
+/// names no channel goes to the host's only configured channel.
+const NO_DELIVERY: [&str; 2] = ["", "webchat"];
 
 fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     let p = req.params.as_ref()?;
@@ -188,14 +211,29 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     if crate::provenance::classify::MESSAGE_READS.contains(&action) {
         return None;
     }
-    // Without `channel` the host sends on the session's own channel (ctx.channelId); so does
-    // it when the channel named is not one it can send on (`webchat`, a typo, ""). From a
-    // session on an external channel, then, every send is taken as external.
+    // Without `channel` (or with "") the host sends on the session's own channel
+    // (ctx.channelId); so does it when the channel named is not one it can send on
+    // (`webchat`, a typo). From a session on an external channel, then, every send is taken
+    // as external. A named channel with no such fallback is refused by the host (`Channel is
+    // unavailable`). With no channel, from a session on none it can send on (the web UI), the
+    // host falls back to its only configured channel, which the engine does not know: the
+    // send may leave (resolveMessageChannelSelection in 2026.9.6).
     let session = req.channel.as_deref().map(channel_name);
-    let channel = match (text_of("channel").map(channel_name), session) {
+    let named = text_of("channel")
+        .map(channel_name)
+        .filter(|c| !c.is_empty());
+    let channel = match (named, session) {
         (_, Some(own)) if cfg.channels.contains(&own) => own,
         (Some(named), _) => named,
-        (None, own) => own?,
+        (None, Some(own)) if !NO_DELIVERY.contains(&own.as_str()) => own,
+        (None, _) => {
+            return Some(Outbound {
+                via: "message to the host's fallback channel".into(),
+                text: texts(p).join("\n"),
+                known: true,
+                leaves: false,
+            })
+        }
     };
     if !cfg.channels.contains(&channel) {
         return None;
@@ -204,6 +242,7 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
         via: format!("message to {channel}"),
         text: texts(p).join("\n"),
         known: true,
+        leaves: true,
     })
 }
 
@@ -233,6 +272,7 @@ fn command(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbo
                 via: format!("`{}`", words.join(" ")),
                 text,
                 known,
+                leaves: true,
             });
         }
     }

@@ -231,8 +231,9 @@ impl GovernanceEngine {
             trust.score,
             (now, local),
         );
-        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards)
-            .with_earlier(written::earlier(core, session_key, req));
+        let earlier = written::earlier(core, session_key, req);
+        let typed_before = earlier.typed.clone();
+        let call = crate::guards::CallFacts::new(req, agent_id, &core.guards).with_earlier(earlier);
         let (taint, iteration) = provenance::session_state(core, session_key);
         let judge = core.judge.as_deref();
         let known = judgment::known(judge, answers, req, risk.score, now);
@@ -294,6 +295,7 @@ impl GovernanceEngine {
         }
         if hook == Hook::BeforeToolCall {
             verdict.writes = written::changes(req, &call);
+            verdict.typed = written::typed_rest(req, &typed_before);
         }
         verdict.cross_agent = lineage.cross;
         verdict.taint = taint;
@@ -446,6 +448,7 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         pending: None,
         questions: Vec::new(),
         writes: Vec::new(),
+        typed: None,
         approval: None,
         error: None,
         cross_agent: None,

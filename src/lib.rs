@@ -15,7 +15,8 @@
 //!   provenance  the session's taint (what its context read, seed 004) for `taint` conditions,
 //!             then provenance policies deny the tools they name (deny wins)
 //!   verdict   allow | deny | escalate (+ the host's requireApproval fields)
-//!   written   what the call writes into files, kept for a later call that runs one
+//!   written   what the call writes into files, kept for a later call that runs one; typed:
+//!             a line typed into a background shell and not yet ended, for the call that ends it
 //!   audit     redacted, hash-linked JSONL record, written by a background thread
 //! ```
 //!
@@ -63,6 +64,7 @@ pub mod risk;
 pub mod shell;
 pub mod time;
 pub mod trust;
+pub mod typed;
 pub mod verdict;
 pub mod written;
 

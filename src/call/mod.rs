@@ -46,6 +46,15 @@ pub struct FileUse {
     pub access: Access,
 }
 
+/// What the session's earlier calls left that this call may use.
+#[derive(Debug, Clone, Default)]
+pub struct Earlier {
+    /// Files they wrote (`crate::written`), which a command here may run.
+    pub files: Vec<Written>,
+    /// A line typed into this call's background shell and not yet ended (`crate::typed`).
+    pub typed: String,
+}
+
 /// What one tool call would do.
 #[derive(Debug, Clone, Default)]
 pub struct CallView {
@@ -104,8 +113,8 @@ fn host_trimmed(s: &str) -> &str {
     s.strip_suffix("</arg_value>>").unwrap_or(s)
 }
 
-/// `earlier`: files the session's earlier calls wrote, which a command here may run.
-pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &[Written]) -> CallView {
+/// `earlier`: what the session's earlier calls wrote or typed, which this call may run.
+pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) -> CallView {
     let params = req.params.as_ref();
     let workspace = host.workspace(agent_id).map(str::to_string);
     let cwd = params
@@ -132,16 +141,18 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &[Written]
         }
         v.host_change = host_change(tool, p);
         match tool {
-            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env, earlier)),
+            "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env, &earlier.files)),
             "process" | "terminal" => {
-                let typed = process_input(p);
+                let typed = as_typed(&format!("{}{}", earlier.typed, process_input(p)));
+                let typed = (!typed.trim().is_empty()).then_some(typed);
                 // A background program may be a REPL rather than a shell: a line that reads
                 // as code (`process.env`, `os.environ`) is judged as code as well.
                 v.code = typed
                     .as_deref()
                     .filter(|t| reads_as_code(t))
                     .map(str::to_string);
-                v.scripts.extend(typed.map(|t| typed_script(&t, earlier)));
+                v.scripts
+                    .extend(typed.map(|t| typed_script(&t, &earlier.files)));
             }
             "apply_patch" => v.add_files(patch::paths(p), host),
             _ => {}
@@ -241,9 +252,9 @@ fn value_text(v: &Value) -> String {
 /// earlier `exec`: what they send is judged as input to that shell. The host builds it from
 /// `data` (write, terminal input), `text` (paste), and for send-keys `literal`, then `hex`
 /// bytes, then `keys` tokens, in that order (encodeKeySequence); `submit` sends a lone CR.
-/// Text typed over several calls and run by a later Enter is not joined here. Returns the text
-/// as the shell reads it (see `as_typed`).
-fn process_input(p: &Map<String, Value>) -> Option<String> {
+/// Returns the keystrokes as sent; `view` joins them to what earlier calls typed on the same
+/// line (`crate::typed`) and reads the whole as the shell does (see `as_typed`).
+pub fn process_input(p: &Map<String, Value>) -> String {
     let mut input = String::new();
     // Only the fields the action sends: a stray `data` on a paste is not what the shell reads.
     let fields: &[&str] = match p.get("action").and_then(Value::as_str) {
@@ -269,8 +280,7 @@ fn process_input(p: &Map<String, Value>) -> Option<String> {
     if p.get("action").and_then(Value::as_str) == Some("submit") {
         input.push('\n');
     }
-    let input = as_typed(&input);
-    (!input.trim().is_empty()).then_some(input)
+    input
 }
 
 /// Typed text as a shell script. When every line a shell cannot parse reads as code, those

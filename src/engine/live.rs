@@ -31,6 +31,7 @@ pub struct Live {
     pub conversations: Conversations,
     /// Files each session's calls wrote, for a later call that runs one.
     pub written: crate::written::WrittenFiles,
+    pub typed: crate::typed::TypedLines,
     /// Escalations waiting for the host's answer.
     pub approvals: crate::approvals::Approvals,
     /// Facts operators pushed (`governance.facts.update`), replayed into a new validator.
@@ -88,6 +89,7 @@ impl Live {
             frequency: FrequencyTracker::new(sizes.frequency_per_key, FREQUENCY_KEYS),
             conversations: Conversations::new(sizes.context_messages),
             written: Default::default(),
+            typed: Default::default(),
             approvals: Default::default(),
             pushed_facts: Mutex::default(),
             host_llm: Arc::default(),

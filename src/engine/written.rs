@@ -1,10 +1,11 @@
-//! The engine's side of `crate::written`: which of the session's files a command call may
-//! run, and what a call that was not denied writes.
+//! The engine's side of `crate::written` and `crate::typed`: which of the session's files a
+//! command call may run and what it typed before, and what a call that was not denied writes
+//! or leaves typed.
 
 use super::Core;
+use crate::call::Earlier;
 use crate::context::Request;
 use crate::policy::model::Action;
-use crate::shell::Written;
 use crate::verdict::Verdict;
 use crate::written::Change;
 use serde_json::Value;
@@ -12,11 +13,16 @@ use serde_json::Value;
 /// Tools whose params are shell input.
 const SHELL_TOOLS: [&str; 5] = ["exec", "bash", "shell", "process", "terminal"];
 
-/// The session's files a shell call mentions by name (nothing for other tools).
-pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Vec<Written> {
+/// The session's files a shell call mentions by name, and the line typed into its
+/// background shell so far (nothing for other tools).
+pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     let tool = req.tool_name.as_deref().unwrap_or("");
     let Some(p) = req.params.as_ref().filter(|_| SHELL_TOOLS.contains(&tool)) else {
-        return Vec::new();
+        return Earlier::default();
+    };
+    let typed = match shell_of(req) {
+        Some(shell) => core.live.typed.unfinished(session, shell),
+        None => String::new(),
     };
     let mut said = Vec::new();
     for v in p.values() {
@@ -26,17 +32,43 @@ pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Vec<Written>
             _ => {}
         }
     }
-    core.live.written.mentioned(session, &said)
+    Earlier {
+        files: core.live.written.mentioned(session, &said),
+        typed,
+    }
+}
+
+/// The background shell a `process` call types into.
+fn shell_of(req: &Request) -> Option<&str> {
+    let tool = req.tool_name.as_deref()?;
+    let p = req
+        .params
+        .as_ref()
+        .filter(|_| matches!(tool, "process" | "terminal"))?;
+    p.get("sessionId").and_then(Value::as_str)
+}
+
+/// What a `process` call leaves typed and not yet ended on its shell's line.
+pub(super) fn typed_rest(req: &Request, earlier: &str) -> Option<(String, String)> {
+    let shell = shell_of(req)?;
+    let p = req.params.as_ref()?;
+    let line = format!("{earlier}{}", crate::call::process_input(p));
+    Some((
+        shell.to_string(),
+        crate::typed::unfinished_part(&line).to_string(),
+    ))
 }
 
 /// What a call writes into files, by file name.
 pub(super) fn changes(req: &Request, call: &crate::guards::CallFacts) -> Vec<(String, Change)> {
     let tool = req.tool_name.as_deref().unwrap_or("");
     if SHELL_TOOLS.contains(&tool) {
-        return (call.view().scripts.iter())
+        let printed = (call.view().scripts.iter())
             .flat_map(|s| s.written.iter().cloned())
-            .map(|(name, text)| (name, Change::Whole(text)))
-            .collect();
+            .map(|(name, text)| (name, Change::Whole(text)));
+        // A download's text is only known when it runs.
+        let fetched = (call.downloaded().into_iter()).map(|name| (name, Change::Whole(None)));
+        return printed.chain(fetched).collect();
     }
     let Some(p) = req.params.as_ref() else {
         return Vec::new();
@@ -52,10 +84,14 @@ pub(super) fn changes(req: &Request, call: &crate::guards::CallFacts) -> Vec<(St
         .collect()
 }
 
-/// Notes what the call wrote, unless it was denied (then nothing was written).
+/// Notes what the call wrote or left typed, unless it was denied (then nothing was).
 pub(super) fn remember(core: &Core, session: &str, v: &mut Verdict) {
     let writes = std::mem::take(&mut v.writes);
+    let typed = v.typed.take();
     if v.action != Action::Deny {
         core.live.written.record(session, writes);
+        if let Some((shell, rest)) = typed {
+            core.live.typed.record(session, &shell, rest);
+        }
     }
 }

@@ -20,9 +20,13 @@ fn code_flags(prog: &str) -> &'static [&'static str] {
     }
 }
 
-/// The inline program of an interpreter command, if it has one: after its code flag, awk's
-/// first operand, or a here-doc an interpreter reads as its program (`python3 - <<EOF`).
+/// The inline program of an interpreter command, if it has one: a file the session wrote that
+/// it runs, after its code flag, awk's first operand, or a here-doc an interpreter reads as its
+/// program (`python3 - <<EOF`).
 pub fn code(c: &Command) -> Option<Cow<'_, str>> {
+    if let Some(text) = &c.program_text {
+        return Some(Cow::Borrowed(text));
+    }
     let prog = program(c);
     if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
         return awk_program(c).map(Cow::Borrowed);

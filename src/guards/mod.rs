@@ -273,8 +273,8 @@ pub struct CallFacts<'a> {
     env: &'a GuardEnv,
     view: once_cell::unsync::OnceCell<CallView>,
     findings: once_cell::unsync::OnceCell<Vec<Finding>>,
-    /// Files the session's earlier calls wrote (`crate::written`).
-    earlier: Vec<crate::shell::Written>,
+    /// What the session's earlier calls wrote or typed (`crate::written`, `crate::typed`).
+    earlier: crate::call::Earlier,
 }
 
 impl<'a> CallFacts<'a> {
@@ -285,12 +285,12 @@ impl<'a> CallFacts<'a> {
             env,
             view: Default::default(),
             findings: Default::default(),
-            earlier: Vec::new(),
+            earlier: Default::default(),
         }
     }
 
-    /// With the files the session's earlier calls wrote, which a command may run.
-    pub fn with_earlier(mut self, earlier: Vec<crate::shell::Written>) -> Self {
+    /// With what the session's earlier calls wrote or typed, which this call may run.
+    pub fn with_earlier(mut self, earlier: crate::call::Earlier) -> Self {
         self.earlier = earlier;
         self
     }
@@ -324,6 +324,11 @@ impl<'a> CallFacts<'a> {
 
     pub fn home(&self) -> Option<&str> {
         self.env.host.home.as_deref()
+    }
+
+    /// The names of the files the call's downloads save (`remote_code::downloaded_names`).
+    pub fn downloaded(&self) -> Vec<String> {
+        remote_code::downloaded_names(&Subject::new(self.view(), self.env))
     }
 }
 

@@ -479,6 +479,45 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
     None
 }
 
+/// The names of the files a call's downloads save (`curl -o i.sh URL`, `wget URL`, `curl -O
+/// URL/x.sh`): what a later call of the session runs from them is remote code, judged as a
+/// file written with text only known when it runs (`crate::written`). Redirects are the
+/// shell model's (`Script::written`).
+pub fn downloaded_names(s: &Subject) -> Vec<String> {
+    let mut out = Vec::new();
+    for c in s.view.scripts.iter().flat_map(|script| &script.commands) {
+        let prog = program(c);
+        if !(listed(&DOWNLOADERS, prog) || fetches(prog, args(c))) {
+            continue;
+        }
+        let (names, anonymous) = outputs(c);
+        out.extend(names.iter().map(|n| crate::paths::basename(n).to_string()));
+        if anonymous {
+            out.extend(url_names(c));
+        }
+    }
+    out
+}
+
+/// The names `curl -O` and `wget` give what they fetch: the URL's last path segment (wget's
+/// `index.html` for none).
+fn url_names(c: &Command) -> Vec<String> {
+    let urls = args(c).iter().filter(|a| a.text.contains("://"));
+    urls.map(|u| {
+        let path = u.text.split(['?', '#']).next().unwrap_or("");
+        let last = path
+            .split("://")
+            .nth(1)
+            .and_then(|p| p.split_once('/'))
+            .map(|(_, p)| p);
+        let name = last
+            .and_then(|p| p.rsplit('/').next())
+            .filter(|n| !n.is_empty());
+        name.unwrap_or("index.html").to_string()
+    })
+    .collect()
+}
+
 /// A command that can save what flows into it: a redirect to a file, `tee`, `dd`.
 fn writes_file(c: &Command) -> bool {
     matches!(program(c), "tee" | "dd")

@@ -67,6 +67,9 @@ pub struct Command {
     /// `None`: the call's working directory. The shell model sets it to a wrapper's directory
     /// as written (`env -C DIR cmd`; `/` when computed), which `call::cwd` then resolves.
     pub cwd: Option<String>,
+    /// The program an interpreter runs from a file the session wrote (`python3 t.py` after
+    /// `write t.py`): judged as inline code is (`guards::inline::code`).
+    pub program_text: Option<String>,
 }
 
 /// One word after expansion.
@@ -137,6 +140,7 @@ mod tests;
 mod vars;
 mod walk;
 mod wrappers;
+mod written;
 
 /// The simple commands `input.script` would run, as bash would run them. Never fails: a script
 /// the parser rejects yields `OpaqueKind::Unparseable` plus the commands of the lines that do

@@ -271,7 +271,7 @@ impl Walker {
         self.any_upstream(inputs, |c, seen| {
             // Printed straight in but only known when it runs (`echo "$CMD" | sh`) counts too.
             let unknown = c.argv.iter().any(|a| a.unresolved);
-            super::setup::prints_literal(c) && (seen > 1 || unknown)
+            super::written::prints_literal(c) && (seen > 1 || unknown)
         })
     }
 

@@ -131,6 +131,10 @@ impl Walker {
         self.out.commands.get(i)
     }
 
+    pub(super) fn get_mut(&mut self, i: usize) -> Option<&mut Command> {
+        self.out.commands.get_mut(i)
+    }
+
     pub(super) fn len(&self) -> usize {
         self.out.commands.len()
     }
@@ -638,6 +642,7 @@ impl Walker {
             cwd: cx
                 .chdir
                 .map(|d| if d.unresolved { "/".to_owned() } else { d.text }),
+            program_text: None,
         })
     }
 }

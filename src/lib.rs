@@ -45,6 +45,7 @@
 pub mod approvals;
 pub mod audit;
 pub mod call;
+pub mod code;
 pub mod config;
 pub mod context;
 pub mod conversation;

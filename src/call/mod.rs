@@ -2,6 +2,7 @@
 //! executes. Built once per call, only when a guard or a `command` condition asks, from the
 //! tool's params as the host's tools read them (the tool surface of OpenClaw 2026.9.6).
 
+mod code;
 mod cwd;
 mod feeds;
 mod patch;
@@ -62,6 +63,11 @@ pub struct CallView {
     pub files: Vec<FileUse>,
     /// Code the host runs as a program (`code_mode_exec`), judged as code.
     pub code: Option<String>,
+    /// `code` is the host's code mode, JavaScript (not a line typed into a REPL of any
+    /// language).
+    pub code_is_js: bool,
+    /// `code` was read whole as the commands it amounts to (`call::code`).
+    pub code_read: bool,
     /// The working directory the call's relative paths start from.
     pub cwd: Option<String>,
     pub workspace: Option<String>,
@@ -133,11 +139,13 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
         // Code mode is also named `exec`, with `code` and `command` both the JavaScript
         // (normalizeCodeModeExecParams): it is judged as code, never parsed as shell.
         v.code = code_of(p);
+        v.code_is_js = true;
     } else {
         // A `code` param without the host's word that this is code mode: judged as code too,
         // and `command` still as the shell line the plain exec tool would run.
         if tool == "exec" {
             v.code = p.get("code").and_then(Value::as_str).map(str::to_string);
+            v.code_is_js = v.code.is_some();
         }
         v.host_change = host_change(tool, p);
         match tool {
@@ -170,6 +178,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
             v.workspace.as_deref(),
         );
     }
+    code::follow(&mut v, host, earlier);
     let derived = req.derived_paths.iter().flatten();
     v.add_files(derived.map(|d| (d.clone(), Access::Write)).collect(), host);
     v

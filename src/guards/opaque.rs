@@ -13,7 +13,7 @@ pub fn check(s: &Subject) -> Option<String> {
             return Some(format!("{}: `{}`", describe(o.kind), o.text));
         }
     }
-    if let Some(code) = &s.view.code {
+    if let Some(code) = s.view.code.as_ref().filter(|_| !s.view.code_read) {
         if let Some(what) = inline::reaches(code) {
             return Some(format!("code-mode program uses {what}"));
         }
@@ -30,6 +30,10 @@ pub fn check(s: &Subject) -> Option<String> {
                 "`{}` runs a script of its own that uses {what}",
                 show(c)
             ));
+        }
+        // Read whole as the commands it amounts to, which the guards judge (`call::code`).
+        if c.code_read {
+            return None;
         }
         let code = inline::code(c)?;
         let what = inline::reaches(&without_data_reads(s, c, &code))

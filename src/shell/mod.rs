@@ -70,6 +70,9 @@ pub struct Command {
     /// The program an interpreter runs from a file the session wrote (`python3 t.py` after
     /// `write t.py`): judged as inline code is (`guards::inline::code`).
     pub program_text: Option<String>,
+    /// Its program (`python3 -c`, `node -e`, `program_text`) was read whole as the commands it
+    /// amounts to, which follow as a script of their own (`call::code`).
+    pub code_read: bool,
 }
 
 /// One word after expansion.

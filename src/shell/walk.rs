@@ -643,6 +643,7 @@ impl Walker {
                 .chdir
                 .map(|d| if d.unresolved { "/".to_owned() } else { d.text }),
             program_text: None,
+            code_read: false,
         })
     }
 }

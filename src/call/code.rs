@@ -1,0 +1,59 @@
+//! Interpreter programs in a call's scripts (`python3 -c …`, `node -e …`, a script the session
+//! wrote, a code-mode program) read as the shell commands they amount to (`crate::code`). Each
+//! reading becomes a script of its own, run where its interpreter runs, so every guard judges
+//! what the program does; a program read whole is marked so (`Command::code_read`) and is not
+//! opaque for what it reaches.
+
+use super::{cwd, CallView, Earlier, HostPaths};
+use crate::code::{self, Lang};
+use crate::guards::{argv, inline};
+use crate::shell::{self, Script, ShellInput};
+
+/// Programs inside programs (`os.system("node -e …")`) are followed this deep.
+const MAX_DEPTH: u32 = 4;
+
+pub(super) fn follow(v: &mut CallView, host: &HostPaths, earlier: &Earlier) {
+    let mut from = 0;
+    for round in 0..MAX_DEPTH {
+        let until = v.scripts.len();
+        let mut read = Vec::new();
+        for script in &mut v.scripts[from..until] {
+            for c in &mut script.commands {
+                let Some(lang) = code::language(argv::program(c)) else {
+                    continue;
+                };
+                let Some(text) = inline::code(c) else {
+                    continue;
+                };
+                let reading = code::read(lang, &text);
+                c.code_read = reading.unread.is_none();
+                if !reading.script.is_empty() {
+                    let start = c.cwd.clone().or_else(|| v.cwd.clone());
+                    read.push((reading.script, c.depth + 1, start));
+                }
+            }
+        }
+        if round == 0 {
+            if let Some(program) = v.code.as_deref().filter(|_| v.code_is_js) {
+                let reading = code::read(Lang::Js, program);
+                v.code_read = reading.unread.is_none();
+                read.push((reading.script, 1, v.cwd.clone()));
+            }
+        }
+        from = until;
+        for (text, depth, start) in read.into_iter().filter(|(t, ..)| !t.is_empty()) {
+            let mut s: Script = shell::analyze(&ShellInput {
+                script: &text,
+                env: &[],
+                depth,
+                earlier: &earlier.files,
+            });
+            let home = host.home.as_deref();
+            cwd::track(&mut s, start.as_deref(), home, v.workspace.as_deref());
+            v.scripts.push(s);
+        }
+        if v.scripts.len() == from {
+            break;
+        }
+    }
+}

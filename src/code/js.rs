@@ -1,0 +1,448 @@
+//! JavaScript (Node, Deno, Bun) read into shell commands (see `code`): `fs`, `child_process`
+//! and the network, by the names a program binds them to (`const fs = require('fs')`,
+//! `import { rmSync as r } from 'node:fs'`, `require('fs').readFileSync(…)`), and
+//! `process.env`.
+
+use super::chain::{self, Chain};
+use super::lex::{self, Lang, Tok};
+use super::reader::{self, Dialect, Reader, Step};
+use super::{Out, Reading, Val};
+
+/// Modules whose use reaches outside plain computation.
+const REACH: [&str; 16] = [
+    "fs",
+    "child_process",
+    "net",
+    "http",
+    "https",
+    "http2",
+    "dgram",
+    "tls",
+    "vm",
+    "worker_threads",
+    "module",
+    "inspector",
+    "v8",
+    "cluster",
+    "repl",
+    "process",
+];
+
+/// Globals that reach outside or run code they are given.
+const GLOBALS: [&str; 11] = [
+    "require",
+    "process",
+    "eval",
+    "Function",
+    "fetch",
+    "globalThis",
+    "global",
+    "Deno",
+    "Bun",
+    "WebAssembly",
+    "import",
+];
+
+pub fn read(code: &str) -> Reading {
+    match lex::tokens(code, Lang::Js) {
+        Some(t) => reader::read(&t, &Js),
+        None => {
+            let mut out = Out::default();
+            out.unread("a program too long to read");
+            out.finish()
+        }
+    }
+}
+
+struct Js;
+
+impl Dialect for Js {
+    fn bind(&self, r: &mut Reader) {
+        let mut i = 0;
+        while i < r.t.len() {
+            let end = match r.name(i) {
+                Some("const" | "let" | "var") => declaration(r, i + 1),
+                Some("import") if !r.punct(i + 1, '(') && !r.punct(i + 1, '.') => import(r, i + 1),
+                _ => None,
+            };
+            match end {
+                Some(end) => {
+                    r.consume(i..end);
+                    i = end;
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    fn qualified(&self, r: &Reader, head: &str) -> Option<String> {
+        match r.binds.get(head) {
+            Some(q) if reaches(q) => Some(q.clone()),
+            Some(_) => None,
+            None if GLOBALS.contains(&head) => Some(head.to_string()),
+            None => None,
+        }
+    }
+
+    fn call(&self, r: &mut Reader, name: &str, c: &Chain, k: usize) -> Step {
+        let link = &c.links[k];
+        let args = link.args.clone().unwrap_or_default();
+        let vals = r.values(self, link);
+        let arg = |n: usize| vals.get(n).cloned().flatten();
+        // `require('fs').rmSync(…)`, `(await import('fs')).rm(…)`: the module, then its member.
+        if matches!(name, "require" | "import") {
+            let module = match arg(0) {
+                Some(Val::Lit(m)) => m,
+                _ => return Step::Unread(format!("`{name}` of a module computed at run time")),
+            };
+            if local(&module) {
+                let verb: &[&str] = if module.ends_with(".json") {
+                    &["cat"]
+                } else {
+                    &["node"]
+                };
+                return r.emit(verb, &[Some(Val::Lit(module))]);
+            }
+            let module = module_name(&module);
+            let Some(next) = c.links.get(k + 1) else {
+                return if reaches(&module) {
+                    Step::Unread(format!(
+                        "`{name}('{module}')` used other than by a call this reader knows"
+                    ))
+                } else {
+                    Step::Pure
+                };
+            };
+            let member = format!("{module}.{}", next.name);
+            return match next.args {
+                Some(_) if reaches(&module) => {
+                    let step = self.call(r, &member, c, k + 1);
+                    if matches!(step, Step::Done) {
+                        r.consume(c.span.start..next.end);
+                    }
+                    step
+                }
+                None if reaches(&module) => Step::Unread(format!("`{member}`")),
+                _ => Step::Pure,
+            };
+        }
+        let name = normal(name);
+        let recursive = args.iter().any(|a| chain::flag_set(r.t, a, "recursive"));
+        match name.as_str() {
+            "fs.readFile" | "fs.createReadStream" | "fs.open" | "fs.readlink" => {
+                r.emit(&["cat"], &[arg(0)])
+            }
+            "fs.writeFile" | "fs.createWriteStream" | "fs.truncate" => r.emit(&["tee"], &[arg(0)]),
+            "fs.appendFile" => r.emit(&["tee", "-a"], &[arg(0)]),
+            "fs.rm" | "fs.rmdir" if recursive => r.emit(&["rm", "-rf"], &[arg(0)]),
+            "fs.rm" | "fs.unlink" => r.emit(&["rm", "-f"], &[arg(0)]),
+            "fs.rmdir" => r.emit(&["rmdir"], &[arg(0)]),
+            "fs.copyFile" | "fs.cp" if recursive => r.emit(&["cp", "-r"], &[arg(0), arg(1)]),
+            "fs.copyFile" | "fs.cp" => r.emit(&["cp"], &[arg(0), arg(1)]),
+            "fs.rename" => r.emit(&["mv"], &[arg(0), arg(1)]),
+            "fs.mkdir" | "fs.mkdtemp" => r.emit(&["mkdir", "-p"], &[arg(0)]),
+            "fs.chmod" | "fs.lchmod" => r.emit(&["chmod", "a+rwx"], &[arg(0)]),
+            "fs.chown" | "fs.lchown" => r.emit(&["chown", "0"], &[arg(0)]),
+            "fs.symlink" => r.emit(&["ln", "-s"], &[arg(0), arg(1)]),
+            "fs.link" => r.emit(&["ln"], &[arg(0), arg(1)]),
+            "fs.readdir" | "fs.opendir" | "fs.exists" | "fs.stat" | "fs.lstat" | "fs.access"
+            | "fs.realpath" | "fs.watch" | "fs.watchFile" => r.emit(&["ls", "-d"], &[arg(0)]),
+            "child_process.exec" | "child_process.execSync" => {
+                let words = r.command(self, args.first(), true);
+                r.emit_words(&name, words)
+            }
+            "child_process.spawn"
+            | "child_process.execFile"
+            | "child_process.spawnSync"
+            | "child_process.execFileSync" => {
+                // `spawn(prog, [args], {shell: true})` runs the words through a shell.
+                let mut words = r.command(self, args.first(), false);
+                if let (Some(w), Some(list)) = (
+                    words.as_mut(),
+                    args.get(1).filter(|a| r.punct(a.start, '[')),
+                ) {
+                    match r.command(self, Some(list), false) {
+                        Some(more) => w.extend(more),
+                        None => words = None,
+                    }
+                }
+                r.emit_words(&name, words)
+            }
+            "child_process.fork" => r.emit(&["node"], &[arg(0)]),
+            "fetch" | "http.get" | "https.get" | "http.request" | "https.request" => {
+                let method = args.get(1).and_then(|a| method(r, a));
+                match method {
+                    Some(m) => r.emit(&["curl", "-s", "-X", &m], &[arg(0)]),
+                    None => r.emit(&["curl", "-s"], &[arg(0)]),
+                }
+            }
+            "process.chdir" => r.emit(&["cd"], &[arg(0)]),
+            n if pure(n) => Step::Pure,
+            n => Step::Unread(format!("`{n}(…)`")),
+        }
+    }
+
+    fn attribute(&self, r: &mut Reader, name: &str, c: &Chain) -> Step {
+        if name == "process.env" || name.starts_with("process.env.") {
+            let key = match name.strip_prefix("process.env.") {
+                Some(k) => Some(Val::Lit(k.to_string())),
+                None => chain::arguments(r.t, c.span.end)
+                    .filter(|_| r.punct(c.span.end, '['))
+                    .and_then(|(a, _)| r.value(self, a.first()?)),
+            };
+            return r.env_read(key);
+        }
+        match normal(name).as_str() {
+            n if pure(n) => Step::Pure,
+            n => Step::Unread(format!("`{n}`")),
+        }
+    }
+
+    /// `path.join(…)`, `path.resolve(…)`, `os.homedir()`, `process.env.HOME`.
+    fn value_of(&self, r: &Reader, c: &Chain) -> Option<(Val, usize)> {
+        let head = &c.links[0].name;
+        // `require('os').homedir()`: the module stands in for a bound name.
+        let inline = match r.values(self, &c.links[0]).first() {
+            Some(Some(Val::Lit(m))) if head == "require" && c.links.len() > 1 => {
+                Some(module_name(m))
+            }
+            _ => None,
+        };
+        let q = match (r.binds.get(head), inline) {
+            (_, Some(m)) => m,
+            (Some(q), None) => q.clone(),
+            (None, None) if head == "process" => "process".into(),
+            (None, None) => return None,
+        };
+        let names: Vec<&str> = c.links[1..].iter().map(|l| l.name.as_str()).collect();
+        if q == "process" && names == ["env", "HOME"] {
+            return Some((Val::Home(String::new()), c.span.end));
+        }
+        let last = c.links.last()?;
+        let args: Vec<Val> = r.values(self, last).into_iter().collect::<Option<_>>()?;
+        let v = match (format!("{q}.{}", names.join(".")).as_str(), args.as_slice()) {
+            ("os.homedir", []) => Val::Home(String::new()),
+            ("os.tmpdir", []) => Val::Lit("/tmp".into()),
+            ("path.join" | "path.resolve" | "path.posix.join", [first, rest @ ..]) => {
+                rest.iter().cloned().fold(first.clone(), Val::join)
+            }
+            _ => return None,
+        };
+        Some((v, c.span.end))
+    }
+
+    fn risky_method(&self, name: &str) -> bool {
+        let base = name.strip_suffix("Sync").unwrap_or(name);
+        const RISKY: [&str; 22] = [
+            "readFile",
+            "writeFile",
+            "appendFile",
+            "rm",
+            "rmdir",
+            "unlink",
+            "rename",
+            "copyFile",
+            "cp",
+            "symlink",
+            "chmod",
+            "chown",
+            "truncate",
+            "createReadStream",
+            "createWriteStream",
+            "exec",
+            "execFile",
+            "spawn",
+            "fork",
+            "readdir",
+            "opendir",
+            "readlink",
+        ];
+        // `re.exec(s)` is a regular expression's: only the child_process forms count.
+        RISKY.contains(&base) && !(base == "exec" && name == "exec")
+    }
+}
+
+/// `const fs = require('fs')`, `const { rmSync: r, execSync } = require('…')`, `let m = await
+/// import('fs')`: bindings; the index after the declaration's value.
+fn declaration(r: &mut Reader, i: usize) -> Option<usize> {
+    let (targets, mut j) = targets(r, i)?;
+    if !r.punct(j, '=') {
+        return None;
+    }
+    j += 1;
+    if r.name(j) == Some("await") {
+        j += 1;
+    }
+    let (module, end) = required(r, j)?;
+    bind_targets(r, &module, targets);
+    Some(end)
+}
+
+/// `import fs from 'fs'`, `import * as fs from 'fs'`, `import { a, b as c } from 'fs'`,
+/// `import x, { y } from 'm'`, `import 'm'`.
+fn import(r: &mut Reader, mut i: usize) -> Option<usize> {
+    if let Some(Tok::Str(Some(_))) = r.t.get(i).map(|x| &x.0) {
+        return Some(i + 1);
+    }
+    let mut all = Vec::new();
+    loop {
+        if r.punct(i, '*') && r.name(i + 1) == Some("as") {
+            all.push((String::new(), r.name(i + 2)?.to_string()));
+            i += 3;
+        } else if r.punct(i, '{') {
+            let (mut t, next) = targets(r, i)?;
+            all.append(&mut t);
+            i = next;
+        } else {
+            all.push((String::new(), r.name(i)?.to_string()));
+            i += 1;
+        }
+        if !r.punct(i, ',') {
+            break;
+        }
+        i += 1;
+    }
+    if r.name(i) != Some("from") {
+        return None;
+    }
+    let Some(Tok::Str(Some(m))) = r.t.get(i + 1).map(|x| &x.0) else {
+        return None;
+    };
+    let module = module_name(m);
+    bind_targets(r, &module, all);
+    Some(i + 2)
+}
+
+/// Binding targets: a name, or `{ a, b: c, ...rest }` / `{ a, b as c }`, each as
+/// (member, local); member "" binds the whole module.
+fn targets(r: &Reader, i: usize) -> Option<(Vec<(String, String)>, usize)> {
+    if let Some(n) = r.name(i) {
+        return Some((vec![(String::new(), n.to_string())], i + 1));
+    }
+    if !r.punct(i, '{') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut j = i + 1;
+    while !r.punct(j, '}') {
+        let rest = r.punct(j, '.') && r.punct(j + 1, '.') && r.punct(j + 2, '.');
+        if rest {
+            out.push((String::new(), r.name(j + 3)?.to_string()));
+            j += 4;
+        } else {
+            let member = r.name(j)?.to_string();
+            j += 1;
+            let local = if r.punct(j, ':') || r.name(j) == Some("as") {
+                j += 2;
+                r.name(j - 1)?.to_string()
+            } else {
+                member.clone()
+            };
+            out.push((member, local));
+        }
+        if r.punct(j, ',') {
+            j += 1;
+        } else if !r.punct(j, '}') {
+            return None;
+        }
+    }
+    Some((out, j + 1))
+}
+
+fn bind_targets(r: &mut Reader, module: &str, targets: Vec<(String, String)>) {
+    for (member, local) in targets {
+        let q = if member.is_empty() {
+            module.to_string()
+        } else {
+            format!("{module}.{member}")
+        };
+        r.binds.insert(local, q);
+    }
+}
+
+/// `require('m')` or `import('m')` at `i` (with `.promises` after it): the module and the
+/// index after it.
+fn required(r: &Reader, i: usize) -> Option<(String, usize)> {
+    if !matches!(r.name(i), Some("require" | "import")) || !r.punct(i + 1, '(') {
+        return None;
+    }
+    let Some(Tok::Str(Some(m))) = r.t.get(i + 2).map(|x| &x.0) else {
+        return None;
+    };
+    if !r.punct(i + 3, ')') {
+        return None;
+    }
+    let mut module = module_name(m);
+    let mut end = i + 4;
+    while r.punct(end, '.') {
+        module.push('.');
+        module.push_str(r.name(end + 1)?);
+        end += 2;
+    }
+    Some((module, end))
+}
+
+/// `node:fs` is `fs`; `fs/promises` is `fs` (the same names, awaited).
+fn module_name(m: &str) -> String {
+    let m = m.strip_prefix("node:").unwrap_or(m);
+    m.strip_suffix("/promises").unwrap_or(m).to_string()
+}
+
+/// `fs.promises.rmSync` → `fs.rm`: one name per operation.
+fn normal(name: &str) -> String {
+    let n = name.replace(".promises.", ".");
+    let n = n.strip_suffix("Sync").unwrap_or(&n);
+    n.to_string()
+}
+
+fn local(module: &str) -> bool {
+    module.starts_with("./") || module.starts_with("../") || module.starts_with('/')
+}
+
+fn reaches(qualified: &str) -> bool {
+    let top = qualified.split('.').next().unwrap_or_default();
+    REACH.contains(&top) || GLOBALS.contains(&top)
+}
+
+/// `{ method: 'POST' }` among a request's options.
+fn method(r: &Reader, a: &std::ops::Range<usize>) -> Option<String> {
+    let t = &r.t[a.clone()];
+    t.windows(3)
+        .find_map(|w| match (&w[0].0, &w[1].0, &w[2].0) {
+            (Tok::Name(k), Tok::Punct(':'), Tok::Str(Some(v))) if k == "method" => {
+                Some(v.to_uppercase())
+            }
+            _ => None,
+        })
+}
+
+/// What reaching modules and globals offer that computes without touching anything.
+fn pure(name: &str) -> bool {
+    const PURE: [&str; 21] = [
+        "process.version",
+        "process.versions",
+        "process.platform",
+        "process.arch",
+        "process.argv",
+        "process.pid",
+        "process.uptime",
+        "process.hrtime",
+        "process.exit",
+        "process.exitCode",
+        "process.memoryUsage",
+        "process.stdout.write",
+        "process.stderr.write",
+        "process.cwd",
+        "process.nextTick",
+        "process.on",
+        "process.stdout",
+        "process.stdin",
+        "fs.constants",
+        "require.resolve",
+        "import.meta",
+    ];
+    PURE.contains(&name)
+        || ["process.hrtime", "process.stdin.", "import.meta."]
+            .iter()
+            .any(|p| name.starts_with(p))
+}

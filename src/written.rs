@@ -18,14 +18,20 @@ const MAX_FILES: usize = 64;
 const MAX_TEXT: usize = 64 * 1024;
 /// The names `make` reads without `-f`.
 const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
+/// Files a program loads without being named: Python's startup hooks, and the mark the shell
+/// model leaves for an archive unpacked with contents only known when it runs.
+const IMPLICIT: [&str; 3] = ["sitecustomize.py", "usercustomize.py", "*"];
 
 /// How a call changed a file.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Change {
     /// Its whole text (`write`, `>` of a command line).
     Whole(Option<String>),
-    /// Text added to what it held (`edit`, a patch): judged with whatever is known of the rest.
+    /// Text added to what it held (a patch): judged with whatever is known of the rest.
     Added(String),
+    /// `edit`'s replacements (old text, new text), applied to what is known of the file; one
+    /// whose old text is not there adds its new text (judging more, never less).
+    Edit(Vec<(String, String)>),
 }
 
 #[derive(Default)]
@@ -34,7 +40,8 @@ pub struct WrittenFiles {
 }
 
 impl WrittenFiles {
-    /// Notes what a call wrote, by file name, newest last.
+    /// Notes what a call wrote, by file (its path as the call named it, or its name alone
+    /// when that is all the shell model kept), newest last. A file is the same file by name.
     pub fn record(&self, session: &str, changes: Vec<(String, Change)>) {
         if changes.is_empty() {
             return;
@@ -43,8 +50,15 @@ impl WrittenFiles {
             return;
         };
         let files = map.touch(session, Vec::new);
-        for (name, change) in changes {
-            let old = (files.iter().position(|(n, _)| *n == name)).map(|i| files.remove(i));
+        for (path, change) in changes {
+            let name = crate::paths::basename(&path);
+            let same = |(n, _): &File| crate::paths::basename(n) == name;
+            let old = files.iter().position(same).map(|i| files.remove(i));
+            // Keep the longer spelling: a directory a later call may name (`run-parts DIR`).
+            let path = match &old {
+                Some((p, _)) if p.len() > path.len() => p.clone(),
+                _ => path,
+            };
             let text = match (change, old) {
                 (Change::Whole(text), _) => text,
                 (Change::Added(more), Some((_, Some(mut text)))) => {
@@ -52,10 +66,12 @@ impl WrittenFiles {
                     text.push_str(&more);
                     Some(text)
                 }
-                (Change::Added(_), Some((_, None))) => None,
+                (Change::Added(_) | Change::Edit(_), Some((_, None))) => None,
                 (Change::Added(more), None) => Some(more),
+                (Change::Edit(pairs), Some((_, Some(text)))) => Some(edited(text, &pairs)),
+                (Change::Edit(pairs), None) => Some(edited(String::new(), &pairs)),
             };
-            files.push((name, text.filter(|t| t.len() <= MAX_TEXT)));
+            files.push((path, text.filter(|t| t.len() <= MAX_TEXT)));
         }
         if files.len() > MAX_FILES {
             let extra = files.len() - MAX_FILES;
@@ -64,9 +80,12 @@ impl WrittenFiles {
         map.evict_to(MAX_SESSIONS);
     }
 
-    /// The session's files a call could run: those whose name its text mentions (the
-    /// default makefiles when it mentions `make`). Most calls mention none, and nothing is
-    /// copied for them.
+    /// The session's files a call could run, by name: those whose name, name without its
+    /// extension (`python3 -m tools.clean` runs clean.py) or directory (`run-parts
+    /// /tmp/hooks.d`) its text mentions; the default makefiles when
+    /// it mentions `make`; files programs load without being named (`sitecustomize.py`, a
+    /// `.pth`); and the mark of an archive unpacked with unknown contents (`*`). Most calls
+    /// mention none, and nothing is copied for them.
     pub fn mentioned(&self, session: &str, said: &[&str]) -> Vec<File> {
         let Ok(map) = self.inner.lock() else {
             return Vec::new();
@@ -74,12 +93,38 @@ impl WrittenFiles {
         let Some(files) = map.get(session) else {
             return Vec::new();
         };
-        let named = |name: &str| {
-            said.iter()
-                .any(|s| s.contains(name) || MAKEFILES.contains(&name) && s.contains("make"))
+        let named = |path: &str| {
+            let name = crate::paths::basename(path);
+            let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
+            let dir = path[..path.len() - name.len()].trim_end_matches('/');
+            IMPLICIT.contains(&name)
+                || name.ends_with(".pth")
+                || said.iter().any(|s| {
+                    s.contains(name)
+                        || !stem.is_empty() && s.contains(stem)
+                        || !dir.is_empty() && s.contains(dir)
+                        || MAKEFILES.contains(&name) && s.contains("make")
+                })
         };
-        files.iter().filter(|(n, _)| named(n)).cloned().collect()
+        (files.iter())
+            .filter(|(p, _)| named(p))
+            .map(|(p, t)| (crate::paths::basename(p).to_string(), t.clone()))
+            .collect()
     }
+}
+
+/// `text` with each replacement made where its old text is, else its new text added.
+fn edited(mut text: String, pairs: &[(String, String)]) -> String {
+    for (old, new) in pairs {
+        match text.find(old.as_str()).filter(|_| !old.is_empty()) {
+            Some(at) => text.replace_range(at..at + old.len(), new),
+            None => {
+                text.push('\n');
+                text.push_str(new);
+            }
+        }
+    }
+    text
 }
 
 #[cfg(test)]
@@ -126,6 +171,26 @@ mod tests {
                 ("a.sh".to_string(), Some("echo a\nrm -rf /x".to_string())),
                 ("b.sh".to_string(), None),
                 ("c.sh".to_string(), Some("echo c".to_string())),
+            ]
+        );
+    }
+
+    #[test]
+    fn an_edit_replaces_what_it_names() {
+        let w = WrittenFiles::default();
+        w.record("s", vec![whole("a.sh", "echo rm -rf ~/ZZdocs")]);
+        let pairs = vec![
+            ("echo ".to_string(), String::new()),
+            ("ZZ".to_string(), String::new()),
+        ];
+        w.record("s", vec![("a.sh".into(), Change::Edit(pairs))]);
+        let pairs = vec![("absent".to_string(), "echo new".to_string())];
+        w.record("s", vec![("b.sh".into(), Change::Edit(pairs))]);
+        assert_eq!(
+            w.mentioned("s", &["sh a.sh b.sh"]),
+            vec![
+                ("a.sh".to_string(), Some("rm -rf ~/docs".to_string())),
+                ("b.sh".to_string(), Some("\necho new".to_string())),
             ]
         );
     }

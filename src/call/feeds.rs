@@ -37,6 +37,18 @@ pub fn complete(script: &mut Script, env: &[(String, String)]) {
         for text in planted(c, fed.as_deref()) {
             extend(&mut extra, &text, env, c.depth + 1);
         }
+        for copied in planted_copies(&script.written, c) {
+            match copied {
+                Some(text) => extend(&mut extra, &text, env, c.depth + 1),
+                None => extra.opaque.push(shell::Opaque {
+                    kind: shell::OpaqueKind::DynamicScript,
+                    text: format!(
+                        "a file only known when it runs, put where it runs later by `{}`",
+                        crate::guards::show(c)
+                    ),
+                }),
+            }
+        }
         for hidden in embedded_scripts(c)
             .into_iter()
             .chain(runner_scripts(c, fed.as_deref()))
@@ -221,6 +233,57 @@ fn planted(c: &Command, fed: Option<&str>) -> Vec<String> {
                 .iter()
                 .filter_map(|f| kind(&f.text).map(|k| commands(k, text))),
         );
+    }
+    out
+}
+
+/// A file the session wrote, copied, moved, linked or appended where it runs later (`cp a.txt
+/// ~/.bashrc`, `mv a .git/hooks/pre-commit`, `cat a >> ~/.bashrc`): the commands its text will
+/// run (`None`: its text is only known when it runs). The shell model gave each destination
+/// the text it got (`Script::written`, by name).
+fn planted_copies(written: &[shell::Written], c: &Command) -> Vec<Option<String>> {
+    use super::startup::{commands, runs_later};
+    let prog = program(c);
+    let mut targets: Vec<String> = c
+        .redirects
+        .iter()
+        .filter(|r| {
+            matches!(
+                r.kind,
+                shell::RedirectKind::Write | shell::RedirectKind::Append
+            )
+        })
+        .map(|r| r.target.text.clone())
+        .collect();
+    if let Some((sources, dest)) = shell::copy_operands(prog, &c.argv) {
+        match dest {
+            Some(d) if !d.text.ends_with('/') && sources.len() < 2 => targets.push(d.text),
+            Some(d) => {
+                let dir = d.text.trim_end_matches('/').to_string();
+                targets.extend(
+                    sources
+                        .iter()
+                        .map(|s| format!("{dir}/{}", crate::paths::basename(&s.text))),
+                );
+            }
+            // `-t DIR`: the directory is not known here; the copies keep their names.
+            None => targets.extend(sources.iter().map(|s| s.text.clone())),
+        }
+    }
+    let mut out = Vec::new();
+    for t in targets {
+        let rooted = if t.starts_with('/') {
+            t.clone()
+        } else {
+            format!("/{t}")
+        };
+        let Some(kind) = runs_later(&rooted) else {
+            continue;
+        };
+        let name = crate::paths::basename(&t);
+        if let Some((_, text)) = written.iter().find(|(k, _)| k == name) {
+            out.push(text.as_deref().map(|t| commands(kind, t)));
+        }
     }
     out
 }

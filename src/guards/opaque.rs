@@ -88,6 +88,9 @@ fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> O
     if let Some(why) = unknown_file(c) {
         return Some(why);
     }
+    if let Some(why) = computed_program(script, c) {
+        return Some(why);
+    }
     let decoded = c
         .inputs
         .iter()
@@ -98,6 +101,32 @@ fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> O
         show(c),
         show(decoded)
     ))
+}
+
+/// `jq -r … | python3`, `yes CMD | head -n1 | node`: an interpreter runs what its stdin
+/// brings, computed by a program rather than printed literally (then `stdin_text` holds it) or
+/// read from the project's files (`cat tool.py | python3` runs tool.py, as `python3 tool.py`
+/// does).
+fn computed_program(script: &crate::shell::Script, c: &crate::shell::Command) -> Option<String> {
+    if !inline::runs_stdin(c) || c.stdin_text.is_some() || c.inputs.is_empty() {
+        return None;
+    }
+    let unknown_written = |name: &str| {
+        let name = crate::paths::basename(name);
+        script.written.iter().any(|(k, t)| k == name && t.is_none())
+    };
+    let project_file = |f: &crate::shell::Command| {
+        let files = super::argv::args(f);
+        super::argv::program(f) == "cat"
+            && !files.is_empty()
+            && (files.iter())
+                .all(|a| !a.unresolved && !a.text.starts_with('-') && !unknown_written(&a.text))
+    };
+    let fed = c.inputs.iter().filter_map(|&i| script.commands.get(i));
+    (!fed.clone().all(project_file)).then(|| {
+        let from = fed.map(show).next().unwrap_or_default();
+        format!("`{}` runs a program computed by `{from}`", show(c))
+    })
 }
 
 /// Programs that print or send a file's contents: given a file only known at run time

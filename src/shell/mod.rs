@@ -145,6 +145,8 @@ mod walk;
 mod wrappers;
 mod written;
 
+pub use written::copy_operands;
+
 /// The simple commands `input.script` would run, as bash would run them. Never fails: a script
 /// the parser rejects yields `OpaqueKind::Unparseable` plus the commands of the lines that do
 /// parse.

@@ -146,6 +146,8 @@ impl Walker {
             return out;
         }
         self.note_written(&name, &args, &cx);
+        let program = self.given_scripts(&name, &args, &cx);
+        self.note_unpacked(&name, &args, &cx);
         if let Some(out) = self.run_written(&name, &args, &cx) {
             return out;
         }
@@ -172,7 +174,11 @@ impl Walker {
             }
             _ => {
                 self.declare(&name, &args);
-                vec![self.emit(args, cx)]
+                let at = self.emit(args, cx);
+                if let (Some(text), Some(c)) = (program, self.get_mut(at)) {
+                    c.program_text = Some(text);
+                }
+                vec![at]
             }
         }
     }
@@ -243,7 +249,8 @@ impl Walker {
             .or_else(|| self.fed_text(&cx.inputs))
             .or(from_file.flatten());
         let transformed = text.is_none() && self.transformed_literal(&cx.inputs);
-        if cx.stdin_dynamic || transformed || unknown_file {
+        let computed = text.is_none() && !self.feeds_files(&cx.inputs);
+        if cx.stdin_dynamic || transformed || unknown_file || computed {
             self.opaque(OpaqueKind::DynamicScript, &cx.src);
         }
         let mut out = vec![self.emit(args.clone(), cx.clone())];
@@ -256,11 +263,34 @@ impl Walker {
     }
 
     /// The text a literal feeder writes into a pipe (`echo 'rm -rf /x' | sh`): `echo` of known
-    /// words (`-e` decoding escapes), `printf` of a plain format, `cat` of a here-doc.
+    /// words (`-e` decoding escapes), `printf` of a plain format, `cat` of a here-doc or of
+    /// files the session wrote.
     pub(super) fn fed_text(&self, inputs: &[usize]) -> Option<String> {
         let [i] = inputs else { return None };
         let c = self.get(*i)?;
+        if basename(&c.argv.first()?.text) == "cat" && c.argv.len() > 1 {
+            return self.copied_text(c.argv[1..].iter()).flatten();
+        }
         printed(&c.argv, c.stdin_text.as_ref())
+    }
+
+    /// Whether what feeds `inputs` is the project's files read as they are (`cat deploy.sh |
+    /// sh` runs deploy.sh, as `sh deploy.sh` does), rather than text a program computes
+    /// (`yes CMD | head -n1 | sh`, `jq -r … | sh`) or a file the session wrote unknown.
+    pub(super) fn feeds_files(&self, inputs: &[usize]) -> bool {
+        inputs.iter().all(|&i| {
+            self.get(i).is_some_and(|c| {
+                let files = c.argv.get(1..).unwrap_or_default();
+                let plain = |a: &Arg| {
+                    !a.unresolved
+                        && !a.text.starts_with('-')
+                        && self.written_text(basename(&a.text)).is_none()
+                };
+                c.argv.first().is_some_and(|p| basename(&p.text) == "cat")
+                    && !files.is_empty()
+                    && files.iter().all(plain)
+            })
+        })
     }
 
     /// `echo 'Xm -rf ~' | sed s/X/r/ | sh`: text the script wrote is changed on its way into

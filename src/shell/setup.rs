@@ -36,7 +36,7 @@ const DAEMON_VARS: [&str; 2] = ["DOCKER_HOST", "DOCKER_CONTEXT"];
 impl Walker {
     /// The value the command gets for `var`: given on it (prefix assignment, `env`, the exec
     /// `env` param), else set earlier in the script unless `env -i` cleared the environment.
-    fn given(&self, cx: &Exec, var: &str) -> Option<Val> {
+    pub(super) fn given(&self, cx: &Exec, var: &str) -> Option<Val> {
         let own = cx.env.iter().rev().find(|(n, _)| n == var);
         match own {
             Some((_, v)) => Some(v.clone()),

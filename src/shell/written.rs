@@ -6,9 +6,13 @@
 //! is kept as unknown, and running it is opaque.
 
 use super::nest::{printed, shell_call, ShellCall, SHELLS};
+use super::vars::Val;
 use super::walk::{Exec, Walker};
 use super::wrappers::basename;
 use super::{Arg, OpaqueKind, RedirectKind};
+
+/// The name standing for every file of an archive unpacked with unknown contents.
+const UNPACKED: &str = "*";
 
 impl Walker {
     /// `echo 'rm -rf ~/docs' > t.sh`, `cat > t.sh <<EOF`, `printf … | tee t.sh`: the literal
@@ -18,7 +22,7 @@ impl Walker {
     /// copy (`cp`, `mv`, `ln`, `install`, `dd`, `cat a.sh > b.sh`) of a file the script or
     /// session wrote holds that file's text.
     pub(super) fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
-        if self.note_copied(name, args) {
+        if self.note_copied(name, args, cx) {
             return;
         }
         let mut targets: Vec<&Arg> = cx
@@ -27,7 +31,7 @@ impl Walker {
             .filter(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append))
             .map(|r| &r.target)
             .collect();
-        if name == "tee" {
+        if matches!(name, "tee" | "sponge") {
             targets.extend(args[1..].iter().filter(|a| !a.text.starts_with('-')));
         }
         targets.retain(|t| !t.unresolved);
@@ -46,21 +50,20 @@ impl Walker {
     /// runs, `None` when nothing the session wrote or computed reaches the file (`cat
     /// README.md > x`, a copy of a project file, is judged as that file would be).
     fn text_written(&self, name: &str, args: &[Arg], cx: &Exec) -> Option<Option<String>> {
-        let with_newline = |t: Option<String>| {
-            t.map(|mut t| {
-                t.push('\n');
-                t
-            })
-        };
         let files = || args[1..].iter().filter(|a| !a.text.starts_with('-'));
         match name {
-            "echo" | "printf" => Some(with_newline(printed(args, None))),
+            // echo ends its line unless told not to; printf prints what its format says.
+            "echo" => {
+                let newline = !args[1..].iter().any(|a| a.text == "-n");
+                Some(printed(args, None).map(|t| if newline { t + "\n" } else { t }))
+            }
+            "printf" => Some(printed(args, None)),
             "cat" if files().next().is_some() => self.copied_text(files()),
-            "cat" | "tee" => {
-                let known = cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs));
+            "cat" | "tee" | "sponge" => {
+                let known = self.stdin_known(cx);
                 match (known, self.read_written(cx)) {
                     (_, _) if self.transformed_literal(&cx.inputs) => Some(None),
-                    (Some(t), _) => Some(with_newline(Some(t))),
+                    (Some(t), _) => Some(Some(t)),
                     (None, Some(file)) => Some(file),
                     (None, None) if cx.inputs.is_empty() && !cx.stdin_dynamic => None,
                     (None, None) => Some(None),
@@ -70,9 +73,18 @@ impl Walker {
         }
     }
 
+    /// What a command reads on stdin, when known: a here-doc or here-string, a literal
+    /// printer's output.
+    fn stdin_known(&self, cx: &Exec) -> Option<String> {
+        cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs))
+    }
+
     /// The text of files concatenated, when one of them is a file the session wrote (unknown
     /// when any part is).
-    fn copied_text<'a>(&self, files: impl Iterator<Item = &'a Arg>) -> Option<Option<String>> {
+    pub(super) fn copied_text<'a>(
+        &self,
+        files: impl Iterator<Item = &'a Arg>,
+    ) -> Option<Option<String>> {
         let mut text = Some(String::new());
         let mut any = false;
         for f in files {
@@ -89,11 +101,25 @@ impl Walker {
     /// `cp t.sh u.sh`, `mv t.sh u`, `ln -s /tmp/t.sh x`, `install -m 755 t.sh bin/`, `dd
     /// if=t.sh of=u.sh`: the copy of a file the session wrote holds its text. True for every
     /// copying program, whatever it copied.
-    fn note_copied(&mut self, name: &str, args: &[Arg]) -> bool {
+    fn note_copied(&mut self, name: &str, args: &[Arg], cx: &Exec) -> bool {
         let Some((sources, dest)) = copy_operands(name, args) else {
             return false;
         };
         let many = sources.len() > 1;
+        // `dd of=x <<< …`, `cp /dev/stdin x <<EOF`: the copy of stdin.
+        let from_stdin =
+            |s: &Arg| matches!(s.text.as_str(), "/dev/stdin" | "-" | "/proc/self/fd/0");
+        if let Some(d) = dest
+            .as_ref()
+            .filter(|_| sources.is_empty() || sources.iter().all(from_stdin))
+        {
+            if let Some(text) = self.stdin_known(cx) {
+                self.remember(basename(&d.text).to_owned(), Some(text));
+            } else if !cx.inputs.is_empty() {
+                self.remember(basename(&d.text).to_owned(), None);
+            }
+            return true;
+        }
         for src in sources {
             let Some(text) = self.written_text(basename(&src.text)) else {
                 continue;
@@ -169,9 +195,25 @@ impl Walker {
         if matches!(name, "make" | "gmake") {
             return self.run_written_makefile(name, args, cx);
         }
-        if let Some(i) = program_file(name, args) {
-            let text = self.written_text(basename(&args[i].text))?;
-            return Some(self.run_code(args.to_vec(), text, cx));
+        if code_interpreter(name) {
+            let keys = program_files(name, args);
+            let texts: Vec<Option<String>> =
+                keys.iter().filter_map(|k| self.written_text(k)).collect();
+            let stdin = self.read_written(cx).filter(|_| keys.is_empty());
+            if texts.is_empty() && stdin.is_none() {
+                return None;
+            }
+            // Preloads and the program run one after the other: judged as one text.
+            let text = texts
+                .into_iter()
+                .chain(stdin)
+                .collect::<Option<Vec<String>>>();
+            return Some(self.run_code(args.to_vec(), text.map(|t| t.join("\n")), cx));
+        }
+        if name == "run-parts" {
+            // Every file of the directory runs: any the session wrote may be one.
+            let text = self.matching_text("*")?;
+            return Some(self.run_shell_text(name, args, text, cx));
         }
         let file = if SHELLS.contains(&name) {
             match shell_call(args) {
@@ -186,19 +228,96 @@ impl Walker {
             return None;
         };
         let key = basename(&file.text);
-        let text = self.written_text(key)?;
+        let text = match file.pattern || key.contains("{}") {
+            // `sh /tmp/hooks.d/*`, `. "$f"` over a glob, `find … -exec sh {} \;`: every
+            // written file it may match.
+            true => self.matching_text(&key.replace("{}", "*"))?,
+            false => self.written_text(key)?,
+        };
         if let Some(kernel_argv) = text.as_deref().and_then(|t| interpreted(t, args)) {
             return Some(self.run_code(kernel_argv, text, cx));
         }
+        Some(self.run_shell_text(name, args, text, cx))
+    }
+
+    /// The command, then the text it runs as a script one level down (opaque when unknown).
+    fn run_shell_text(
+        &mut self,
+        name: &str,
+        args: &[Arg],
+        text: Option<String>,
+        cx: &Exec,
+    ) -> Vec<usize> {
         let mut out = vec![self.emit(args.to_vec(), cx.clone())];
         let Some(text) = text else {
             self.opaque(OpaqueKind::DynamicScript, &cx.src);
-            return Some(out);
+            return out;
         };
         let label = format!("{name} (written)");
         let script = Arg::literal(&text);
         out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
-        Some(out)
+        out
+    }
+
+    /// Files the session wrote that a program runs by an option or a variable rather than as
+    /// its operand: `awk -f x.awk`, `sed -f`, `vim -S`/`-u`, `gdb -x`, `cmake -P`, `sqlite3
+    /// -init`, `psql -f`, `make SHELL=x`, a shell's `--rcfile`/`--init-file` or `BASH_ENV`/`ENV`,
+    /// `NODE_OPTIONS=--require x`, `PERL5OPT=-Mx`, `RUBYOPT=-rx`, a `sitecustomize.py` on
+    /// `PYTHONPATH`, or a stdin redirect into a program that runs its input (`sqlite3 db <
+    /// q.sql`, `ed -s f < e.ed`). A shell's startup file with known text runs first, as a
+    /// script; awk's is returned as the command's program (judged as inline awk is); any
+    /// other is opaque (the program's own language is not read here).
+    pub(super) fn given_scripts(&mut self, name: &str, args: &[Arg], cx: &Exec) -> Option<String> {
+        let awk = matches!(name, "awk" | "gawk" | "mawk" | "nawk");
+        let mut program = None;
+        let shell = SHELLS.contains(&name);
+        let mut files: Vec<String> = script_options(name, args)
+            .into_iter()
+            .map(|f| basename(&f).to_string())
+            .collect();
+        let vars: &[&str] = match name {
+            _ if shell => &["BASH_ENV", "ENV"],
+            "node" | "nodejs" | "npm" | "npx" | "yarn" | "pnpm" => &["NODE_OPTIONS"],
+            "perl" => &["PERL5OPT"],
+            "ruby" => &["RUBYOPT"],
+            _ => &[],
+        };
+        for var in vars {
+            match self.given(cx, var) {
+                // BASH_ENV and ENV name the file itself.
+                Some(Val::Set(v)) if shell => files.push(basename(&v).to_string()),
+                Some(Val::Set(v)) => files.extend(option_files(&v)),
+                _ => {}
+            }
+        }
+        // Python imports sitecustomize/usercustomize and runs a site-packages `.pth`'s import
+        // lines at every start.
+        if name.starts_with("python") {
+            files.extend(["sitecustomize.py", "usercustomize.py"].map(String::from));
+            let pth = self.written.iter().filter(|(k, _)| k.ends_with(".pth"));
+            files.extend(pth.map(|(k, _)| k.clone()).collect::<Vec<_>>());
+        }
+        let runs_input = matches!(
+            name,
+            "sqlite3" | "ed" | "red" | "ex" | "psql" | "mysql" | "gdb"
+        );
+        if runs_input {
+            if let Some(Some(_) | None) = self.read_written(cx) {
+                self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            }
+        }
+        for f in files {
+            match self.written_text(&f) {
+                Some(Some(text)) if shell => {
+                    let label = format!("{name} (startup file)");
+                    self.nested_shell(&label, args, Arg::literal(&text), Vec::new(), cx.clone());
+                }
+                Some(Some(text)) if awk => program = Some(text),
+                Some(_) => self.opaque(OpaqueKind::DynamicScript, &cx.src),
+                None => {}
+            }
+        }
+        program
     }
 
     /// An interpreter running a file the session wrote: the command, with the file's text as
@@ -240,42 +359,46 @@ fn code_interpreter(name: &str) -> bool {
     CODE_INTERPRETERS.contains(&name) || name.starts_with("python3.")
 }
 
-/// The index of the program file an interpreter runs (`python3 -u t.py`, `deno run t.ts`):
-/// its first operand, past flags and the values of the flags that take one.
-fn program_file(name: &str, args: &[Arg]) -> Option<usize> {
-    if !code_interpreter(name) {
-        return None;
-    }
-    // Python's `-m`/`-c` and node's `-e`/`-p` run no file; these take a value.
-    const VALUED: [&str; 10] = [
-        "-W",
-        "-X",
-        "-I",
-        "-r",
-        "--require",
-        "--import",
-        "-M",
-        "-x",
-        "-C",
-        "--loader",
-    ];
-    const NO_FILE: [&str; 6] = ["-m", "-c", "-e", "-p", "--eval", "--print"];
+/// The files an interpreter runs, by name: its program file (`python3 -u t.py`, `deno run
+/// t.ts`; past flags and the values of flags that take one), a module run as a program
+/// (`python3 -m tools.clean` runs tools/clean.py), and files preloaded before it (`node -r
+/// ./hook.js`, `--import`).
+fn program_files(name: &str, args: &[Arg]) -> Vec<String> {
+    const VALUED: [&str; 6] = ["-W", "-X", "-I", "-x", "-C", "--loader"];
+    const PRELOAD: [&str; 3] = ["-r", "--require", "--import"];
+    const NO_FILE: [&str; 5] = ["-c", "-e", "-p", "--eval", "--print"];
+    let mut out = Vec::new();
     let mut i = 1;
     while let Some(a) = args.get(i) {
         let t = a.text.as_str();
+        let value = args.get(i + 1).map(|v| v.text.as_str());
         if NO_FILE.contains(&t) {
-            return None;
+            break;
+        }
+        if t == "-m" {
+            if let Some(m) = value {
+                let leaf = m.rsplit('.').next().unwrap_or(m);
+                out.push(format!("{leaf}.py"));
+                out.push("__main__.py".into());
+            }
+            break;
+        }
+        if PRELOAD.contains(&t) {
+            out.extend(value.map(|v| basename(v).to_string()));
+            i += 2;
+            continue;
         }
         if matches!(name, "deno" | "bun") && t == "run" {
             i += 1;
             continue;
         }
-        if !t.starts_with('-') || t == "-" {
-            return (t != "-").then_some(i);
+        if !t.starts_with('-') {
+            out.push(basename(t).to_string());
+            break;
         }
         i += if VALUED.contains(&t) { 2 } else { 1 };
     }
-    None
+    out
 }
 
 /// `./t.py` whose first line is `#!/usr/bin/env python3` (or `#!/usr/bin/perl -w`): the
@@ -303,7 +426,7 @@ fn interpreted(text: &str, args: &[Arg]) -> Option<Vec<Arg>> {
 
 /// The sources and destination of a copying program (`None`: not one). The destination is
 /// `None` under `-t DIR`, and for `ln` of one target, where each copy keeps its name.
-fn copy_operands(name: &str, args: &[Arg]) -> Option<(Vec<Arg>, Option<Arg>)> {
+pub fn copy_operands(name: &str, args: &[Arg]) -> Option<(Vec<Arg>, Option<Arg>)> {
     if name == "dd" {
         let value = |k: &str| {
             args[1..]
@@ -386,11 +509,59 @@ impl Walker {
 
     /// What the script wrote to a file named `key` (by basename): `Some(None)` when written
     /// but not known.
-    fn written_text(&self, key: &str) -> Option<Option<String>> {
-        self.written
+    pub(super) fn written_text(&self, key: &str) -> Option<Option<String>> {
+        let own = self.written.iter().find(|(k, _)| k == key);
+        // After an archive of unknown contents was unpacked, any file may be one of its.
+        let unpacked = || {
+            self.written
+                .iter()
+                .find(|(k, _)| k == UNPACKED)
+                .map(|_| None)
+        };
+        own.map(|(_, t)| t.clone()).or_else(unpacked)
+    }
+
+    /// The text of every written file whose name matches `pattern`, one after the other
+    /// (unknown when any is).
+    fn matching_text(&self, pattern: &str) -> Option<Option<String>> {
+        let matched: Vec<&Option<String>> = (self.written.iter())
+            .filter(|(k, _)| k == UNPACKED || crate::paths::glob_matches(pattern, k))
+            .map(|(_, t)| t)
+            .collect();
+        if matched.is_empty() {
+            return None;
+        }
+        Some(
+            matched
+                .into_iter()
+                .cloned()
+                .collect::<Option<Vec<String>>>()
+                .map(|t| t.join("\n")),
+        )
+    }
+
+    /// `tar xzf pkg.tgz`, `unzip x.zip`, `curl … | tar x`: an archive the session wrote with
+    /// text only known when it runs (a download), or one fed by a program, unpacked: its files
+    /// are unknown, by any name (`UNPACKED`).
+    pub(super) fn note_unpacked(&mut self, name: &str, args: &[Arg], cx: &Exec) {
+        let unpacks = match name {
+            "tar" | "bsdtar" => args.get(1).is_some_and(|a| {
+                let flags = a.text.trim_start_matches('-');
+                a.text.starts_with("--extract") || !a.text.starts_with("--") && flags.contains('x')
+            }),
+            "unzip" | "7z" | "7za" | "cpio" | "unrar" | "gunzip" => true,
+            _ => false,
+        };
+        if !unpacks {
+            return;
+        }
+        let unknown_archive = args[1..]
             .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, t)| t.clone())
+            .any(|a| matches!(self.written_text(basename(&a.text)), Some(None)));
+        let fed = !cx.inputs.is_empty() && !self.feeds_files(&cx.inputs);
+        if unknown_archive || fed || matches!(self.read_written(cx), Some(None)) {
+            self.remember(UNPACKED.to_owned(), None);
+        }
     }
 }
 
@@ -423,4 +594,62 @@ fn recipes(makefile: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Files a program takes as a script of its own language through an option.
+fn script_options(name: &str, args: &[Arg]) -> Vec<String> {
+    let options: &[&str] = match name {
+        "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" => &["-f", "--file"],
+        "vim" | "nvim" | "vi" | "ex" | "view" | "gvim" => &["-S", "-u"],
+        "gdb" => &["-x", "--command", "-ix", "--init-command"],
+        "cmake" => &["-P"],
+        "sqlite3" => &["-init"],
+        "psql" => &["-f", "--file"],
+        _ if SHELLS.contains(&name) => &["--rcfile", "--init-file"],
+        _ => &[],
+    };
+    let mut out = Vec::new();
+    for (i, a) in args.iter().enumerate().skip(1) {
+        let t = a.text.as_str();
+        if options.contains(&t) {
+            out.extend(args.get(i + 1).map(|v| v.text.clone()));
+        }
+        for o in options.iter().filter(|o| o.starts_with("--")) {
+            if let Some(v) = t.strip_prefix(&format!("{o}=")) {
+                out.push(v.to_string());
+            }
+        }
+        // make's `SHELL=prog` runs every recipe line through prog.
+        if matches!(name, "make" | "gmake") {
+            out.extend(t.strip_prefix("SHELL=").map(str::to_string));
+        }
+    }
+    out
+}
+
+/// The files an option string loads (`--require ./x.js -r y`, `-M/tmp/x`, `-r/tmp/x.rb`).
+fn option_files(v: &str) -> Vec<String> {
+    let words: Vec<&str> = v.split_whitespace().collect();
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if matches!(*w, "-r" | "--require" | "--import" | "--loader") {
+            out.extend(words.get(i + 1).map(|f| basename(f).to_string()));
+        }
+        for prefix in ["--require=", "--import=", "-M", "-m", "-r"] {
+            if let Some(f) = w
+                .strip_prefix(prefix)
+                .filter(|f| !f.is_empty() && !f.starts_with('='))
+            {
+                let f = f.split_once('=').map_or(f, |(m, _)| m);
+                out.push(basename(f).to_string());
+                // Perl's -MFoo::Bar loads Foo/Bar.pm.
+                out.push(format!(
+                    "{}.pm",
+                    basename(f.rsplit("::").next().unwrap_or(f))
+                ));
+                out.push(format!("{}.rb", basename(f)));
+            }
+        }
+    }
+    out
 }

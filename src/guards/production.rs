@@ -23,6 +23,15 @@ pub fn check(s: &Subject) -> Option<String> {
 
 fn command(c: &Command) -> Option<&'static str> {
     let a = args(c);
+    // `bundle exec cap production deploy`, `bundle exec rails db:drop`: Bundler runs the
+    // program with the project's gems, as itself.
+    if program(c) == "bundle" && a.first().is_some_and(|x| x.text == "exec") && a.len() > 1 {
+        let inner = Command {
+            argv: a[1..].to_vec(),
+            ..c.clone()
+        };
+        return command(&inner);
+    }
     // Spellings of the same program: `git-push` (git's exec-path), `python -m twine`,
     // `cargo +nightly publish`, `docker-compose`, `/etc/init.d/nginx stop`.
     let prog = program(c);

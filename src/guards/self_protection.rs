@@ -156,10 +156,13 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
             || t.contains(&format!("TCP:localhost:{GATEWAY_PORT}"))
     };
     let raw_tcp = matches!(prog, "nc" | "ncat" | "netcat" | "telnet");
-    let reaches = a
+    let at_port = a
         .iter()
         .any(|x| port(&x.text) || raw_tcp && x.text == GATEWAY_PORT);
-    if !reaches {
+    // A gateway configured on another port (`gateway.port`) is still on this machine.
+    let here = ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"];
+    let local = a.iter().any(|x| here.iter().any(|h| x.text.contains(h)));
+    if !at_port && !local {
         return None;
     }
     let fed: Vec<Option<String>> = (c.inputs.iter())
@@ -171,7 +174,7 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
         .any(|x| x.unresolved || x.text.starts_with('@') || x.text.starts_with("--data-binary=@"))
         || c.redirects.iter().any(|r| r.kind == RedirectKind::Read)
         || fed.iter().any(Option::is_none);
-    if from_file {
+    if from_file && at_port {
         return Some("sends a request only known when it runs to the gateway's own port");
     }
     let mut text: String = a
@@ -181,9 +184,21 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
         .join(" ");
     text.extend(c.stdin_text.iter().map(String::as_str));
     text.extend(fed.iter().flatten().map(String::as_str));
-    let admin = ["governance.", "config.", "update.run", "plugins"]
-        .iter()
-        .any(|m| text.contains(m));
+    // On the gateway's port any admin word counts; on another local port only the names of
+    // governance's methods and of the host's admin tools and config methods.
+    let marks: &[&str] = match at_port {
+        true => &["governance.", "config.", "update.run", "plugins"],
+        false => &[
+            "governance.",
+            "config.apply",
+            "config.patch",
+            "\"tool\":\"plugins\"",
+            "\"tool\": \"plugins\"",
+            "plugins.disable",
+            "plugins.uninstall",
+        ],
+    };
+    let admin = marks.iter().any(|m| text.contains(m));
     admin.then_some("calls a governance, config or plugins method of the gateway directly")
 }
 

@@ -23,6 +23,8 @@ pub enum Runs {
     File(String),
     /// Hooks run from this directory.
     Hooks(String),
+    /// Config only known when git runs, from where this says.
+    Unknown(String),
 }
 
 /// Variables of the environment through which git takes config, or which choose its
@@ -129,7 +131,7 @@ pub fn scripts(c: &Command, written: &[Written]) -> Vec<String> {
             ("--config-env", Some(kv)) => {
                 let k = kv.split_once('=').map_or(kv, |(k, _)| k);
                 if runs(k, "!x").is_some() {
-                    entries.push(Runs::Command(UNKNOWN.into()));
+                    entries.push(Runs::Unknown(format!("--config-env {kv}")));
                 }
             }
             _ => {}
@@ -141,6 +143,14 @@ pub fn scripts(c: &Command, written: &[Written]) -> Vec<String> {
             .filter_map(|(k, v)| runs(k, v)),
     );
     entries.extend(environment(c));
+    // `git init|clone --template=DIR` copies DIR/hooks into the new repository.
+    if let Some(i) = inv
+        .sub
+        .filter(|&i| matches!(a[i].text.as_str(), "init" | "clone"))
+    {
+        let templates = option_values(&a[i + 1..], None, "--template");
+        entries.extend(templates.iter().map(|d| Runs::Hooks(format!("{d}/hooks"))));
+    }
     let mut out: Vec<String> = (entries.into_iter())
         .flat_map(|r| effect(r, written, 0))
         .collect();
@@ -152,7 +162,8 @@ pub fn scripts(c: &Command, written: &[Written]) -> Vec<String> {
 /// `depth` includes deep), or a marker for what is only known when git runs.
 fn effect(r: Runs, written: &[Written], depth: u32) -> Vec<String> {
     match r {
-        Runs::Command(text) if text == UNKNOWN => vec![unknown("a command from", "config")],
+        Runs::Command(text) if text == UNKNOWN => vec![unknown("config in", "a variable")],
+        Runs::Unknown(from) => vec![unknown("config in", &from)],
         Runs::Command(text) => vec![text],
         Runs::File(path) if read_anyway(&path) => Vec::new(),
         Runs::File(path) => match written_text(&path, written) {
@@ -235,7 +246,7 @@ fn environment(c: &Command) -> Vec<Runs> {
     }
     if let Some(params) = var("GIT_CONFIG_PARAMETERS") {
         match params {
-            UNKNOWN => out.push(Runs::Command(UNKNOWN.into())),
+            UNKNOWN => out.push(Runs::Unknown("GIT_CONFIG_PARAMETERS".into())),
             p => out.extend(
                 (sq_words(p).iter())
                     .filter_map(|kv| kv.split_once('='))
@@ -246,14 +257,14 @@ fn environment(c: &Command) -> Vec<Runs> {
     if let Some(count) = var("GIT_CONFIG_COUNT") {
         let n = count.trim().parse::<usize>().ok().filter(|n| *n <= COUNTED);
         let Some(n) = n else {
-            out.push(Runs::Command(UNKNOWN.into()));
+            out.push(Runs::Unknown(format!("GIT_CONFIG_COUNT={count}")));
             return out;
         };
         for i in 0..n {
             let key = var(&format!("GIT_CONFIG_KEY_{i}")).unwrap_or("");
             let value = var(&format!("GIT_CONFIG_VALUE_{i}")).unwrap_or("");
             match key {
-                UNKNOWN => out.push(Runs::Command(UNKNOWN.into())),
+                UNKNOWN => out.push(Runs::Unknown(format!("GIT_CONFIG_KEY_{i}"))),
                 k => out.extend(runs(k, value)),
             }
         }
@@ -294,11 +305,16 @@ fn given_commands(a: &[Arg], inv: &Invocation) -> Vec<String> {
         return Vec::new();
     };
     let rest = &a[i + 1..];
+    // The words after the verb: one word is a script the shell runs (`foreach 'cmd; cmd'`),
+    // several are a command line (git quotes each: `bisect run sh -c 'cmd'`).
     let words = |from: usize| -> String {
-        (rest[from.min(rest.len())..].iter())
-            .map(|x| x.text.as_str())
-            .collect::<Vec<_>>()
-            .join(" ")
+        let rest = &rest[from.min(rest.len())..];
+        match rest {
+            [one] => one.text.clone(),
+            _ => (rest.iter().map(|x| quote(&x.text)))
+                .collect::<Vec<_>>()
+                .join(" "),
+        }
     };
     let values = |short: Option<&str>, long: &str| -> Vec<String> {
         (option_values(rest, short, long).into_iter())

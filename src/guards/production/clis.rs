@@ -538,10 +538,13 @@ fn gh_api_writes(a: &[Arg]) -> bool {
     let touches = a
         .iter()
         .any(|x| endpoint.iter().any(|e| x.text.contains(e)));
+    // `gh api graphql -f query='mutation { mergePullRequest(…) }'` writes whatever its method.
+    let graphql_mutation =
+        a.iter().any(|x| x.text == "graphql") && a.iter().any(|x| x.text.contains("mutation"));
     match method.as_deref() {
         Some("PUT" | "PATCH" | "DELETE") => true,
-        Some("POST") => touches,
-        _ => false,
+        Some("POST") => touches || graphql_mutation,
+        _ => graphql_mutation,
     }
 }
 

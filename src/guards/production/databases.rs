@@ -32,16 +32,6 @@ pub fn change(c: &Command) -> Option<&'static str> {
         "supabase" => supabase(a, &plain),
         "prisma" => prisma(a, &plain),
         "rails" | "rake" => rails(c, a),
-        "bundle" if plain.first() == Some(&"exec") => {
-            let rest = a
-                .iter()
-                .position(|x| x.text == "exec")
-                .map_or(a, |i| &a[i + 1..]);
-            let tool = rest.first().map(|x| crate::paths::basename(&x.text));
-            matches!(tool, Some("rails" | "rake"))
-                .then(|| rails(c, &rest[1..]))
-                .flatten()
-        }
         "mix" => mix(c, &plain),
         "flyway" => {
             let verbs: Vec<String> = plain.iter().map(|w| w.to_ascii_lowercase()).collect();

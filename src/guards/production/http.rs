@@ -25,29 +25,31 @@ pub fn mutation(c: &Command) -> Option<&'static str> {
     if !matches!(method.as_str(), "POST" | "PUT" | "PATCH" | "DELETE") {
         return None;
     }
-    let docker_socket = option_values(a, None, "--unix-socket")
-        .iter()
-        .any(|s| s.ends_with("docker.sock"));
-    urls.iter().find_map(|u| judge(u, &method, docker_socket))
+    // A GraphQL mutation (`mergePullRequest`, `createRef`) writes as a REST PUT would.
+    let mutation = a.iter().any(|x| x.text.contains("mutation"));
+    urls.iter().find_map(|u| judge(u, &method, mutation))
 }
 
 /// What a write to `u` changes, if it is one of the APIs above.
-fn judge(u: &Url, method: &str, docker_socket: bool) -> Option<&'static str> {
+fn judge(u: &Url, method: &str, mutation: bool) -> Option<&'static str> {
     if kubernetes_path(u.path) {
         return Some(KUBE);
     }
-    let docker_port = matches!(u.port, Some("2375" | "2376"));
-    if (docker_socket || docker_port) && docker_path(u.path) {
+    // Another machine's Docker daemon, as `docker -H tcp://…` is judged; the local one
+    // (its socket, localhost) is the agent's own, as the docker CLI's is.
+    let docker_port = matches!(u.port, Some("2375" | "2376")) && !local(u.host);
+    if docker_port && docker_path(u.path) {
         return Some(DOCKER);
     }
     let post_changes =
         |marks: &[&str]| method != "POST" || marks.iter().any(|m| u.path.contains(m));
     let github = u.host == "api.github.com" || u.path.starts_with("/api/v3/");
-    if github && post_changes(&GITHUB_POSTS) {
-        return Some(super::clis::REPO);
-    }
     let gitlab = u.host == "gitlab.com" || u.path.starts_with("/api/v4/");
-    if gitlab && post_changes(&GITLAB_POSTS) {
+    // GraphQL reads and writes through one POST endpoint: a mutation is the write.
+    if (github || gitlab) && u.path.ends_with("/graphql") {
+        return mutation.then_some(super::clis::REPO);
+    }
+    if github && post_changes(&GITHUB_POSTS) || gitlab && post_changes(&GITLAB_POSTS) {
         return Some(super::clis::REPO);
     }
     let cloud = CLOUD_HOSTS
@@ -169,6 +171,11 @@ fn docker_path(path: &str) -> bool {
     ]
     .iter()
     .any(|p| path.contains(p))
+}
+
+/// The loopback and unspecified addresses: this machine.
+pub(in crate::guards) fn local(host: &str) -> bool {
+    matches!(host, "localhost" | "::1" | "0.0.0.0" | "::") || host.starts_with("127.")
 }
 
 /// An address's host, port and path.

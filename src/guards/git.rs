@@ -75,9 +75,23 @@ pub fn invocation(a: &[Arg]) -> Invocation<'_> {
     Invocation { globals, sub: None }
 }
 
+/// The index of the subcommand, as `invocation` finds it, without keeping the options: most
+/// git commands are judged by it alone.
+pub fn sub_index(a: &[Arg]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(x) = a.get(i) {
+        let t = x.text.as_str();
+        if !t.starts_with('-') || t == "-" {
+            return Some(i);
+        }
+        i += if VALUED.contains(&t) { 2 } else { 1 };
+    }
+    None
+}
+
 /// The subcommand and the words after it.
 fn subcommand(a: &[Arg]) -> Option<(&str, &[Arg])> {
-    let i = invocation(a).sub?;
+    let i = sub_index(a)?;
     Some((a[i].text.as_str(), &a[i + 1..]))
 }
 

@@ -124,12 +124,13 @@ fn command(c: &Command) -> Option<&'static str> {
 /// Variables that choose where a program acts, which the shell model keeps on its command
 /// as wrappers `NAME=VALUE` (`shell::setup`): the Docker daemon, git's repository and config
 /// (`guards::git`), the Rails or Mix environment a database task runs in.
-pub fn target_vars(prog: &str) -> &'static [&'static str] {
+/// Each with the variables it brings along (looked up only when it is given).
+pub fn target_vars(prog: &str) -> &'static [(&'static str, &'static [&'static str])] {
     match prog {
-        "docker" | "podman" => &["DOCKER_HOST", "DOCKER_CONTEXT"],
+        "docker" | "podman" => &[("DOCKER_HOST", &[]), ("DOCKER_CONTEXT", &[])],
         "git" => &super::git::ENV_VARS,
         "rails" | "rake" | "bundle" => &databases::RAILS_VARS,
-        "mix" => &["MIX_ENV"],
+        "mix" => &[("MIX_ENV", &[])],
         _ => &[],
     }
 }

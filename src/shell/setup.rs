@@ -46,18 +46,27 @@ impl Walker {
     /// environment a variable chooses for a program (`guards::production::target_vars`) is
     /// kept on the command as a wrapper `NAME=VALUE` (`?` when only known at run time), which
     /// the guards read as they read `docker -H` or `git -C`.
+    /// A variable given brings the ones it names along (`GIT_CONFIG_COUNT` its numbered
+    /// `GIT_CONFIG_KEY_<n>`/`_VALUE_<n>`), which are only looked up then.
     pub(super) fn daemon_vars(&self, args: &[Arg], cx: &mut Exec) {
-        for &var in crate::guards::production::target_vars(basename(&args[0].text)) {
-            let Some(value) = self.given(cx, var) else {
-                continue;
-            };
-            let text = match value {
-                Val::Set(t) => t,
-                Val::Unset => continue,
-                Val::Unknown => "?".to_owned(),
-            };
-            cx.wrappers.push(format!("{var}={text}"));
+        for &(var, brings) in crate::guards::production::target_vars(basename(&args[0].text)) {
+            if self.keep_var(cx, var) {
+                for &more in brings {
+                    self.keep_var(cx, more);
+                }
+            }
         }
+    }
+
+    /// Keeps `var` on the command as a wrapper `NAME=VALUE` when it is given a value.
+    fn keep_var(&self, cx: &mut Exec, var: &str) -> bool {
+        let text = match self.given(cx, var) {
+            Some(Val::Set(t)) => t,
+            Some(Val::Unknown) => "?".to_owned(),
+            Some(Val::Unset) | None => return false,
+        };
+        cx.wrappers.push(format!("{var}={text}"));
+        true
     }
 
     /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,

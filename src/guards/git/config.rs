@@ -31,14 +31,18 @@ pub enum Runs {
 /// repository (`GIT_DIR`, `GIT_WORK_TREE`): the shell model keeps them on a git command as
 /// wrappers `NAME=VALUE` (`?` when only known when it runs). `GIT_CONFIG_KEY_<n>` are kept
 /// for the first `COUNTED` entries; a larger count is judged unknown.
-pub const ENV_VARS: [&str; 23] = [
-    "GIT_DIR",
-    "GIT_WORK_TREE",
-    "GIT_CONFIG_GLOBAL",
-    "GIT_CONFIG_SYSTEM",
-    "GIT_CONFIG_PARAMETERS",
-    "GIT_TEMPLATE_DIR",
-    "GIT_CONFIG_COUNT",
+pub const ENV_VARS: [(&str, &[&str]); 7] = [
+    ("GIT_DIR", &[]),
+    ("GIT_WORK_TREE", &[]),
+    ("GIT_CONFIG_GLOBAL", &[]),
+    ("GIT_CONFIG_SYSTEM", &[]),
+    ("GIT_CONFIG_PARAMETERS", &[]),
+    ("GIT_TEMPLATE_DIR", &[]),
+    ("GIT_CONFIG_COUNT", &NUMBERED),
+];
+
+/// `GIT_CONFIG_KEY_<n>`/`_VALUE_<n>`, looked up when `GIT_CONFIG_COUNT` is given.
+const NUMBERED: [&str; 2 * COUNTED] = [
     "GIT_CONFIG_KEY_0",
     "GIT_CONFIG_VALUE_0",
     "GIT_CONFIG_KEY_1",
@@ -118,6 +122,28 @@ fn boolean(value: &str) -> bool {
 /// the files the session wrote, by name, which an include may name.
 pub fn scripts(c: &Command, written: &[Written]) -> Vec<String> {
     let a = args(c);
+    // Most git commands have no option before the subcommand, no config, no variable of
+    // git's and no command to run: they are let go at once.
+    let sub = super::sub_index(a);
+    let verb = sub.map_or("", |i| a[i].text.as_str());
+    let quiet = sub == Some(0)
+        && !c.wrappers.iter().any(|w| w.starts_with("GIT_"))
+        && !matches!(
+            verb,
+            "config"
+                | "init"
+                | "clone"
+                | "rebase"
+                | "difftool"
+                | "grep"
+                | "send-email"
+                | "filter-branch"
+                | "bisect"
+                | "submodule"
+        );
+    if quiet {
+        return Vec::new();
+    }
     let inv = invocation(a);
     let mut entries: Vec<Runs> = Vec::new();
     for g in &inv.globals {
@@ -181,18 +207,20 @@ fn effect(r: Runs, written: &[Written], depth: u32) -> Vec<String> {
 /// Files git reads as config in any case (`~/.gitconfig`, `/etc/gitconfig`), and the empty
 /// `/dev/null` (`GIT_CONFIG_GLOBAL=/dev/null` isolates a test from the user's config).
 fn read_anyway(path: &str) -> bool {
-    matches!(
-        path,
-        "/dev/null" | "~/.gitconfig" | "~/.config/git/config" | "/etc/gitconfig"
-    )
+    matches!(path, "/dev/null" | "/etc/gitconfig")
+        || path.ends_with("/.gitconfig")
+        || path.ends_with("/.config/git/config")
 }
 
 /// A hooks directory inside the repository (`.githooks`, `.husky/_`): relative to the work
 /// tree and not climbing out of it. Its hooks were written into the project, and a file named
 /// as a hook is judged when it is written (`hook_file`). `/dev/null` turns hooks off.
 fn own_hooks(dir: &str) -> bool {
-    let elsewhere =
-        dir == UNKNOWN || dir.starts_with(['/', '~', '$']) || dir.split('/').any(|s| s == "..");
+    // A part only known when it runs stands as `*` (`"$PWD/.githooks"`): it may be anywhere.
+    let elsewhere = dir == UNKNOWN
+        || dir.contains('*')
+        || dir.starts_with(['/', '~', '$'])
+        || dir.split('/').any(|s| s == "..");
     dir == "/dev/null" || !elsewhere
 }
 
@@ -204,7 +232,9 @@ fn written_text(path: &str, written: &[Written]) -> Option<String> {
 }
 
 /// A command in a variable no one set: the shell model reports it as a program only known
-/// when it runs, with `what` and `place` in the reason.
+/// when it runs, with `what` and `place` in the reason. No call can set it: the host refuses
+/// `GIT_*` keys in exec's `env` (host-env-security), and a script's own assignment does not
+/// reach this nested text.
 fn unknown(what: &str, place: &str) -> String {
     let var = match what {
         "hooks in" => "GIT_HOOKS_ONLY_KNOWN_WHEN_GIT_RUNS",

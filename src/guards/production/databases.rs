@@ -18,13 +18,39 @@ const SCHEMA: &str = "changes the schema or migrations of a deployed database";
 
 /// The variables that say which environment a Rails task runs in (kept on the command by the
 /// shell model, `production::target_vars`).
-pub const RAILS_VARS: [&str; 3] = [
-    "RAILS_ENV",
-    "RACK_ENV",
-    "DISABLE_DATABASE_ENVIRONMENT_CHECK",
+pub const RAILS_VARS: [(&str, &[&str]); 3] = [
+    ("RAILS_ENV", &[]),
+    ("RACK_ENV", &[]),
+    ("DISABLE_DATABASE_ENVIRONMENT_CHECK", &[]),
+];
+
+/// Programs `change` reads: most commands are none of them, and are let go before their
+/// words are looked at.
+const PROGRAMS: [&str; 17] = [
+    "supabase",
+    "prisma",
+    "rails",
+    "rake",
+    "mix",
+    "flyway",
+    "liquibase",
+    "lb",
+    "dropdb",
+    "pg_dropcluster",
+    "mysqladmin",
+    "mariadb-admin",
+    "sequelize",
+    "sequelize-cli",
+    "dbmate",
+    "diesel",
+    "migrate",
 ];
 
 pub fn change(c: &Command) -> Option<&'static str> {
+    let prog = program(c);
+    if !prog.starts_with("typeorm") && !crate::guards::argv::listed(&PROGRAMS, prog) {
+        return None;
+    }
     let a = args(c);
     let plain = plain_words(a);
     let any = |verbs: &[&str]| plain.iter().any(|w| verbs.contains(w));

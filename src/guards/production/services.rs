@@ -5,13 +5,51 @@
 //! environment. Their status and listing commands stay allowed.
 
 use super::production_env;
-use crate::guards::argv::{args, operands, option_values, plain_words, program};
+use crate::guards::argv::{args, listed, operands, option_values, plain_words, program};
 use crate::shell::{Arg, Command};
 
 const SERVICE: &str = "stops or changes a running service";
 const MACHINE: &str = "stops or restarts the machine";
 
+/// Programs `change` reads (see `databases::PROGRAMS`).
+const PROGRAMS: [&str; 31] = [
+    "busctl",
+    "dbus-send",
+    "gdbus",
+    "qdbus",
+    "qdbus6",
+    "sv",
+    "svc",
+    "s6-svc",
+    "s6-svscanctl",
+    "runsvctrl",
+    "s6-rc",
+    "initctl",
+    "stop",
+    "restart",
+    "reload",
+    "rc-update",
+    "rc-service",
+    "openrc",
+    "launchctl",
+    "monit",
+    "circusctl",
+    "god",
+    "apachectl",
+    "apache2ctl",
+    "httpd",
+    "pg_ctlcluster",
+    "loginctl",
+    "telinit",
+    "init",
+    "pm2",
+    "pm2-runtime",
+];
+
 pub fn change(c: &Command) -> Option<&'static str> {
+    if !listed(&PROGRAMS, program(c)) {
+        return None;
+    }
     let a = args(c);
     let plain = plain_words(a);
     let first = plain.first().copied().unwrap_or("");
@@ -97,7 +135,7 @@ pub fn change(c: &Command) -> Option<&'static str> {
             level if level.len() == 1 => Some(MACHINE),
             _ => None,
         },
-        "pm2" => pm2(a, &plain),
+        "pm2" | "pm2-runtime" => pm2(a, &plain),
         _ => None,
     }
 }

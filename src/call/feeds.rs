@@ -49,7 +49,7 @@ pub fn complete(script: &mut Script, env: &[(String, String)]) {
                 }),
             }
         }
-        for hidden in embedded_scripts(c)
+        for hidden in embedded_scripts(c, &script.written)
             .into_iter()
             .chain(runner_scripts(c, fed.as_deref()))
         {
@@ -314,22 +314,15 @@ fn split_piece(a: &[Arg]) -> String {
     format!("{prefix}aa{}", extra.last().copied().unwrap_or(""))
 }
 
-/// Config values that programs run as shell commands: `git -c core.pager=…`, `ssh -o
-/// ProxyCommand=…`, `rsync -e …`, `tar --to-command=…`/`-I …`.
-fn embedded_scripts(c: &Command) -> Vec<String> {
+/// Config values that programs run as shell commands: `git -c core.pager=…` (and the other
+/// routes of git's config, `guards::git::config`, which may name files the session `written`),
+/// `ssh -o ProxyCommand=…`, `rsync -e …`, `tar --to-command=…`/`-I …`.
+fn embedded_scripts(c: &Command, written: &[shell::Written]) -> Vec<String> {
     let a = args(c);
     let mut out = Vec::new();
     match program(c) {
         "git" => {
-            let pairs = option_values(a, Some("-c"), "--config-env")
-                .into_iter()
-                .filter_map(|kv| kv.split_once('='))
-                .chain(git_config_set(a));
-            for (key, value) in pairs {
-                if git_runs(key, value) {
-                    out.push(value.trim_start_matches('!').to_string());
-                }
-            }
+            out.extend(crate::guards::git::config::scripts(c, written));
             out.extend(git_remote_commands(a));
         }
         // `split --filter=CMD` pipes each piece into `sh -c CMD`; `zip -TT CMD` tests the
@@ -476,45 +469,6 @@ fn make_eval(a: &[Arg]) -> Vec<String> {
         .map(|r| r.trim_start_matches(['@', '-', '+', ' ']).to_string())
         .collect()
 }
-
-/// Whether git runs `value` of config `key` through the shell.
-pub(super) fn git_runs(key: &str, value: &str) -> bool {
-    let key = key.to_ascii_lowercase();
-    GIT_COMMAND_KEYS
-        .iter()
-        .any(|k| key == *k || key.ends_with(k))
-        || key.starts_with("alias.") && value.starts_with('!')
-}
-
-/// `git config [set] [--global|--add|…] KEY VALUE`: a value stored for later runs as surely as
-/// one given with `-c` (`git config core.pager 'cat .env' && git log`). Every adjacent pair of
-/// words after `config` is offered; only a key git runs counts.
-fn git_config_set(a: &[Arg]) -> Vec<(&str, &str)> {
-    let ops = operands(a, &crate::guards::argv::GIT_VALUED);
-    if ops.first().is_none_or(|o| o.text != "config") {
-        return Vec::new();
-    }
-    let start = a.iter().position(|x| x.text == "config").unwrap_or(a.len());
-    a[start..]
-        .windows(2)
-        .map(|w| (w[0].text.as_str(), w[1].text.as_str()))
-        .collect()
-}
-
-/// git config keys whose value git runs through the shell.
-const GIT_COMMAND_KEYS: [&str; 11] = [
-    "core.pager",
-    "core.editor",
-    "core.sshcommand",
-    "core.fsmonitor",
-    "core.hookspath",
-    "sequence.editor",
-    "diff.external",
-    "credential.helper",
-    "gpg.program",
-    ".textconv",
-    ".command",
-];
 
 /// printf's and `echo -e`'s backslash escapes: `\n`, `\t`, `\\`, octal `\NNN`/`\0NNN`,
 /// hex `\xHH` (`printf '\162\155 -rf x' | sh` runs `rm -rf x`).

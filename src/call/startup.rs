@@ -45,6 +45,7 @@ pub fn runs_later(path: &str) -> Option<Runs> {
     if SHELL_NAMES.contains(&name)
         || under("/.git/hooks/")
         || under("/.husky/")
+        || crate::guards::git::hook_file(path)
         || under("/.config/fish/") && name.ends_with(".fish")
         || path.ends_with("/.ssh/rc")
         || matches!(path, "/etc/profile" | "/etc/bash.bashrc" | "/etc/rc.local")
@@ -93,30 +94,10 @@ pub fn commands(kind: Runs, text: &str) -> String {
     }
 }
 
-/// `[core]\n\tpager = cat .env` / `[alias]\n\tx = !rm -rf ~`: the values git runs.
+/// `[core]\n\tpager = cat .env` / `[alias]\n\tx = !rm -rf ~`: the values git runs
+/// (`guards::git::config`).
 fn git_config_commands(text: &str) -> String {
-    let mut section = String::new();
-    let mut out = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if let Some(head) = line.strip_prefix('[') {
-            // `[core]`, `[diff "x"]` (→ `diff.x`), `[alias]`.
-            let head = head.trim_end_matches(']');
-            section = head
-                .replace(" \"", ".")
-                .replace('"', "")
-                .to_ascii_lowercase();
-            continue;
-        }
-        let Some((key, value)) = line.split_once('=') else {
-            continue;
-        };
-        let key = format!("{section}.{}", key.trim());
-        let value = value.trim().trim_matches('"');
-        if super::feeds::git_runs(&key, value) {
-            out.push(value.trim_start_matches('!').to_string());
-        }
-    }
-    out.join("\n")
+    crate::guards::git::config::file_commands(text)
 }
 
 /// `ExecStart=-/bin/sh -c '…'`: the command lines of a unit, their prefixes (`-@:+!`) off.

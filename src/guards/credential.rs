@@ -102,6 +102,11 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = redirect(s, protected, c) {
         return Some(why);
     }
+    if prog == "git" {
+        if let Some(why) = super::git::exposes(s, protected, c) {
+            return Some(why);
+        }
+    }
     // `wc --files0-from=F`, `find -files0-from F` read file names from F and print each
     // unknown one back.
     let names_from_file =
@@ -281,7 +286,7 @@ fn search_pattern<'a>(prog: &str, a: &'a [Arg]) -> Option<&'a Arg> {
 }
 
 /// git: the message of `commit`/`tag`/`merge`/`notes`/`stash` (`-m MSG`, `-am MSG`,
-/// `--message=MSG`), and every word after `rm`, `check-ignore`, `ls-files`, or a `log` that
+/// `--message=MSG`), and every word after `rm`, `check-ignore`, `ls-files`, `clean`, or a `log` that
 /// shows no patch: none of these prints what a file holds, unless it reads its pathspecs from
 /// a file (`git rm --pathspec-from-file=.env` prints each unmatched line back).
 fn git_non_files(a: &[Arg]) -> Vec<usize> {
@@ -301,7 +306,9 @@ fn git_non_files(a: &[Arg]) -> Vec<usize> {
     }
     match sub.text.as_str() {
         // Not `status`: `status -v`, or `status.verbose` in the repo's config, prints the diff.
-        "rm" | "check-ignore" | "ls-files" => after.collect(),
+        // `clean` prints the names it removes (`-n`), never what they hold: its words are
+        // pathspecs and `-e PATTERN` exclusions.
+        "rm" | "check-ignore" | "ls-files" | "clean" => after.collect(),
         "log" if !a[after.clone()].iter().any(git_patch_flag) => after.collect(),
         "commit" | "tag" | "merge" | "notes" | "stash" => after
             .filter(|&i| {

@@ -2,7 +2,7 @@
 //! permission changes are allowed inside the agent's workspace (`rm -rf node_modules`) and
 //! denied anywhere else, including the workspace itself.
 
-use super::argv::{args, find_roots, has_flag, operands, option_values, program};
+use super::argv::{args, find_roots, has_flag, operands, program};
 use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
@@ -84,8 +84,12 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             return find_roots(a).iter().find_map(|t| outside_root(s, c, t))
         }
         "tar" if has_flag(a, &[], &["remove-files"]) => operands(a, &["-f", "-C", "-T", "-X"]),
-        "git" if cleans(a) => return outside_cwd(s, c, "removes untracked files"),
-        "git" if discards(a) => return outside_cwd(s, c, "discards files or uncommitted work"),
+        // git's own verbs (`guards::git`), and its redirects as any command's.
+        "git" => {
+            return (super::git::destroys(s, c))
+                .or_else(|| device_write(c))
+                .or_else(|| system_truncation(s, c))
+        }
         // A recursive permission change outside the workspace locks out or opens up what it
         // reaches, as a deletion would destroy it: the first operand is the mode or owner.
         "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
@@ -139,32 +143,6 @@ fn finds_to_delete(a: &[Arg]) -> bool {
     a.iter().any(|x| x.text == "-delete")
 }
 
-fn cleans(a: &[Arg]) -> bool {
-    let sub = operands(a, &["-C", "-c", "--git-dir", "--work-tree"]);
-    // `-c clean.requireForce=false` makes a plain `git clean` delete.
-    let unforced = a.iter().any(|x| {
-        x.text
-            .to_ascii_lowercase()
-            .contains("clean.requireforce=false")
-    });
-    sub.first().is_some_and(|s| s.text == "clean") && (unforced || has_flag(a, &['f'], &["force"]))
-}
-
-/// Git verbs that delete files or uncommitted work in the working tree: `reset --hard`, `rm`,
-/// `checkout -f` or of paths, `restore` of the working tree.
-fn discards(a: &[Arg]) -> bool {
-    let ops = operands(a, &["-C", "-c", "--git-dir", "--work-tree"]);
-    match ops.first().map(|v| v.text.as_str()) {
-        Some("reset") => has_flag(a, &[], &["hard", "merge", "keep"]),
-        Some("rm") => !has_flag(a, &[], &["cached", "dry-run"]) && !has_flag(a, &['n'], &[]),
-        Some("checkout") => {
-            has_flag(a, &['f'], &["force"]) || a.iter().any(|x| x.text == "--" || x.text == ".")
-        }
-        Some("restore") => !has_flag(a, &['S'], &["staged"]) || has_flag(a, &['W'], &["worktree"]),
-        _ => false,
-    }
-}
-
 /// `rclone purge|delete|deletefile|rmdirs DEST`: a local DEST is judged like `rm -r`; a remote
 /// one (`s3:bucket/dir`) is data outside the workspace.
 fn rclone(s: &Subject, c: &Command) -> Option<String> {
@@ -195,37 +173,6 @@ fn rclone(s: &Subject, c: &Command) -> Option<String> {
         return Some(format!("`{}` deletes remote data", show(c)));
     }
     outside(s, c, target)
-}
-
-/// `git clean -f` removes untracked files under the working directory, `git reset --hard`
-/// discards the work there.
-fn outside_cwd(s: &Subject, c: &Command, what: &str) -> Option<String> {
-    let dir = git_dir(s, c);
-    let inside = s.inside_workspace(&crate::paths::Resolved {
-        path: format!("{dir}/x"),
-        pattern: false,
-    });
-    (!inside).then(|| format!("`{}` {what} outside the workspace", show(c)))
-}
-
-/// Where git works: each `-C DIR` is taken from where the previous one left (`-C / -C home/x`
-/// is `/home/x`), and `--work-tree` from there.
-fn git_dir(s: &Subject, c: &Command) -> String {
-    let start = c
-        .cwd
-        .clone()
-        .or_else(|| s.view.cwd.clone())
-        .unwrap_or_default();
-    let home = s.env.host.home.as_deref();
-    option_values(args(c), Some("-C"), "--work-tree")
-        .iter()
-        .fold(start, |dir, d| {
-            let ctx = crate::paths::PathContext {
-                cwd: Some(&dir),
-                home,
-            };
-            crate::paths::resolve(d, &ctx).path
-        })
 }
 
 /// The files of `chmod MODE f…`; with `--reference=R` there is no mode operand.

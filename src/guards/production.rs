@@ -7,6 +7,10 @@ use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
 mod clis;
+mod databases;
+mod http;
+mod remote;
+mod services;
 
 const PROTECTED_BRANCHES: [&str; 6] = ["main", "master", "prod", "production", "release", "live"];
 
@@ -19,6 +23,15 @@ pub fn check(s: &Subject) -> Option<String> {
 
 fn command(c: &Command) -> Option<&'static str> {
     let a = args(c);
+    // `bundle exec cap production deploy`, `bundle exec rails db:drop`: Bundler runs the
+    // program with the project's gems, as itself.
+    if program(c) == "bundle" && a.first().is_some_and(|x| x.text == "exec") && a.len() > 1 {
+        let inner = Command {
+            argv: a[1..].to_vec(),
+            ..c.clone()
+        };
+        return command(&inner);
+    }
     // Spellings of the same program: `git-push` (git's exec-path), `python -m twine`,
     // `cargo +nightly publish`, `docker-compose`, `/etc/init.d/nginx stop`.
     let prog = program(c);
@@ -91,27 +104,69 @@ fn command(c: &Command) -> Option<&'static str> {
         )
         .then_some("changes a Helm release")
         .filter(|_| !dry_run(a)),
-        "terraform" | "tofu" | "terragrunt" => first_in(
-            a.strip_prefix(&[Arg::literal("run-all")][..]).unwrap_or(a),
-            &["-chdir"],
-            &[
-                "apply",
-                "destroy",
-                "import",
-                "taint",
-                "untaint",
-                "force-unlock",
-                "state",
-            ],
-        )
-        .then_some("changes infrastructure"),
+        "terraform" | "tofu" | "terragrunt" => terraform(a),
         "docker" | "podman" => docker(a, remote_daemon_var(c)),
         "systemctl" | "service" => systemctl(program(c), a),
+        // `shutdown -c` cancels a pending shutdown.
+        "shutdown" if has_flag(a, &['c'], &[]) => None,
         "shutdown" | "reboot" | "poweroff" | "halt" => Some("stops the machine"),
         "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
         _ => None,
     };
-    known.or_else(|| clis::mutation(c))
+    known
+        .or_else(|| clis::mutation(c))
+        .or_else(|| services::change(c))
+        .or_else(|| databases::change(c))
+        .or_else(|| remote::change(c))
+        .or_else(|| http::mutation(c))
+}
+
+/// Variables that choose where a program acts, which the shell model keeps on its command
+/// as wrappers `NAME=VALUE` (`shell::setup`): the Docker daemon, git's repository and config
+/// (`guards::git`), the Rails or Mix environment a database task runs in.
+/// Each with the variables it brings along (looked up only when it is given).
+pub fn target_vars(prog: &str) -> &'static [(&'static str, &'static [&'static str])] {
+    match prog {
+        "docker" | "podman" => &[("DOCKER_HOST", &[]), ("DOCKER_CONTEXT", &[])],
+        "git" => &super::git::ENV_VARS,
+        "rails" | "rake" | "bundle" => &databases::RAILS_VARS,
+        "mix" => &[("MIX_ENV", &[])],
+        _ => &[],
+    }
+}
+
+/// Environments that are production by name (`RAILS_ENV=production`, `--env prod`).
+fn production_env(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        "production" | "prod" | "live"
+    )
+}
+
+/// terraform's, OpenTofu's and Terragrunt's commands that change what they manage: `apply`,
+/// `destroy`, `import`, `taint`, …, and the `state` subcommands that rewrite the state
+/// (`rm`, `mv`, `push`, `replace-provider`); `state list|show|pull` only read it.
+/// Terragrunt runs a command over many modules (`run-all apply`, `run --all apply`,
+/// `apply-all`).
+fn terraform(a: &[Arg]) -> Option<&'static str> {
+    let ops = operands(a, &["-chdir", "--terragrunt-working-dir"]);
+    let ops = match ops.first().map(|v| v.text.as_str()) {
+        Some("run-all" | "run") => &ops[1..],
+        _ => &ops[..],
+    };
+    let verb = ops.first()?.text.as_str();
+    let changes = match verb {
+        "apply" | "destroy" | "import" | "taint" | "untaint" | "force-unlock" | "apply-all"
+        | "destroy-all" => true,
+        "state" => ops.get(1).is_some_and(|v| {
+            matches!(
+                v.text.as_str(),
+                "rm" | "mv" | "push" | "replace-provider" | "import"
+            )
+        }),
+        _ => false,
+    };
+    changes.then_some("changes infrastructure")
 }
 
 /// The first operand (after options whose value is the next word) is one of `verbs`.
@@ -266,14 +321,19 @@ fn remote_daemon_var(c: &Command) -> bool {
 }
 
 fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
+    let ops = operands(a, &DOCKER_VALUED);
     // A daemon named on the command line is somebody else's machine: anything but a read.
+    // Only docker's own options before the verb name one: after it, `-c`, `-H` belong to the
+    // verb or to the command run in a container (`docker exec db psql -c …`).
+    let verb_at = (ops.first())
+        .and_then(|v| a.iter().position(|x| std::ptr::eq(x, *v)))
+        .unwrap_or(a.len());
     let remote = remote_var
-        || a.iter().any(|x| {
+        || a[..verb_at].iter().any(|x| {
             matches!(x.text.as_str(), "-H" | "--host" | "--context" | "-c")
                 || x.text.starts_with("--host=")
                 || x.text.starts_with("--context=")
         });
-    let ops = operands(a, &DOCKER_VALUED);
     if remote
         && ops
             .first()

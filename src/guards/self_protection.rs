@@ -6,7 +6,7 @@ use super::argv::{args, listed, operands, program};
 use super::{show, Subject};
 use crate::call::Access;
 use crate::paths::Resolved;
-use crate::shell::{Command, RedirectKind};
+use crate::shell::{Arg, Command, RedirectKind, Script};
 
 /// Programs that read a file without changing it: allowed on governance's state but its keys.
 const READERS: [&str; 15] = [
@@ -28,8 +28,9 @@ const READERS: [&str; 15] = [
 ];
 
 /// `openclaw` subcommands that change what runs: plugins, config, the gateway's methods.
-fn openclaw_change(c: &Command) -> Option<&'static str> {
-    let ops = operands(args(c), &["--profile", "--config", "--url", "--token"]);
+/// `a`: the words after the CLI (`openclaw …`, `node …/openclaw.mjs …`).
+fn openclaw_change(a: &[Arg]) -> Option<&'static str> {
+    let ops = operands(a, &["--profile", "--config", "--url", "--token"]);
     let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
     match words.as_slice() {
         ["plugins" | "plugin", verb, ..]
@@ -53,11 +54,152 @@ fn openclaw_change(c: &Command) -> Option<&'static str> {
         ["update", rest @ ..] if !matches!(rest.first(), Some(&"status")) => {
             Some("updates OpenClaw itself")
         }
-        ["gateway", "call", method, ..] if governs(method) => {
+        // The method is the first operand of `call`, but its options may stand before it
+        // (`call --params '{}' governance.trust.set`) and take a value, so any word counts;
+        // one only known when it runs may be any method.
+        ["gateway", "call", ..] if ops[2..].iter().any(|m| m.unresolved || governs(&m.text)) => {
             Some("calls a governance or config method of the gateway")
         }
         _ => None,
     }
+}
+
+/// JavaScript runtimes that run the CLI from its entry file: `node $(which openclaw) …`,
+/// `node /usr/lib/node_modules/openclaw/openclaw.mjs …`, `bun …/openclaw …`. The words after
+/// the entry are the CLI's.
+fn cli_through_runtime<'c>(script: &Script, c: &'c Command) -> Option<&'c [Arg]> {
+    let a = args(c);
+    let prog = program(c);
+    if !matches!(prog, "node" | "nodejs" | "bun" | "deno" | "tsx" | "ts-node") {
+        return None;
+    }
+    // Code given inline (`node -e`) is judged as code, not as a CLI.
+    let inline = a
+        .iter()
+        .any(|x| matches!(x.text.as_str(), "-e" | "-p" | "--eval" | "--print"));
+    let valued = [
+        "-r",
+        "--require",
+        "--import",
+        "--loader",
+        "--experimental-loader",
+        "-C",
+        "--conditions",
+        "--title",
+        "--inspect-port",
+        "--env-file",
+    ];
+    let ops = operands(a, &valued);
+    let ops = match ops.first() {
+        Some(r) if matches!(prog, "bun" | "deno") && r.text == "run" => &ops[1..],
+        _ => &ops[..],
+    };
+    let entry = *ops.first()?;
+    let named = |t: &str| t.contains("openclaw");
+    let is_cli = if entry.unresolved {
+        // `$(which openclaw)`, `` `command -v openclaw` ``: what fed the word names the CLI.
+        (c.inputs.iter().filter_map(|&i| script.commands.get(i)))
+            .any(|f| f.argv.iter().any(|w| named(&w.text)))
+    } else {
+        let base = super::argv::basename(&entry.text);
+        let js = [".js", ".mjs", ".cjs"].iter().any(|e| base.ends_with(e));
+        matches!(
+            base,
+            "openclaw" | "openclaw.mjs" | "openclaw.js" | "openclaw.cjs"
+        ) || js && entry.text.contains("/openclaw/")
+    };
+    if inline || !is_cli {
+        return None;
+    }
+    let k = a.iter().position(|x| std::ptr::eq(x, entry))?;
+    Some(&a[k + 1..])
+}
+
+/// The gateway's port (OpenClaw's default, `gateway.port`).
+const GATEWAY_PORT: &str = "18789";
+
+/// Clients that reach a port by hand: HTTP, WebSocket, raw TCP.
+const CLIENTS: [&str; 18] = [
+    "curl",
+    "curlie",
+    "wget",
+    "wget2",
+    "http",
+    "https",
+    "xh",
+    "xhs",
+    "httpie",
+    "wscat",
+    "websocat",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "grpcurl",
+    "websocket",
+];
+
+/// What a request to the gateway's own port asks: the admin methods `openclaw gateway call`
+/// would (`governance.*`, `config.apply|patch|set`, `update.run`, `plugins.*`), or the
+/// `plugins`/`gateway` tools through `/tools/invoke`. A request whose body is only known when
+/// it runs (`-d @file`, a file or a program's output on stdin) may be any of them; one with
+/// no body at all (`curl …/health`) is a read.
+fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
+    let prog = program(c);
+    if !listed(&CLIENTS, prog) {
+        return None;
+    }
+    let a = args(c);
+    let port = |t: &str| {
+        t.contains(&format!(":{GATEWAY_PORT}"))
+            || t.contains(&format!("TCP:localhost:{GATEWAY_PORT}"))
+    };
+    let raw_tcp = matches!(prog, "nc" | "ncat" | "netcat" | "telnet");
+    let at_port = a
+        .iter()
+        .any(|x| port(&x.text) || raw_tcp && x.text == GATEWAY_PORT);
+    // A gateway configured on another port (`gateway.port`) is still on this machine.
+    let here = ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"];
+    let local = a.iter().any(|x| here.iter().any(|h| x.text.contains(h)));
+    if !at_port && !local {
+        return None;
+    }
+    let fed: Vec<Option<String>> = (c.inputs.iter())
+        .filter_map(|&i| script.commands.get(i))
+        .map(Command::printed)
+        .collect();
+    let from_file = a
+        .iter()
+        .any(|x| x.unresolved || x.text.starts_with('@') || x.text.starts_with("--data-binary=@"))
+        || c.redirects.iter().any(|r| r.kind == RedirectKind::Read)
+        || fed.iter().any(Option::is_none);
+    if from_file && at_port {
+        return Some("sends a request only known when it runs to the gateway's own port");
+    }
+    let mut text: String = a
+        .iter()
+        .map(|x| x.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    text.extend(c.stdin_text.iter().map(String::as_str));
+    text.extend(fed.iter().flatten().map(String::as_str));
+    // On the gateway's port any admin word counts; on another local port only the names of
+    // governance's methods and of the host's admin tools and config methods.
+    let marks: &[&str] = match at_port {
+        true => &["governance.", "config.", "update.run", "plugins"],
+        false => &[
+            "governance.",
+            "config.apply",
+            "config.patch",
+            "\"tool\":\"plugins\"",
+            "\"tool\": \"plugins\"",
+            "plugins.disable",
+            "plugins.uninstall",
+        ],
+    };
+    let admin = marks.iter().any(|m| text.contains(m));
+    admin.then_some("calls a governance, config or plugins method of the gateway directly")
 }
 
 fn governs(method: &str) -> bool {
@@ -76,15 +218,21 @@ pub fn check(s: &Subject) -> Option<String> {
             return Some(why);
         }
     }
-    s.commands().find_map(|(_, _, c)| command(s, c))
+    s.commands()
+        .find_map(|(script, _, c)| command(s, script, c))
 }
 
-fn command(s: &Subject, c: &Command) -> Option<String> {
+fn command(s: &Subject, script: &Script, c: &Command) -> Option<String> {
     let prog = program(c);
-    if prog == "openclaw" {
-        if let Some(why) = openclaw_change(c) {
-            return Some(format!("`{}` {why}", show(c)));
-        }
+    let cli = match prog {
+        "openclaw" => Some(args(c)),
+        _ => cli_through_runtime(script, c),
+    };
+    if let Some(why) = cli.and_then(openclaw_change) {
+        return Some(format!("`{}` {why}", show(c)));
+    }
+    if let Some(why) = gateway_request(script, c) {
+        return Some(format!("`{}` {why}", show(c)));
     }
     if matches!(prog, "npm" | "pnpm" | "yarn" | "bun")
         && args(c)

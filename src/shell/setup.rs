@@ -30,9 +30,6 @@ pub(super) const HOOK_VARS: [&str; 17] = [
     "BROWSER",
 ];
 
-/// Variables that point the Docker client at another daemon (see `Walker::daemon_vars`).
-const DAEMON_VARS: [&str; 2] = ["DOCKER_HOST", "DOCKER_CONTEXT"];
-
 impl Walker {
     /// The value the command gets for `var`: given on it (prefix assignment, `env`, the exec
     /// `env` param), else set earlier in the script unless `env -i` cleared the environment.
@@ -45,24 +42,31 @@ impl Walker {
         }
     }
 
-    /// `DOCKER_HOST=ssh://prod docker rm -f api`: the daemon a variable chooses is kept on the
-    /// command as a wrapper `DOCKER_HOST=VALUE` (`?` when only known at run time), which the
-    /// production guard reads as it reads `docker -H`.
+    /// `DOCKER_HOST=ssh://prod docker rm -f api`, `GIT_DIR=… git …`: the daemon, repository or
+    /// environment a variable chooses for a program (`guards::production::target_vars`) is
+    /// kept on the command as a wrapper `NAME=VALUE` (`?` when only known at run time), which
+    /// the guards read as they read `docker -H` or `git -C`.
+    /// A variable given brings the ones it names along (`GIT_CONFIG_COUNT` its numbered
+    /// `GIT_CONFIG_KEY_<n>`/`_VALUE_<n>`), which are only looked up then.
     pub(super) fn daemon_vars(&self, args: &[Arg], cx: &mut Exec) {
-        if !matches!(basename(&args[0].text), "docker" | "podman") {
-            return;
+        for &(var, brings) in crate::guards::production::target_vars(basename(&args[0].text)) {
+            if self.keep_var(cx, var) {
+                for &more in brings {
+                    self.keep_var(cx, more);
+                }
+            }
         }
-        for var in DAEMON_VARS {
-            let Some(value) = self.given(cx, var) else {
-                continue;
-            };
-            let text = match value {
-                Val::Set(t) => t,
-                Val::Unset => continue,
-                Val::Unknown => "?".to_owned(),
-            };
-            cx.wrappers.push(format!("{var}={text}"));
-        }
+    }
+
+    /// Keeps `var` on the command as a wrapper `NAME=VALUE` when it is given a value.
+    fn keep_var(&self, cx: &mut Exec, var: &str) -> bool {
+        let text = match self.given(cx, var) {
+            Some(Val::Set(t)) => t,
+            Some(Val::Unknown) => "?".to_owned(),
+            Some(Val::Unset) | None => return false,
+        };
+        cx.wrappers.push(format!("{var}={text}"));
+        true
     }
 
     /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,

@@ -28,11 +28,12 @@ struct Mutation {
     why: &'static str,
 }
 
-const DEPLOYS: &str = "deploys or removes infrastructure or an application";
-const PUBLISHES: &str = "publishes a package, image or release";
-const REPO: &str = "merges, releases or deletes in a hosted repository";
-const SERVICE: &str = "stops or changes a running service";
-const DATA: &str = "destroys a database's data";
+pub(super) const DEPLOYS: &str = "deploys or removes infrastructure or an application";
+pub(super) const PUBLISHES: &str = "publishes a package, image or release";
+pub(super) const REPO: &str = "merges, releases or deletes in a hosted repository";
+pub(super) const SERVICE: &str = "stops or changes a running service";
+pub(super) const DATA: &str = "destroys a database's data";
+const SECRETS: &str = "changes a repository's secrets or variables, which its deploys read";
 
 use When::{AnyPrefix, AnyWord, Says, SaysWith, Unless};
 
@@ -43,6 +44,14 @@ const MUTATIONS: &[Mutation] = &[
     m(&["gh"], Says(&["release", "delete"]), REPO),
     m(&["gh"], Says(&["repo", "delete"]), REPO),
     m(&["gh"], Says(&["repo", "archive"]), REPO),
+    // A repository's Actions secrets and variables reach its deploys.
+    m(&["gh"], Says(&["secret", "set"]), SECRETS),
+    m(&["gh"], Says(&["secret", "delete"]), SECRETS),
+    m(&["gh"], Says(&["secret", "remove"]), SECRETS),
+    m(&["gh"], Says(&["variable", "set"]), SECRETS),
+    m(&["gh"], Says(&["variable", "delete"]), SECRETS),
+    m(&["glab"], Says(&["variable", "set"]), SECRETS),
+    m(&["glab"], Says(&["variable", "delete"]), SECRETS),
     m(&["glab"], Says(&["mr", "merge"]), REPO),
     m(&["glab"], Says(&["release", "create"]), REPO),
     m(&["glab"], Says(&["repo", "delete"]), REPO),
@@ -69,6 +78,25 @@ const MUTATIONS: &[Mutation] = &[
         DEPLOYS,
     ),
     m(&["kapp"], AnyWord(&["deploy", "delete"]), DEPLOYS),
+    // `tilt up` applies the Tiltfile's resources to the current cluster.
+    m(&["tilt"], AnyWord(&["up", "down", "ci"]), DEPLOYS),
+    m(&["velero"], Says(&["restore", "create"]), DEPLOYS),
+    m(&["velero"], AnyWord(&["delete", "uninstall"]), DEPLOYS),
+    m(
+        &["railway"],
+        AnyWord(&["up", "deploy", "down", "redeploy", "delete"]),
+        DEPLOYS,
+    ),
+    m(
+        &["railway"],
+        SaysWith(&["variables"], &["--set", "-s"]),
+        DEPLOYS,
+    ),
+    m(&["copilot"], AnyWord(&["deploy", "delete"]), DEPLOYS),
+    m(&["copilot"], SaysWith(&["init"], &["--deploy"]), DEPLOYS),
+    m(&["doctl"], AnyWord(&DOCTL_MUTATING), DEPLOYS),
+    m(&["gsutil"], AnyWord(&["rm", "rb", "mv"]), DEPLOYS),
+    m(&["gsutil"], SaysWith(&["rsync"], &["-d"]), DEPLOYS),
     m(&["cdk", "cdktf"], AnyWord(&["deploy", "destroy"]), DEPLOYS),
     m(&["sam"], AnyWord(&["deploy", "delete", "sync"]), DEPLOYS),
     m(
@@ -149,6 +177,39 @@ const MUTATIONS: &[Mutation] = &[
         PUBLISHES,
     ),
     m(&["dotnet"], AnyWord(&["push"]), PUBLISHES),
+    m(&["lein"], AnyWord(&["deploy", "release"]), PUBLISHES),
+    m(
+        &["pod"],
+        AnyWord(&["push", "delete", "deprecate", "add-owner", "remove-owner"]),
+        PUBLISHES,
+    ),
+    m(&["conan"], AnyWord(&["upload"]), PUBLISHES),
+    m(
+        &["conan"],
+        SaysWith(&["remove"], &["-r", "--remote"]),
+        PUBLISHES,
+    ),
+    // JFrog CLI: `jf rt upload|u`, `delete|del`, `move|mv`, `build-publish|bp`, …
+    m(&["jf", "jfrog"], AnyWord(&JFROG_MUTATING), PUBLISHES),
+    m(
+        &["release-it"],
+        Unless(&[
+            "--dry-run",
+            "-d",
+            "--help",
+            "-h",
+            "--version",
+            "-v",
+            "--release-version",
+            "--changelog",
+        ]),
+        PUBLISHES,
+    ),
+    m(
+        &["np"],
+        Unless(&["--preview", "--help", "--version"]),
+        PUBLISHES,
+    ),
     m(
         &["lerna", "changeset", "vsce", "ovsx"],
         AnyWord(&["publish"]),
@@ -204,7 +265,8 @@ const AWS_MUTATING: [&str; 18] = [
     "purge-",
 ];
 
-const GCLOUD_MUTATING: [&str; 15] = [
+const GCLOUD_MUTATING: [&str; 16] = [
+    "rm",
     "deploy",
     "delete",
     "create",
@@ -222,9 +284,57 @@ const GCLOUD_MUTATING: [&str; 15] = [
     "import",
 ];
 
-const AZ_MUTATING: [&str; 12] = [
-    "delete", "create", "update", "deploy", "stop", "restart", "purge", "remove", "start", "swap",
-    "scale", "up",
+const AZ_MUTATING: [&str; 13] = [
+    "delete",
+    "delete-batch",
+    "create",
+    "update",
+    "deploy",
+    "stop",
+    "restart",
+    "purge",
+    "remove",
+    "start",
+    "swap",
+    "scale",
+    "up",
+];
+
+/// DigitalOcean: `apps create-deployment`, `compute droplet delete`, `droplet-action
+/// power-off`, … (`list`, `get` read).
+const DOCTL_MUTATING: [&str; 13] = [
+    "create",
+    "create-deployment",
+    "delete",
+    "rm",
+    "update",
+    "deploy",
+    "power-off",
+    "shutdown",
+    "reboot",
+    "rebuild",
+    "restore",
+    "resize",
+    "power-cycle",
+];
+
+const JFROG_MUTATING: [&str; 16] = [
+    "upload",
+    "u",
+    "delete",
+    "del",
+    "move",
+    "mv",
+    "copy",
+    "cp",
+    "build-publish",
+    "bp",
+    "build-promote",
+    "bpr",
+    "docker-push",
+    "dp",
+    "publish",
+    "set-props",
 ];
 
 const FLY_MUTATING: [&str; 10] = [
@@ -278,9 +388,9 @@ const fn m(programs: &'static [&'static str], when: When, why: &'static str) -> 
 }
 
 /// Programs `special` reads.
-const SPECIAL: [&str; 12] = [
+const SPECIAL: [&str; 14] = [
     "gh", "gradle", "gradlew", "vercel", "nginx", "ansible", "ko", "psql", "mysql", "mariadb",
-    "mongosh", "sqlcmd",
+    "mongosh", "sqlcmd", "sbt", "mix",
 ];
 
 /// Whether the table or `special` knows the program: most commands are none of these, and
@@ -383,8 +493,33 @@ fn special(prog: &str, a: &[Arg], plain: &[&str]) -> Option<&'static str> {
         "psql" | "mysql" | "mariadb" | "mongosh" | "mongo" | "sqlcmd" => {
             drops_data(prog, a).then_some(DATA)
         }
+        "sbt" => sbt_publishes(plain).then_some(PUBLISHES),
+        // `mix hex.publish`, `hex.retire`, `hex.owner add`; `--dry-run` builds only.
+        "mix" => {
+            let hex = plain.iter().any(|w| {
+                matches!(
+                    *w,
+                    "hex.publish" | "hex.retire" | "hex.owner" | "hex.revert"
+                )
+            });
+            (hex && !given(a, &["--dry-run"])).then_some(PUBLISHES)
+        }
         _ => None,
     }
+}
+
+/// sbt's commands, each word a command or several (`sbt "clean; +publishSigned"`): the
+/// publishing ones (`publish`, `publishSigned`, `+publish`, `sonatypeBundleRelease`,
+/// `release`, `ci-release`), not `publishLocal`/`publishM2`.
+fn sbt_publishes(plain: &[&str]) -> bool {
+    (plain.iter().flat_map(|w| w.split([';', ' '])))
+        .map(|c| c.trim().trim_start_matches('+'))
+        .map(|c| c.rsplit('/').next().unwrap_or(c))
+        .any(|c| {
+            c.starts_with("publish") && !matches!(c, "publishLocal" | "publishM2")
+                || c.starts_with("sonatype") && c.contains("Release")
+                || matches!(c, "release" | "ci-release")
+        })
 }
 
 /// `gh api -X PUT|PATCH|DELETE …`, or a POST to an endpoint that merges, releases, deploys or
@@ -403,10 +538,13 @@ fn gh_api_writes(a: &[Arg]) -> bool {
     let touches = a
         .iter()
         .any(|x| endpoint.iter().any(|e| x.text.contains(e)));
+    // `gh api graphql -f query='mutation { mergePullRequest(…) }'` writes whatever its method.
+    let graphql_mutation =
+        a.iter().any(|x| x.text == "graphql") && a.iter().any(|x| x.text.contains("mutation"));
     match method.as_deref() {
         Some("PUT" | "PATCH" | "DELETE") => true,
-        Some("POST") => touches,
-        _ => false,
+        Some("POST") => touches || graphql_mutation,
+        _ => graphql_mutation,
     }
 }
 

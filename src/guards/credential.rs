@@ -715,7 +715,7 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         // `php -i` is phpinfo(): its Environment and `$_SERVER` tables.
         "php" if a.iter().any(|x| x.text == "-i" || x.text == "--info") => true,
         // npm's builtin `env` script (`npm run env`) prints the environment scripts get;
-        // systemd's manager, tmux's global environment and direnv's export print theirs.
+        // systemd's manager and tmux's global environment print theirs.
         "npm" | "pnpm" | "yarn" | "bun" => {
             let words = super::argv::plain_words(a);
             matches!(words.first(), Some(&("run" | "run-script"))) && words.get(1) == Some(&"env")
@@ -724,9 +724,9 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         "tmux" => a
             .iter()
             .any(|x| matches!(x.text.as_str(), "show-environment" | "showenv")),
-        "direnv" => super::argv::plain_words(a)
-            .first()
-            .is_some_and(|w| matches!(*w, "export" | "dump")),
+        // `direnv dump` prints the whole environment (`direnv export` is what a shell hook
+        // evaluates: the difference, consumed by `eval`).
+        "direnv" => super::argv::plain_words(a).first() == Some(&"dump"),
         _ if may_hold_code(prog) && mentions_environment(c) => {
             super::inline::code(c).is_some_and(|code| code_reads_environment(&code))
         }

@@ -577,8 +577,8 @@ fn mv_over(s: &Subject, c: &Command) -> Option<String> {
 }
 
 /// fd's `-x CMD` / `-X CMD` (`--exec`, `--exec-batch`) runs CMD on every file it finds, as
-/// `find -exec`: a deleting CMD (or a shell, which may be one) deletes under fd's search
-/// paths.
+/// `find -exec`: a deleting CMD (or a shell given a script, which may be one) deletes under
+/// fd's search paths.
 fn fd_exec(s: &Subject, c: &Command) -> Option<String> {
     const VALUED: [&str; 28] = [
         "-e",
@@ -618,7 +618,7 @@ fn fd_exec(s: &Subject, c: &Command) -> Option<String> {
     let deletes = matches!(
         runs,
         "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" | "trash" | "trash-put" | "gio"
-    ) || super::remote_code::is_interpreter(runs);
+    ) || matches!(runs, "sh" | "bash" | "zsh" | "dash" | "ksh");
     if !deletes {
         return None;
     }

@@ -425,22 +425,27 @@ fn custom_source(c: &Command) -> bool {
         return false;
     };
     let prog = program(c);
-    let options: &[&str] = match prog {
-        "cargo" => &["--registry", "--index", "--git"],
-        "bundle" => &["--git", "--github", "--source"],
-        "gem" => &["--source", "-s"],
-        "composer" => &["--repository", "--repository-url"],
-        "poetry" | "pdm" => &["--source"],
-        "npm" | "pnpm" | "yarn" | "bun" => &["--registry"],
-        _ => &[
-            "-i",
-            "--index-url",
-            "--extra-index-url",
-            "-f",
-            "--find-links",
-            "--index",
-            "--default-index",
-        ],
+    // Where a named source (`--registry evil`, `--github owner/repo`) is one too; pip's and
+    // uv's index options also take a local directory of wheels (`-f ./wheels`), which is not.
+    let (options, names): (&[&str], bool) = match prog {
+        "cargo" => (&["--registry", "--index", "--git"], true),
+        "bundle" => (&["--git", "--github", "--source"], true),
+        "gem" => (&["--source", "-s"], true),
+        "composer" => (&["--repository", "--repository-url"], true),
+        "poetry" | "pdm" => (&["--source"], true),
+        "npm" | "pnpm" | "yarn" | "bun" => (&["--registry"], true),
+        _ => (
+            &[
+                "-i",
+                "--index-url",
+                "--extra-index-url",
+                "-f",
+                "--find-links",
+                "--index",
+                "--default-index",
+            ],
+            false,
+        ),
     };
     let verb = a.iter().any(|x| {
         matches!(
@@ -454,9 +459,10 @@ fn custom_source(c: &Command) -> bool {
         "https://pypi.org/simple/",
     ];
     verb && options.iter().any(|o| {
-        option_values(a, None, o)
-            .iter()
-            .any(|v| !defaults.contains(v) && !REGISTRIES.iter().any(|r| v.starts_with(r)))
+        option_values(a, None, o).iter().any(|v| {
+            let default = defaults.contains(v) || REGISTRIES.iter().any(|r| v.starts_with(r));
+            !default && (names || v.contains("://"))
+        })
     })
 }
 

@@ -303,12 +303,18 @@ fn requests(c: &Case, state: &str) -> Vec<Request> {
         .collect()
 }
 
-/// The verdict on the case's own call, after its earlier calls.
+/// The verdict on the case's own call, after its earlier calls; or the verdict on the first
+/// earlier call that is stopped, since the host never runs it and the attack ends there (a
+/// `write` of `sitecustomize.py` judged as the code Python will run). An ordinary case must
+/// then get through all its calls.
 fn verdict(e: &GovernanceEngine, c: &Case, state: &str) -> openclaw_governance::Verdict {
     let mut calls = requests(c, state);
     let last = calls.pop().expect("the case's own call");
     for earlier in &calls {
-        e.evaluate(earlier);
+        let v = e.evaluate(earlier);
+        if v.action.as_str() != "allow" {
+            return v;
+        }
     }
     e.evaluate(&last)
 }

@@ -1,10 +1,17 @@
 //! Files whose content runs later: shell startup files, git hooks and git config, cron tables,
-//! systemd units. Text written into one is code that runs at the next login, commit or tick,
-//! under the user's name, out of sight of this hook: it is judged now, as the commands it will
-//! run. Writing ordinary content (a hook that runs the linter, an alias in `.bashrc`) stays
-//! allowed; a download saved into one is remote code (`guards::remote_code`).
+//! systemd units, and the start-up and config files of the tools an agent or a user runs
+//! (`config`): editors, debuggers, database shells, interpreters' start-up hooks, terminal
+//! multiplexers, desktop autostart entries, package managers' indexes, programs placed on
+//! `PATH` ahead of the system's. Text written into one is code that runs at the next login,
+//! commit, tick or start of the tool, under the user's name, out of sight of this hook: it is
+//! judged now, as the commands it will run. Writing ordinary content (a hook that runs the
+//! linter, an alias in `.bashrc`, `set number` in `.vimrc`) stays allowed; a download saved into
+//! one is remote code (`guards::remote_code`).
 
 use serde_json::{Map, Value};
+
+mod config;
+pub use config::Lang;
 
 /// How a file that runs later holds its commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,14 +26,48 @@ pub enum Runs {
     SystemCron,
     /// A systemd unit: `ExecStart=` and its siblings.
     Unit,
+    /// A desktop entry that starts on login or opens files: its `Exec=` line.
+    Desktop,
+    /// `NAME=value` lines every program of the session gets (`environment.d`).
+    Environment,
+    /// vim/neovim script: `!cmd`, `system('…')`, `:lua`, `:python`.
+    Vim,
+    /// A program in a language, run by that language's interpreter when it starts.
+    Code(Lang),
+    /// A `.pth` file in site-packages: its `import` lines run at every Python start.
+    Pth,
+    /// gdb and lldb command files: `shell`, `!`, `python`, `platform shell`, `script`.
+    Debugger,
+    /// psql's `\!` and pipes, and backquoted commands in its meta-commands.
+    Psql,
+    /// sqlite3's (and duckdb's) `.shell`, `.system`, pipes and loaded extensions.
+    Sqlite,
+    /// mailcap's view commands.
+    Mailcap,
+    /// tmux's own commands (`run-shell`, `if-shell`, `#(…)`, new windows with a command).
+    Tmux,
+    /// Options every later curl or wget takes (`output = ~/.bashrc`).
+    CurlRc,
+    WgetRc,
+    /// pip's config: the index every later install fetches from.
+    PipConf,
+    /// Cargo's config: the programs it runs (`rustc-wrapper`, `runner`, `linker`) and its
+    /// registries.
+    CargoConfig,
+    /// mise's config: hooks and tasks, plugins from an address.
+    Mise,
+    /// An executable put where it is run by name (`node_modules/.bin`, or a common program's
+    /// name in a `PATH` directory): its `#!` interpreter runs it.
+    Executable,
 }
 
 /// Shell startup files by name, wherever they are (a home may be anywhere).
-const SHELL_NAMES: [&str; 13] = [
+const SHELL_NAMES: [&str; 20] = [
     ".bashrc",
     ".bash_profile",
     ".bash_login",
     ".bash_logout",
+    ".bash_aliases",
     ".profile",
     ".zshrc",
     ".zprofile",
@@ -36,6 +77,13 @@ const SHELL_NAMES: [&str; 13] = [
     ".kshrc",
     ".mkshrc",
     ".envrc",
+    // X sessions source these at login; direnv sources its rc on every load.
+    ".xprofile",
+    ".xsessionrc",
+    ".xinitrc",
+    ".xsession",
+    ".direnvrc",
+    "direnvrc",
 ];
 
 /// Whether, and how, the file at an absolute `path` runs later.
@@ -77,7 +125,7 @@ pub fn runs_later(path: &str) -> Option<Runs> {
     if (path.starts_with("/etc/systemd/") || under("/.config/systemd/")) && unit {
         return Some(Runs::Unit);
     }
-    None
+    config::kind(path, name)
 }
 
 /// The commands a file of this kind will run, as shell text.
@@ -91,6 +139,7 @@ pub fn commands(kind: Runs, text: &str) -> String {
             .join("\n"),
         Runs::GitConfig => git_config_commands(text),
         Runs::Unit => unit_commands(text),
+        other => config::commands(other, text),
     }
 }
 

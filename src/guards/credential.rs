@@ -95,7 +95,8 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     }
     let why = environment_dump(prog, c)
         .or_else(|| secret_search(prog, c))
-        .or_else(|| stores::printed_secret(prog, c));
+        .or_else(|| stores::printed_secret(prog, c))
+        .or_else(|| in_container(c));
     if let Some(why) = why {
         return Some(format!("`{}` {why}", show(c)));
     }
@@ -149,6 +150,7 @@ fn not_files(s: &Subject, prog: &str, c: &Command) -> Vec<usize> {
         "openssl" => written_here(s, c, &["-out", "-keyout"]),
         "mkcert" => written_here(s, c, &["-key-file", "-cert-file", "-p12-file"]),
         "ssh" | "scp" | "sftp" | "ssh-copy-id" => identity_files(a),
+        "ssh-keygen" if generates_key(a) => written_here(s, c, &["-f"]),
         "find" => listed_only(a),
         _ => Vec::new(),
     }
@@ -202,6 +204,25 @@ fn listed_only(a: &[Arg]) -> Vec<usize> {
         }
     }
     out
+}
+
+/// `ssh-keygen [-t TYPE] -f FILE`: with none of its reading modes (`-y` public key of, `-l`
+/// fingerprint, `-p` new passphrase, `-e`/`-i` convert, `-R`/`-F`/`-H` known_hosts, `-c`
+/// comment, `-s` sign, `-D`/`-k`/`-L`/`-Q`/`-Y`/`-B` others) it creates a key pair at FILE,
+/// printing only the fingerprint.
+fn generates_key(a: &[Arg]) -> bool {
+    const READING: [char; 16] = [
+        'y', 'l', 'p', 'e', 'i', 'R', 'F', 'H', 'c', 'D', 'k', 'L', 'Q', 's', 'Y', 'B',
+    ];
+    let flags = a
+        .iter()
+        .filter(|x| x.text.starts_with('-') && !x.text.starts_with("--"));
+    !flags.into_iter().any(|x| {
+        x.text[1..]
+            .chars()
+            .next()
+            .is_some_and(|f| READING.contains(&f))
+    })
 }
 
 fn is_identity_option(o: &str) -> bool {
@@ -698,6 +719,21 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
                     .all(|x| matches!(x.text.as_str(), "-p" | "-x" | "-px" | "-xp"))
         }
         "compgen" => has_flag(a, &['v', 'e'], &[]),
+        // `php -i` is phpinfo(): its Environment and `$_SERVER` tables.
+        "php" if a.iter().any(|x| x.text == "-i" || x.text == "--info") => true,
+        // npm's builtin `env` script (`npm run env`) prints the environment scripts get;
+        // systemd's manager and tmux's global environment print theirs.
+        "npm" | "pnpm" | "yarn" | "bun" => {
+            let words = super::argv::plain_words(a);
+            matches!(words.first(), Some(&("run" | "run-script"))) && words.get(1) == Some(&"env")
+        }
+        "systemctl" => a.iter().any(|x| x.text == "show-environment"),
+        "tmux" => a
+            .iter()
+            .any(|x| matches!(x.text.as_str(), "show-environment" | "showenv")),
+        // `direnv dump` prints the whole environment (`direnv export` is what a shell hook
+        // evaluates: the difference, consumed by `eval`).
+        "direnv" => super::argv::plain_words(a).first() == Some(&"dump"),
         _ if may_hold_code(prog) && mentions_environment(c) => {
             super::inline::code(c).is_some_and(|code| code_reads_environment(&code))
         }
@@ -711,14 +747,17 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
 
 /// How programs name their environment, as whole words: awk's `ENVIRON`, Perl's `%ENV`/
 /// `$ENV{…}` and Ruby's `ENV`, Python's `os.environ`/`os.getenv`, Node's `process.env`, PHP's
-/// `getenv`/`$_ENV`.
-const ENV_NAMES: [&str; 6] = [
+/// `getenv`/`$_ENV`/`phpinfo()`, Deno's and Bun's `env`.
+const ENV_NAMES: [&str; 9] = [
     "ENVIRON",
     "ENV",
     "environ",
     "getenv",
     "process.env",
     "$_ENV",
+    "phpinfo",
+    "Deno.env",
+    "Bun.env",
 ];
 
 /// Programs that may run inline code (`inline::code` says which code).
@@ -749,7 +788,7 @@ fn may_hold_code(prog: &str) -> bool {
 /// A cheap look before finding a command's inline code: does any word name an environment?
 fn mentions_environment(c: &Command) -> bool {
     let names = |t: &str| {
-        ["ENV", "environ", "getenv", "process.env"]
+        ["ENV", "environ", "getenv", "process.env", "phpinfo", ".env"]
             .iter()
             .any(|n| t.contains(n))
     };
@@ -789,6 +828,99 @@ fn environment_key(rest: &str, property: bool) -> Option<&str> {
         None => &opened[..opened.find(|c: char| !ident(c)).unwrap_or(opened.len())],
     };
     (!body.is_empty()).then_some(body)
+}
+
+/// `docker exec api env`, `kubectl exec pod -- printenv`, `docker compose exec db sh -c
+/// 'echo $POSTGRES_PASSWORD'`: a command run in a container prints that container's
+/// environment and stores as it would here. Its files are the container's, judged already
+/// as words of the exec (`docker exec api cat /proc/1/environ`).
+fn in_container(c: &Command) -> Option<&'static str> {
+    let inner = container_command(program(c), args(c))?;
+    let words: Vec<String> = inner.iter().map(|a| a.text.clone()).collect();
+    let script = crate::shell::analyze_argv(&words, &[], &[]);
+    let dumps = script.commands.iter().any(|ic| {
+        let prog = program(ic);
+        environment_dump(prog, ic).is_some()
+            || stores::printed_secret(prog, ic).is_some()
+            || printed_secret_variable(prog, ic).is_some()
+    });
+    dumps.then_some("prints a container's environment or stored secrets")
+}
+
+/// The command words of `docker|podman exec [opts] CONTAINER CMD…` (also `container exec`
+/// and `compose exec SERVICE`) and `kubectl|oc exec POD [-c C] -- CMD…`.
+fn container_command<'a>(prog: &str, a: &'a [Arg]) -> Option<&'a [Arg]> {
+    const DOCKER: [&str; 28] = [
+        "-e",
+        "--env",
+        "--env-file",
+        "-u",
+        "--user",
+        "-w",
+        "--workdir",
+        "--detach-keys",
+        "--index",
+        "-H",
+        "--host",
+        "-c",
+        "--context",
+        "--config",
+        "-l",
+        "--log-level",
+        "-f",
+        "--file",
+        "-p",
+        "--project-name",
+        "--project-directory",
+        "--profile",
+        "--ansi",
+        "--progress",
+        "--parallel",
+        "--tlscacert",
+        "--tlscert",
+        "--tlskey",
+    ];
+    const KUBE: [&str; 10] = [
+        "-c",
+        "--container",
+        "-n",
+        "--namespace",
+        "--context",
+        "--kubeconfig",
+        "-f",
+        "--filename",
+        "--pod-running-timeout",
+        "--cluster",
+    ];
+    let kube = matches!(prog, "kubectl" | "oc" | "kubecolor");
+    if !kube && !matches!(prog, "docker" | "podman" | "nerdctl" | "docker-compose") {
+        return None;
+    }
+    if kube {
+        let ops = operands(a, &KUBE);
+        if ops.first()?.text != "exec" {
+            return None;
+        }
+        return match a.iter().position(|x| x.text == "--") {
+            Some(i) => a.get(i + 1..),
+            None => after(a, ops.get(2).copied()?),
+        };
+    }
+    let ops = operands(a, &DOCKER);
+    let verbs = ops.iter().take_while(|o| {
+        matches!(o.text.as_str(), "container" | "compose" | "exec") && o.text != "exec"
+    });
+    let at = verbs.count();
+    if ops.get(at)?.text != "exec" {
+        return None;
+    }
+    after(a, ops.get(at + 2).copied()?)
+}
+
+/// The words of `a` from `word` on (found by identity, not text).
+fn after<'a>(a: &'a [Arg], word: &Arg) -> Option<&'a [Arg]> {
+    let i = a.iter().position(|x| std::ptr::eq(x, word))?;
+    a.get(i..)
 }
 
 fn secret_search(prog: &str, c: &Command) -> Option<&'static str> {

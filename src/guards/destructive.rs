@@ -2,7 +2,7 @@
 //! permission changes are allowed inside the agent's workspace (`rm -rf node_modules`) and
 //! denied anywhere else, including the workspace itself.
 
-use super::argv::{args, find_roots, has_flag, operands, program};
+use super::argv::{args, find_roots, given, has_flag, operands, option_values, program};
 use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
@@ -110,9 +110,32 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         {
             operands(a, &["-t", "-S"]).into_iter().skip(1).collect()
         }
-        "tee" => return system_files(s, c, &operands(a, &[])),
-        "mv" => return mv_to_void(s, c),
-        _ => return device_write(c).or_else(|| system_truncation(s, c)),
+        "tee" => return system_files(s, c, &operands(a, &[])).or_else(|| emptied_by_tee(s, c)),
+        "mv" => return mv_to_void(s, c).or_else(|| mv_over(s, c)),
+        "install" if from_void(operands(a, &INSTALL_VALUED).first().copied()) => {
+            return operands(a, &INSTALL_VALUED)
+                .into_iter()
+                .skip(1)
+                .find_map(|t| outside_as(s, c, t, "empties"));
+        }
+        "7z" | "7za" | "7zr" | "7zz" if a.iter().any(|x| x.text == "-sdel") => {
+            operands(a, &[]).into_iter().skip(2).collect()
+        }
+        // `rar m` moves files into the archive; `-df` deletes them after archiving.
+        "rar" if a.first().is_some_and(|x| x.text == "m") || given(a, &["-df"]) => {
+            operands(a, &[]).into_iter().skip(2).collect()
+        }
+        "find" if !find_outputs(a).is_empty() => {
+            return find_outputs(a)
+                .into_iter()
+                .find_map(|t| over_user_file(s, c, &t, "overwrites"))
+                .or_else(|| redirected(s, c));
+        }
+        "fd" | "fdfind" => return fd_exec(s, c).or_else(|| redirected(s, c)),
+        "crontab" => return crontab(c).or_else(|| redirected(s, c)),
+        "chattr" if has_flag(a, &['R'], &[]) => return chattr(s, c),
+        "docker" | "podman" | "nerdctl" => return containers(c).or_else(|| redirected(s, c)),
+        _ => return redirected(s, c),
     };
     let verb = match program(c) {
         "ln" => "replaces",
@@ -128,6 +151,11 @@ fn outside(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
 
 /// `verb` says what the command does to `t` when it lies outside the workspace.
 fn outside_as(s: &Subject, c: &Command, t: &Arg, verb: &str) -> Option<String> {
+    // `ssh host rm -rf docs`: the other machine has no workspace of the agent's (and its
+    // relative paths start in the remote user's home, not here).
+    if super::remote_code::on_another_host(c) {
+        return Some(format!("`{}` {verb} {} on another host", show(c), t.text));
+    }
     if t.unresolved {
         return Some(format!(
             "`{}` {verb} a path only known when it runs",
@@ -227,7 +255,8 @@ fn device_write(c: &Command) -> Option<String> {
 fn outside_root(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
     let p = s.path_in(c, t);
     let root = s.view.workspace.as_deref().or(s.view.cwd.as_deref());
-    if !t.unresolved && root.is_some_and(|r| r.trim_end_matches('/') == p.path) {
+    let here = !super::remote_code::on_another_host(c);
+    if here && !t.unresolved && root.is_some_and(|r| r.trim_end_matches('/') == p.path) {
         return None;
     }
     outside(s, c, t)
@@ -372,5 +401,242 @@ fn mv_to_void(s: &Subject, c: &Command) -> Option<String> {
     }
     sources.iter().find_map(|t| {
         outside(s, c, t).or_else(|| Some(format!("`{}` discards {}", show(c), t.text)))
+    })
+}
+
+/// What a command's redirects destroy: a device written, a system file or a user's file
+/// emptied.
+fn redirected(s: &Subject, c: &Command) -> Option<String> {
+    device_write(c)
+        .or_else(|| system_truncation(s, c))
+        .or_else(|| emptied_by_redirect(s, c))
+}
+
+/// `install`'s options that take a value (`-m 755`, `-o root`).
+const INSTALL_VALUED: [&str; 10] = [
+    "-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-t", "-Z",
+];
+
+/// Sources that hold nothing: copying, installing or teeing one over a file empties it.
+fn from_void(a: Option<&Arg>) -> bool {
+    a.is_some_and(|x| matches!(x.text.as_str(), "/dev/null" | "/dev/zero"))
+}
+
+/// Temporary directories: a file there is scratch, not anybody's document.
+fn scratch(p: &crate::paths::Resolved) -> bool {
+    ["/tmp/", "/var/tmp/", "/dev/shm/"]
+        .iter()
+        .any(|d| p.path.starts_with(d))
+        || matches!(p.path.as_str(), "/dev/null" | "/dev/stdout" | "/dev/stderr")
+}
+
+/// A file outside the workspace that the command empties or writes over, unless it is
+/// scratch (`/tmp/list.txt`).
+fn over_user_file(s: &Subject, c: &Command, t: &Arg, verb: &str) -> Option<String> {
+    if !t.unresolved && scratch(&s.path_in(c, t)) {
+        return None;
+    }
+    outside_as(s, c, t, verb)
+}
+
+/// `tee FILE < /dev/null`, or a tee fed nothing at all: FILE is truncated and nothing is
+/// written back (`-a` appends, which keeps it).
+fn emptied_by_tee(s: &Subject, c: &Command) -> Option<String> {
+    let a = args(c);
+    if has_flag(a, &['a'], &["append"]) {
+        return None;
+    }
+    let from_void_redirect = c.redirects.iter().any(|r| {
+        r.kind == crate::shell::RedirectKind::Read
+            && matches!(r.target.text.as_str(), "/dev/null" | "/dev/zero")
+    });
+    let fed = !c.inputs.is_empty()
+        || c.stdin_text.is_some()
+        || c.redirects
+            .iter()
+            .any(|r| r.kind == crate::shell::RedirectKind::Read);
+    if !from_void_redirect && fed {
+        return None;
+    }
+    operands(a, &[])
+        .into_iter()
+        .find_map(|t| over_user_file(s, c, t, "empties"))
+}
+
+/// `: > FILE`, `> FILE`, `cat /dev/null > FILE`, `true > FILE`, `printf '' > FILE`: a
+/// truncating redirect of a command that prints nothing empties FILE.
+fn emptied_by_redirect(s: &Subject, c: &Command) -> Option<String> {
+    let a = args(c);
+    let silent = match program(c) {
+        "" | ":" | "true" | "false" => true,
+        "cat" => a.iter().all(|x| x.text == "/dev/null"),
+        "echo" => a.iter().all(|x| x.text == "-n"),
+        "printf" => a.iter().all(|x| x.text.is_empty()),
+        _ => false,
+    };
+    if !silent {
+        return None;
+    }
+    c.redirects
+        .iter()
+        .filter(|r| r.kind == crate::shell::RedirectKind::Write)
+        .find_map(|r| over_user_file(s, c, &r.target, "empties"))
+}
+
+/// `find … -fprint F`, `-fprint0 F`, `-fprintf F FORMAT`, `-fls F`: F is truncated and
+/// written with the list of names.
+fn find_outputs(a: &[Arg]) -> Vec<Arg> {
+    a.windows(2)
+        .filter(|w| {
+            matches!(
+                w[0].text.as_str(),
+                "-fprint" | "-fprint0" | "-fprintf" | "-fls"
+            )
+        })
+        .map(|w| w[1].clone())
+        .collect()
+}
+
+/// `mv SRC FILE` where FILE is outside the workspace: the file of that name, if any, is
+/// replaced and its content gone (unless `-n`, `--update=none` or a backup keeps it). A
+/// destination that is a directory (`mv x ~/bin/`, `-t DIR`) keeps what it holds.
+fn mv_over(s: &Subject, c: &Command) -> Option<String> {
+    let a = args(c);
+    let keeps = has_flag(
+        a,
+        &['n', 'b', 't'],
+        &["no-clobber", "backup", "target-directory"],
+    ) || a.iter().any(|x| x.text.starts_with("--update=none"));
+    let ops = operands(a, &["-S", "--suffix"]);
+    if keeps || ops.len() < 2 {
+        return None;
+    }
+    let dest = ops.last()?;
+    if dest.text.ends_with('/') {
+        return None;
+    }
+    let p = s.path_in(c, dest);
+    // The one look at the disk: a directory there means `mv` moves into it.
+    if !dest.unresolved && !p.pattern && std::path::Path::new(&p.path).is_dir() {
+        return None;
+    }
+    over_user_file(s, c, dest, "replaces")
+}
+
+/// fd's `-x CMD` / `-X CMD` (`--exec`, `--exec-batch`) runs CMD on every file it finds, as
+/// `find -exec`: a deleting CMD (or a shell given a script, which may be one) deletes under
+/// fd's search paths.
+fn fd_exec(s: &Subject, c: &Command) -> Option<String> {
+    const VALUED: [&str; 28] = [
+        "-e",
+        "--extension",
+        "-t",
+        "--type",
+        "-E",
+        "--exclude",
+        "-d",
+        "--max-depth",
+        "--min-depth",
+        "--exact-depth",
+        "-S",
+        "--size",
+        "--changed-within",
+        "--changed-before",
+        "-o",
+        "--owner",
+        "-j",
+        "--threads",
+        "--max-results",
+        "-c",
+        "--color",
+        "--ignore-file",
+        "--path-separator",
+        "--search-path",
+        "--base-directory",
+        "--format",
+        "--batch-size",
+        "--and",
+    ];
+    let a = args(c);
+    let at = a
+        .iter()
+        .position(|x| matches!(x.text.as_str(), "-x" | "-X" | "--exec" | "--exec-batch"))?;
+    let runs = a.get(at + 1).map_or("", |x| super::argv::basename(&x.text));
+    let deletes = matches!(
+        runs,
+        "rm" | "unlink" | "rmdir" | "shred" | "srm" | "wipe" | "trash" | "trash-put" | "gio"
+    ) || matches!(runs, "sh" | "bash" | "zsh" | "dash" | "ksh");
+    if !deletes {
+        return None;
+    }
+    let own = &a[..at];
+    let mut roots: Vec<Arg> = operands(own, &VALUED)
+        .into_iter()
+        .skip(1)
+        .cloned()
+        .collect();
+    roots.extend(
+        option_values(own, None, "--search-path")
+            .into_iter()
+            .map(Arg::literal),
+    );
+    if roots.is_empty() {
+        let base = option_values(own, None, "--base-directory");
+        roots.push(Arg::literal(base.last().copied().unwrap_or(".")));
+    }
+    roots.iter().find_map(|t| outside_root(s, c, t))
+}
+
+/// `crontab -r` removes the user's whole crontab; `crontab /dev/null` replaces it with
+/// nothing.
+fn crontab(c: &Command) -> Option<String> {
+    let a = args(c);
+    let removes = has_flag(a, &['r'], &[])
+        || operands(a, &["-u"])
+            .first()
+            .is_some_and(|f| f.text == "/dev/null");
+    removes.then(|| format!("`{}` deletes the user's crontab", show(c)))
+}
+
+/// `chattr -R +i DIR` makes every file under DIR immutable (`+a`: append-only), which locks
+/// its owner out as a recursive chmod would; the attribute operands start with `+`, `-`, `=`.
+fn chattr(s: &Subject, c: &Command) -> Option<String> {
+    let a = args(c);
+    // `-v VERSION`, `-p PROJECT` take a value.
+    let value = |i: usize| i > 0 && matches!(a[i - 1].text.as_str(), "-v" | "-p");
+    (a.iter().enumerate())
+        .filter(|&(i, x)| !x.text.starts_with(['+', '-', '=']) && !value(i))
+        .find_map(|(_, t)| outside_as(s, c, t, "changes the attributes of"))
+}
+
+/// Docker's deletions of data kept outside the workspace, in the daemon's own directories:
+/// volumes (`volume rm`, `volume prune`, `system prune --volumes`, `rm -v`), every stopped
+/// container's filesystem (`container prune`, `system prune -a`), and `rm -f` of containers
+/// listed only when it runs (`$(docker ps -aq)`). These are judged here rather than by the
+/// production guard: a local daemon's volumes are the user's data (databases of every
+/// project on the machine), and nothing can bring them back. Images and build cache can be
+/// pulled or built again, so their pruning is allowed, and so is `compose down -v`: it
+/// removes only the volumes the workspace's own compose file declares, the project's data.
+fn containers(c: &Command) -> Option<String> {
+    let a = args(c);
+    let ops = operands(a, &super::production::DOCKER_VALUED);
+    let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
+    let volumes = has_flag(a, &['v'], &["volumes"]);
+    let all = has_flag(a, &['a'], &["all"]);
+    let hit = match words.as_slice() {
+        ["volume", "rm" | "remove" | "prune", ..] => true,
+        ["system", "prune", ..] => volumes || all,
+        ["system", "reset", ..] => true,
+        ["container", "prune", ..] => true,
+        ["rm" | "container", ..] if words.first() == Some(&"rm") || words.get(1) == Some(&"rm") => {
+            volumes || has_flag(a, &['f'], &["force"]) && ops.iter().any(|o| o.unresolved)
+        }
+        _ => false,
+    };
+    hit.then(|| {
+        format!(
+            "`{}` deletes data kept outside the workspace (volumes or containers)",
+            show(c)
+        )
     })
 }

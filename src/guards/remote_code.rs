@@ -2,15 +2,50 @@
 //! interpreter (`curl … | sh`, `bash <(curl …)`, `bash -c "$(wget -qO- …)"`, `base64 -d | sh`),
 //! or saved to a file that the same command line then runs.
 
-use super::argv::{args, has_flag, listed, operands, option_values, program};
+use super::argv::{args, given, has_flag, listed, operands, option_values, program};
 use super::{projects, show, Subject};
 use crate::call::startup::runs_later;
 use crate::shell::{Command, Script};
 
-/// Programs whose output is content from the network.
-const DOWNLOADERS: [&str; 21] = [
-    "curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lynx", "links", "nc", "ncat",
-    "socat", "tftp", "ftp", "ssh", "scp", "sftp", "wget2", "w3m", "elinks", "curlie",
+/// Programs whose output is content from the network: HTTP(S)/FTP clients (also axel,
+/// libwww-perl's `lwp-download`, `lwp-request` and its `GET`/`HEAD`/`POST` aliases, lftp),
+/// sockets, remote shells, and DNS clients (a TXT record is text anyone can publish).
+const DOWNLOADERS: [&str; 35] = [
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "lynx",
+    "links",
+    "nc",
+    "ncat",
+    "socat",
+    "tftp",
+    "ftp",
+    "ssh",
+    "scp",
+    "sftp",
+    "wget2",
+    "w3m",
+    "elinks",
+    "curlie",
+    "axel",
+    "lwp-download",
+    "lwp-request",
+    "lwp-mirror",
+    "GET",
+    "HEAD",
+    "POST",
+    "lftp",
+    "wcurl",
+    "dig",
+    "kdig",
+    "drill",
+    "nslookup",
+    "host",
 ];
 
 /// Programs whose output is decoded from their input: a payload the text did not show.
@@ -194,39 +229,63 @@ fn remote_spec(prog: &str, t: &str) -> bool {
 /// `npx https://…/pkg.tgz`, `npm install git+https://…`: a package from an address runs its
 /// own code (its bin, or its install scripts).
 fn package_from_url(script: &Script) -> Option<String> {
-    script.commands.iter().find_map(|c| {
-        let runner_prog = c
-            .wrappers
-            .last()
-            .map_or("", |w| w.split(' ').next().unwrap_or(""));
-        let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(program(c), t);
-        let runner = c.wrappers.iter().any(|w| {
-            let mut words = w.split(' ');
-            let first = words.next().unwrap_or("");
-            matches!(first, "npx" | "bunx" | "pnpx")
-                || matches!(words.next(), Some("dlx" | "x" | "exec"))
-        });
-        let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
-        let installs = installer_args(c).is_some_and(|a| {
-            a.first().is_some_and(|v| {
-                // `pip download`/`pip wheel` of a source package run its build code too.
-                matches!(
-                    v.text.as_str(),
-                    "install" | "i" | "add" | "download" | "wheel"
-                )
-            }) && a.iter().skip(1).any(|x| remote(&x.text))
-        });
-        // As an option of the program, or kept by the runner it was peeled from.
-        let package_flag = (args(c).iter().map(|x| x.text.as_str()))
-            .chain(c.wrappers.iter().flat_map(|w| w.split(' ')))
-            .any(|t| t.strip_prefix("--package=").is_some_and(remote));
-        (prog_remote
-            || installs
-            || package_flag
-            || system_package_from_url(c)
-            || runs_remote_module(c))
-        .then(|| format!("`{}` runs a package fetched from an address", show(c)))
-    })
+    script
+        .commands
+        .iter()
+        .find_map(|c| {
+            let runner_prog = c
+                .wrappers
+                .last()
+                .map_or("", |w| w.split(' ').next().unwrap_or(""));
+            let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(program(c), t);
+            let runner = c.wrappers.iter().any(|w| {
+                let mut words = w.split(' ');
+                let first = words.next().unwrap_or("");
+                matches!(first, "npx" | "bunx" | "pnpx")
+                    || matches!(words.next(), Some("dlx" | "x" | "exec"))
+            });
+            let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
+            let installs = installer_args(c).is_some_and(|a| {
+                // `uv tool install`, `pipx`'s and uv's own `tool` verb.
+                let a = match a.first() {
+                    Some(t) if t.text == "tool" => &a[1..],
+                    _ => a,
+                };
+                a.first().is_some_and(|v| {
+                    // `pip download`/`pip wheel` of a source package run its build code too;
+                    // composer's `require`/`create-project` run the package's scripts and plugins.
+                    matches!(
+                        v.text.as_str(),
+                        "install"
+                            | "i"
+                            | "add"
+                            | "download"
+                            | "wheel"
+                            | "require"
+                            | "create-project"
+                    )
+                }) && a.iter().skip(1).any(|x| remote(&x.text))
+            });
+            // As an option of the program, or kept by the runner it was peeled from.
+            let package_flag = (args(c).iter().map(|x| x.text.as_str()))
+                .chain(c.wrappers.iter().flat_map(|w| w.split(' ')))
+                .any(|t| t.strip_prefix("--package=").is_some_and(remote));
+            // A program that is itself an address (`uv run https://…/x.py`): only a runner
+            // that fetches it can run it.
+            let url_program = c.argv.first().is_some_and(|p| p.text.contains("://"));
+            // `nix-shell -I nixpkgs=URL --run CMD`: the runner's sources, kept in its label.
+            let url_program = url_program || c.wrappers.iter().any(|w| w.contains(" --source="));
+            (prog_remote
+                || installs
+                || package_flag
+                || url_program
+                || custom_source(c)
+                || system_package_from_url(c)
+                || runs_remote_module(c))
+            .then(|| format!("`{}` runs a package fetched from an address", show(c)))
+        })
+        .or_else(|| source_config(script))
+        .or_else(|| installed_then_run(script))
 }
 
 /// `yum install URL`, `rpm -Uvh URL`: a package from an address, its scripts run as root.
@@ -252,7 +311,25 @@ fn system_package_from_url(c: &Command) -> bool {
 /// `python3 -m pip …` or `uv pip …`.
 fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
     let installers = [
-        "npm", "pnpm", "yarn", "bun", "pip", "pip3", "pipx", "uv", "cargo", "gem",
+        "npm",
+        "pnpm",
+        "yarn",
+        "bun",
+        "pip",
+        "pip3",
+        "pipx",
+        "uv",
+        "cargo",
+        "gem",
+        "bundle",
+        "composer",
+        "poetry",
+        "pdm",
+        "rye",
+        "conda",
+        "mamba",
+        "micromamba",
+        "brew",
     ];
     let a = args(c);
     let prog = program(c);
@@ -286,7 +363,262 @@ fn runs_remote_module(c: &Command) -> bool {
                     .any(|x| x.text.contains('/') && x.text.contains('@'))
         }
         "uvx" | "pipx" | "uv" => a.iter().any(|x| remote(&x.text)),
+        _ => remote_plugin(program(c), a),
+    }
+}
+
+/// Runners and plugin managers that fetch code from an address and run it, at once or at
+/// install: `nix run|shell|develop github:…` (or `-I nixpkgs=URL`), `ansible-pull -U URL`
+/// (runs the playbook it clones), `helm plugin install URL` (runs the plugin's install
+/// hook), `kubectl krew install --manifest-url URL`, `asdf plugin add NAME URL` and `mise
+/// plugins install NAME URL` (their scripts run on every install of the tool), `brew tap
+/// NAME URL` (its formulae are Ruby run at install). The same tools' own indexes
+/// (`nix run nixpkgs#hello`, `asdf plugin add nodejs`, `krew install ctx`) are ordinary.
+fn remote_plugin(prog: &str, a: &[crate::shell::Arg]) -> bool {
+    let address = |t: &str| {
+        let v = t.split_once('=').map_or(t, |(_, v)| v);
+        [
+            "://",
+            "github:",
+            "gitlab:",
+            "sourcehut:",
+            "git+",
+            "tarball+",
+            "git@",
+        ]
+        .iter()
+        .any(|p| v.contains(p))
+    };
+    let words = super::argv::plain_words(a);
+    let any_address = || a.iter().any(|x| address(&x.text));
+    match prog {
+        "nix" => {
+            (matches!(words.first(), Some(&("run" | "shell" | "develop")))
+                || words.starts_with(&["profile", "install"]))
+                && any_address()
+        }
+        "nix-env" | "nix-build" => any_address(),
+        "ansible-pull" => true,
+        "helm" => words.starts_with(&["plugin", "install"]) && any_address(),
+        "kubectl" | "kubectl-krew" | "krew" => {
+            words.contains(&"install") && a.iter().any(|x| x.text.starts_with("--manifest-url"))
+        }
+        "asdf" => {
+            (words.starts_with(&["plugin", "add"]) || words.first() == Some(&"plugin-add"))
+                && any_address()
+        }
+        "mise" | "rtx" => {
+            matches!(words.first(), Some(&("plugins" | "plugin" | "p")))
+                && matches!(words.get(1), Some(&("install" | "i" | "add" | "link")))
+                && any_address()
+        }
+        "brew" => words.first() == Some(&"tap") && any_address(),
         _ => false,
+    }
+}
+
+/// Options that name where a package comes from, by installer: a value other than the
+/// ecosystem's default index (`--registry evil`, `--index-url https://…`, `--github
+/// owner/repo`) is a package from elsewhere, its install code run.
+fn custom_source(c: &Command) -> bool {
+    let Some(a) = installer_args(c) else {
+        return false;
+    };
+    let prog = program(c);
+    // Where a named source (`--registry evil`, `--github owner/repo`) is one too; pip's and
+    // uv's index options also take a local directory of wheels (`-f ./wheels`), which is not.
+    let (options, names): (&[&str], bool) = match prog {
+        "cargo" => (&["--registry", "--index", "--git"], true),
+        "bundle" => (&["--git", "--github", "--source"], true),
+        "gem" => (&["--source", "-s"], true),
+        "composer" => (&["--repository", "--repository-url"], true),
+        "poetry" | "pdm" => (&["--source"], true),
+        "npm" | "pnpm" | "yarn" | "bun" => (&["--registry"], true),
+        _ => (
+            &[
+                "-i",
+                "--index-url",
+                "--extra-index-url",
+                "-f",
+                "--find-links",
+                "--index",
+                "--default-index",
+            ],
+            false,
+        ),
+    };
+    let verb = a.iter().any(|x| {
+        matches!(
+            x.text.as_str(),
+            "install" | "add" | "download" | "wheel" | "require" | "create-project" | "sync"
+        )
+    });
+    let defaults = [
+        "crates-io",
+        "https://pypi.org/simple",
+        "https://pypi.org/simple/",
+    ];
+    verb && options.iter().any(|o| {
+        option_values(a, None, o).iter().any(|v| {
+            let default = defaults.contains(v) || REGISTRIES.iter().any(|r| v.starts_with(r));
+            !default && (names || v.contains("://"))
+        })
+    })
+}
+
+/// Commands that point a package manager at another index for every later install:
+/// `npm config set registry URL`, `pip config set global.index-url URL`, `gem sources --add
+/// URL`, `bundle config set mirror.… URL`, `composer config repositories.x vcs URL`, `go env -w
+/// GOPROXY=URL` (or the checksum database off), `poetry source add`, `conda config --add
+/// channels URL`, a system package repository added (`add-apt-repository`, `dnf
+/// config-manager --add-repo`, `zypper addrepo`, `flatpak remote-add`), a krew index.
+fn source_config(script: &Script) -> Option<String> {
+    script.commands.iter().find_map(|c| {
+        let a = args(c);
+        let words = super::argv::plain_words(a);
+        let texts: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+        let elsewhere = || {
+            texts.iter().any(|t| {
+                let v = t.split_once('=').map_or(*t, |(_, v)| v);
+                v.contains("://") && !REGISTRIES.iter().any(|r| v.starts_with(r))
+            })
+        };
+        let key = |names: &[&str]| {
+            texts.iter().any(|t| {
+                let t = t.to_ascii_lowercase();
+                names.iter().any(|n| t.contains(n))
+            })
+        };
+        let pip = program(c).starts_with("pip")
+            || program(c).starts_with("python") && texts.windows(2).any(|w| w == ["-m", "pip"]);
+        let hit = match program(c) {
+            "npm" | "pnpm" | "yarn" => {
+                (words.starts_with(&["config", "set"]) || words.first() == Some(&"set"))
+                    && key(&["registry"])
+                    && elsewhere()
+            }
+            _ if pip => {
+                words.contains(&"config")
+                    && words.contains(&"set")
+                    && (key(&["index-url", "find-links"]) && elsewhere() || key(&["trusted-host"]))
+            }
+            "gem" => words.first() == Some(&"sources") && given(a, &["-a", "--add"]) && elsewhere(),
+            "bundle" => words.first() == Some(&"config") && key(&["mirror."]) && elsewhere(),
+            "composer" => words.first() == Some(&"config") && key(&["repositories", "repo."]) && elsewhere(),
+            "go" => words.first() == Some(&"env") && texts.contains(&"-w") && go_source(&texts),
+            "poetry" => words.starts_with(&["source", "add"]),
+            "conda" | "mamba" | "micromamba" => words.first() == Some(&"config") && key(&["channels"]) && elsewhere(),
+            "add-apt-repository" | "apt-add-repository" => true,
+            "dnf" | "yum" | "yum-config-manager" => texts.iter().any(|t| t.starts_with("--add-repo")),
+            "zypper" => matches!(words.first(), Some(&("ar" | "addrepo"))),
+            "flatpak" => words.first() == Some(&"remote-add"),
+            "kubectl" | "krew" | "kubectl-krew" => words.windows(2).any(|w| w == ["index", "add"]),
+            _ => false,
+        };
+        hit.then(|| {
+            format!(
+                "`{}` points a package manager at another source: what it installs from there runs its code",
+                show(c)
+            )
+        })
+    })
+}
+
+/// `go env -w` of a module proxy other than Go's own (`direct` and `off` fetch nothing
+/// new), or of the checksum database turned off or bypassed.
+fn go_source(texts: &[&str]) -> bool {
+    texts.iter().any(|t| {
+        let Some((name, value)) = t.split_once('=') else {
+            return false;
+        };
+        match name {
+            "GOPROXY" => value
+                .split([',', '|'])
+                .any(|p| !matches!(p, "" | "direct" | "off" | "https://proxy.golang.org")),
+            "GOSUMDB" => value == "off",
+            "GONOSUMDB" | "GONOSUMCHECK" | "GOINSECURE" => !value.is_empty(),
+            "GOFLAGS" => value.contains("-insecure"),
+            _ => false,
+        }
+    })
+}
+
+/// `go install host/path/cmd/x@v && x`: the module is fetched from its address and its
+/// binary run in the same command line, as `go run host/path@v` does. Installing alone runs
+/// none of its code (Go has no install scripts), so it stays an ordinary install.
+fn installed_then_run(script: &Script) -> Option<String> {
+    let mut installed: Vec<(String, &Command)> = Vec::new();
+    for c in &script.commands {
+        let name = crate::paths::basename(c.argv.first().map_or("", |p| p.text.as_str()));
+        if let Some((_, by)) = installed.iter().find(|(n, _)| n == name) {
+            return Some(format!(
+                "`{}` runs what `{}` fetched from an address",
+                show(c),
+                show(by)
+            ));
+        }
+        let a = args(c);
+        if program(c) == "go" && a.first().is_some_and(|v| v.text == "install") {
+            let modules = a
+                .iter()
+                .skip(1)
+                .filter(|x| x.text.contains('/') && x.text.contains('@'));
+            installed.extend(modules.filter_map(|m| go_binary(&m.text)).map(|n| (n, c)));
+        }
+    }
+    None
+}
+
+/// The binary `go install` makes of `host/path/x@v` (`x`; a `/vN` major-version suffix is
+/// skipped: `…/x/v2@latest` is `x`).
+fn go_binary(module: &str) -> Option<String> {
+    let path = module.split('@').next()?;
+    let mut parts = path.rsplit('/');
+    let last = parts.next()?;
+    let versioned =
+        last.len() > 1 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit());
+    let name = if versioned { parts.next()? } else { last };
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// Whether a command runs on another machine (`ssh host CMD`, the shell model's label
+/// `ssh HOST`): what it prints comes from there.
+pub fn on_another_host(c: &Command) -> bool {
+    c.wrappers.iter().any(|w| w.starts_with("ssh "))
+}
+
+/// The files fetchers whose output is not `-o` name write: `lwp-download URL [FILE]`, `tftp
+/// HOST -c get REMOTE [LOCAL]`, `axel [-o F] URL` (named from the URL without one).
+fn fetched_files(prog: &str, a: &[crate::shell::Arg]) -> Option<(Vec<String>, bool)> {
+    match prog {
+        "lwp-download" => {
+            let ops = operands(a, &["-s"]);
+            Some(match ops.get(1) {
+                Some(f) => (vec![f.text.clone()], false),
+                None => (Vec::new(), true),
+            })
+        }
+        "tftp" => {
+            let at = a.iter().position(|x| x.text == "-c")?;
+            let verb = a.get(at + 1)?;
+            if verb.text != "get" {
+                return Some((Vec::new(), false));
+            }
+            let remote = a.get(at + 2)?;
+            let local = match a.get(at + 3) {
+                Some(l) => l.text.clone(),
+                None => crate::paths::basename(&remote.text).to_string(),
+            };
+            Some((vec![local], false))
+        }
+        "axel" => {
+            let named = option_values(a, Some("-o"), "--output");
+            Some((
+                named.iter().map(|f| f.to_string()).collect(),
+                named.is_empty(),
+            ))
+        }
+        _ => None,
     }
 }
 
@@ -395,7 +727,7 @@ pub fn decodes(c: &Command) -> bool {
 
 fn is_source(c: &Command) -> bool {
     let prog = program(c);
-    if listed(&DOWNLOADERS, prog) || fetches(prog, args(c)) {
+    if listed(&DOWNLOADERS, prog) || fetches(prog, args(c)) || on_another_host(c) {
         return true;
     }
     // `perl -e 'print pack("H*", …)' | sh`: a program computing a script is a decoder.
@@ -550,6 +882,10 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
         .map(|r| r.target.text.clone())
         .collect();
     let prog = program(c);
+    if let Some((more, anonymous)) = fetched_files(prog, a) {
+        names.extend(more);
+        return (names, anonymous);
+    }
     let flagged = match prog {
         "curl" => option_values(a, Some("-o"), "--output"),
         "wget" | "wget2" => option_values(a, Some("-O"), "--output-document"),

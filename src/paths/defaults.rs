@@ -88,6 +88,37 @@ const NAMES: &[(&str, &str)] = &[
     ("*.tfstate", "Terraform state"),
     ("*.tfstate.backup", "Terraform state"),
     ("*.tfvars", "Terraform variables"),
+    // Composer's per-project `auth.json` (next to composer.json: github-oauth, http-basic,
+    // bearer tokens), and the same name where Codex, Vercel, Podman and others keep tokens.
+    // Translation namespaces named `auth.json` are excepted below.
+    ("auth.json", "auth tokens file"),
+    // Applications whose config holds the database password and keys: WordPress
+    // (`DB_PASSWORD`, salts), MediaWiki, Azure Functions' local app settings.
+    ("wp-config.php", "WordPress config with DB password"),
+    ("LocalSettings.php", "MediaWiki config with DB password"),
+    ("local.settings.json", "Azure Functions local secrets"),
+    // Shell and client histories: tokens and passwords typed on a command line or in a
+    // REPL (`export GITHUB_TOKEN=…`, `SET PASSWORD`, `\password`, `os.environ[…] = …`).
+    (".bash_history", "shell history"),
+    (".zsh_history", "shell history"),
+    (".zhistory", "shell history"),
+    (".sh_history", "shell history"),
+    (".histfile", "shell history"),
+    (".mysql_history", "MySQL client history"),
+    (".psql_history", "PostgreSQL client history"),
+    (".sqlite_history", "SQLite client history"),
+    (".python_history", "Python REPL history"),
+    (".node_repl_history", "Node REPL history"),
+    (".irb_history", "Ruby REPL history"),
+    (".rediscli_history", "Redis client history"),
+    (".dbshell", "MongoDB shell history"),
+    // Mail clients' stored passwords, Emacs' auth source, Sentry's and PostgreSQL's service
+    // files (a `password=` is allowed in each).
+    (".msmtprc", "msmtp mail password"),
+    (".fetchmailrc", "fetchmail passwords"),
+    (".authinfo", "auth-source passwords"),
+    (".sentryclirc", "Sentry CLI token"),
+    (".pg_service.conf", "PostgreSQL service passwords"),
 ];
 
 /// Location entries: the path, not the name, makes the file a secret.
@@ -165,12 +196,106 @@ const LOCATIONS: &[(&str, &str)] = &[
     // Kubernetes service-account tokens and Docker/compose secrets mounted into containers.
     ("/var/run/secrets/**", "mounted secrets"),
     ("/run/secrets/**", "mounted secrets"),
-    // OpenClaw's own: per-agent auth profiles and credentials hold model provider API keys.
+    // OpenClaw's own: per-agent auth profiles and credentials hold model provider API keys;
+    // its config holds the gateway's auth token and every channel's bot token (and the
+    // backups it keeps when it rewrites the file).
     (
         "~/.openclaw/agents/**/auth-profiles.json",
         "OpenClaw auth profiles",
     ),
     ("~/.openclaw/credentials/**", "OpenClaw credentials"),
+    (
+        "~/.openclaw/openclaw.json*",
+        "OpenClaw config (gateway and channel tokens)",
+    ),
+    // Hosting, database and CI CLIs, where each vendor's docs say the login is kept.
+    ("~/.config/netlify/config.json", "Netlify token"),
+    ("~/.netlify/config.json", "Netlify token"),
+    ("~/.local/share/com.vercel.cli/auth.json", "Vercel token"),
+    ("~/.vercel/auth.json", "Vercel token"),
+    ("~/.now/auth.json", "Vercel token"),
+    ("~/.supabase/access-token", "Supabase token"),
+    ("~/.config/stripe/config.toml", "Stripe keys"),
+    ("~/.dbt/profiles.yml", "dbt warehouse passwords"),
+    ("~/.snowflake/connections.toml", "Snowflake connections"),
+    ("~/.snowflake/config.toml", "Snowflake connections"),
+    ("~/.snowsql/config", "SnowSQL connections"),
+    ("~/.config/ngrok/ngrok.yml", "ngrok authtoken"),
+    ("~/.ngrok2/ngrok.yml", "ngrok authtoken"),
+    ("~/.circleci/cli.yml", "CircleCI token"),
+    ("~/.jfrog/jfrog-cli.conf*", "JFrog tokens"),
+    ("~/.config/scw/config.yaml", "Scaleway keys"),
+    ("~/.config/linode-cli", "Linode token"),
+    ("~/.linode-cli", "Linode token"),
+    ("~/.travis/config.yml", "Travis CI token"),
+    ("~/.railway/config.json", "Railway token"),
+    ("~/.render/cli.yaml", "Render token"),
+    ("~/.config/tea/config.yml", "Gitea CLI token"),
+    ("~/.aliyun/config.json", "Alibaba Cloud keys"),
+    ("~/.tccli/**", "Tencent Cloud keys"),
+    ("~/.bluemix/**", "IBM Cloud tokens"),
+    ("~/.vultr-cli.yaml", "Vultr token"),
+    ("~/.ovh.conf", "OVH API keys"),
+    ("~/.mc/config.json", "MinIO client keys"),
+    ("~/.mcli/config.json", "MinIO client keys"),
+    ("~/.doppler/**", "Doppler token"),
+    ("~/.sfdx/**", "Salesforce tokens"),
+    ("~/.sf/**", "Salesforce tokens"),
+    ("~/.expo/state.json", "Expo session"),
+    ("~/.twilio-cli/**", "Twilio keys"),
+    ("~/.cloudflared/*.json", "Cloudflare tunnel credentials"),
+    ("~/.config/cachix/cachix.dhall", "Cachix token"),
+    ("~/.gemini/oauth_creds.json", "Gemini CLI credentials"),
+    ("~/.cache/huggingface/stored_tokens", "Hugging Face tokens"),
+    ("~/.android/adbkey", "ADB private key"),
+    ("~/.influxdbv2/configs", "InfluxDB tokens"),
+    ("~/.cassandra/cqlshrc", "cqlsh credentials"),
+    // Package managers' credentials: Bundler's per-host source logins, pip's index URL
+    // (`https://user:token@…`), Poetry's fallback store, NuGet's cleartext passwords, Helm's
+    // repository logins, Podman/Buildah registry logins, Ivy and sbt, git's XDG store.
+    ("~/.bundle/config", "Bundler source credentials"),
+    ("~/.config/pip/pip.conf", "pip index credentials"),
+    ("~/.pip/pip.conf", "pip index credentials"),
+    ("/etc/pip.conf", "pip index credentials"),
+    ("~/.config/pypoetry/auth.toml", "Poetry credentials"),
+    ("~/.nuget/NuGet/NuGet.Config", "NuGet credentials"),
+    ("~/.config/NuGet/NuGet.Config", "NuGet credentials"),
+    ("~/.config/helm/repositories.yaml", "Helm repository logins"),
+    (
+        "~/.config/containers/auth.json",
+        "container registry logins",
+    ),
+    (
+        "/run/user/*/containers/auth.json",
+        "container registry logins",
+    ),
+    ("~/.ivy2/.credentials", "Ivy credentials"),
+    ("~/.sbt/.credentials", "sbt credentials"),
+    ("~/.config/git/credentials", "git credential store"),
+    ("~/.yarnrc.yml", "Yarn registry token"),
+    // Private keys outside ~/.ssh: age identities (no default name; these are where guides
+    // keep them), Teleport's keys and certificates.
+    ("~/.age/**", "age keys"),
+    ("~/.config/age/**", "age keys"),
+    ("~/.tsh/**", "Teleport keys"),
+    // Histories kept under XDG directories.
+    ("~/.local/share/fish/fish_history", "shell history"),
+    ("~/.local/share/atuin/history.db", "shell history"),
+    ("~/.mongodb/mongosh/*_history", "MongoDB shell history"),
+    // Password managers' local vaults.
+    ("~/.config/Bitwarden CLI/data.json", "Bitwarden vault"),
+    // The system's network and VPN secrets.
+    ("/etc/wireguard/**", "WireGuard keys"),
+    (
+        "/etc/NetworkManager/system-connections/**",
+        "network passwords",
+    ),
+    ("/etc/ppp/chap-secrets", "PPP passwords"),
+    ("/etc/ppp/pap-secrets", "PPP passwords"),
+    ("/etc/ipsec.secrets", "IPsec secrets"),
+    ("/etc/ssl/private/**", "TLS private keys"),
+    ("/etc/mysql/debian.cnf", "MySQL maintenance password"),
+    ("/var/lib/tailscale/tailscaled.state", "Tailscale node key"),
     // Cluster admin configs on the node itself.
     ("/etc/kubernetes/*.conf", "Kubernetes admin config"),
     ("/etc/kubernetes/pki/**", "Kubernetes PKI"),
@@ -199,6 +324,13 @@ const EXCEPTIONS: &[&str] = &[
     "~/.ssh/known_hosts.old",
     "~/.ssh/authorized_keys",
     "~/.ssh/config",
+    // i18n namespaces (`locales/en/auth.json`: the sign-in page's strings).
+    "/**/locales/**/auth.json",
+    "/**/locale/**/auth.json",
+    "/**/i18n/**/auth.json",
+    "/**/lang/**/auth.json",
+    "/**/translations/**/auth.json",
+    "/**/messages/**/auth.json",
 ];
 
 /// The default protected set, with `~/` entries under `home` (any home when unknown).

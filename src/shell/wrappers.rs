@@ -142,9 +142,217 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
         }
         "env" => env(args),
         "nice" => wrap("nice", after_options(args, 1, "n", &["adjustment"]), args),
-        "nohup" | "builtin" | "setsid" | "unbuffer" => {
+        // Programs that only change how their command runs (output held back, a catch-all
+        // signal handler, fsync disabled, the page cache bypassed, a condition on stdin).
+        "nohup" | "builtin" | "setsid" | "unbuffer" | "chronic" | "ifne" | "eatmydata"
+        | "nocache" | "catchsegv" | "firejail" | "valgrind" => {
             wrap(name, after_options(args, 1, "", &[]), args)
         }
+        // GNU parallel's `sem [--fg] [-j N] [--id ID] CMD…` and `parallel CMD ::: ARGS`
+        // hand the command line to a shell.
+        "sem" | "parallel" => {
+            let long = &[
+                "id",
+                "jobs",
+                "semaphorename",
+                "semaphoretimeout",
+                "st",
+                "timeout",
+                "sshlogin",
+                "arg-file",
+                "colsep",
+                "delimiter",
+                "joblog",
+                "results",
+                "tmpdir",
+                "workdir",
+                "wd",
+                "retries",
+                "halt",
+                "delay",
+                "env",
+                "basefile",
+                "tag-string",
+            ];
+            script(
+                name,
+                after_options(args, 1, "jSaIdECnNPs", long),
+                false,
+                args,
+            )
+        }
+        // Debuggers and tracers run their command: `gdb -batch -ex run --args CMD…`,
+        // `lldb -o run -- CMD…`, `strace -f CMD…`, `ltrace CMD…`, `rr record CMD…`. Attached
+        // to a pid (`-p`) they run nothing.
+        "gdb" | "cgdb" => match args.iter().position(|a| a.text == "--args") {
+            Some(i) if plain_debugger(&args[..i], &["-ex", "--eval-command"]) => {
+                wrap("gdb --args", i + 1, args)
+            }
+            _ => Peel::Program,
+        },
+        "lldb" => match args.iter().position(|a| a.text == "--") {
+            Some(i) if plain_debugger(&args[..i], &["-o", "--one-line"]) => {
+                wrap("lldb", i + 1, args)
+            }
+            _ => Peel::Program,
+        },
+        "strace" | "ltrace" => {
+            let valued = if name == "strace" {
+                "abeIoOpPsSuUXE"
+            } else {
+                "aADeFlnopsuxw"
+            };
+            let start = after_options(args, 1, valued, &["output", "attach"]);
+            if has_flag(args, start, "p", &["attach"]) {
+                return Peel::Program;
+            }
+            wrap(name, start, args)
+        }
+        "rr" if sub_is(args, "record") => wrap("rr record", after_options(args, 2, "", &[]), args),
+        "dbus-launch" => {
+            let long = &["config-file", "autolaunch"];
+            wrap(name, after_options(args, 1, "", long), args)
+        }
+        // `chrt [policy] PRIO CMD…`, `taskset [-c] MASK CMD…`: the priority or mask is an
+        // operand before the command; with `-p` they change a running process instead.
+        "chrt" | "taskset" => {
+            let long = &["sched-runtime", "sched-period", "sched-deadline"];
+            let start = after_options(args, 1, "TPD", long);
+            if has_flag(args, start, "pm", &["pid", "max"]) {
+                return Peel::Program;
+            }
+            wrap(name, start + 1, args)
+        }
+        "systemd-run" => {
+            let long = &[
+                "unit",
+                "property",
+                "description",
+                "slice",
+                "uid",
+                "gid",
+                "nice",
+                "working-directory",
+                "setenv",
+                "host",
+                "machine",
+                "on-active",
+                "on-boot",
+                "on-startup",
+                "on-unit-active",
+                "on-unit-inactive",
+                "on-calendar",
+                "timer-property",
+                "path-property",
+                "socket-property",
+                "service-type",
+                "json",
+            ];
+            wrap(name, after_options(args, 1, "upEHM", long), args)
+        }
+        "systemd-inhibit" => {
+            let long = &["what", "who", "why", "mode"];
+            wrap(name, after_options(args, 1, "", long), args)
+        }
+        "pkexec" => wrap("pkexec", after_options(args, 1, "", &["user"]), args),
+        "proxychains" | "proxychains4" => wrap(name, after_options(args, 1, "f", &[]), args),
+        "torsocks" | "torify" => {
+            let long = &["user", "pass", "address", "port"];
+            wrap(name, after_options(args, 1, "upaP", long), args)
+        }
+        "fakeroot" | "fakechroot" => {
+            let long = &["lib", "faked", "config-dir", "environment"];
+            wrap(name, after_options(args, 1, "lsibcde", long), args)
+        }
+        "nsenter" => {
+            let long = &["target", "setuid", "setgid"];
+            wrap(name, after_options(args, 1, "tSG", long), args)
+        }
+        "setpriv" => {
+            let long = &[
+                "reuid",
+                "regid",
+                "ruid",
+                "rgid",
+                "euid",
+                "egid",
+                "groups",
+                "inh-caps",
+                "ambient-caps",
+                "bounding-set",
+                "securebits",
+                "pdeathsig",
+                "selinux-label",
+                "apparmor-profile",
+            ];
+            wrap(name, after_options(args, 1, "", long), args)
+        }
+        "chpst" => wrap(name, after_options(args, 1, "uUbe/CnlLmdopfcrt", &[]), args),
+        // daemontools: `envdir DIR CMD…`, `setuidgid USER CMD…`.
+        "envdir" | "setuidgid" | "s6-setuidgid" => wrap(name, 2, args),
+        "sshpass" => wrap(name, after_options(args, 1, "pfdP", &[]), args),
+        // `ip netns exec NAME CMD…`
+        "ip" if sub_is(args, "netns") && args.get(2).is_some_and(|a| a.text == "exec") => {
+            wrap("ip netns exec", 4, args)
+        }
+        // `screen -dmS NAME CMD…` runs CMD in a detached session; `-X` sends a command to one.
+        "screen" => {
+            let start = after_options(args, 1, "SceHpTt", &[]);
+            if has_flag(args, start, "XQrRx", &["list", "ls"]) {
+                return Peel::Program;
+            }
+            wrap("screen", start, args)
+        }
+        "tmux" => tmux(args),
+        "ssh" | "autossh" => ssh(args),
+        // Parallel shells: `pssh -h hosts CMD…`, `pdsh -w hosts CMD…` run CMD through each
+        // host's shell.
+        "pssh" | "parallel-ssh" | "pdsh" => {
+            let long = &[
+                "hosts",
+                "host",
+                "user",
+                "par",
+                "outdir",
+                "errdir",
+                "timeout",
+                "option",
+                "extra-args",
+                "extra-arg",
+            ];
+            let start = after_options(args, 1, "hHlpoetOxXwgRuf", long);
+            script(&format!("ssh {name}"), start, false, args)
+        }
+        // Environment managers running a command in an environment: `bundle exec CMD`,
+        // `conda run -n ENV CMD`, `asdf exec CMD`, `toolbox run CMD`, `flatpak-spawn --host
+        // CMD`, `cross-env A=1 CMD`, `env-cmd -f F CMD`.
+        "bundle" | "asdf" | "rbenv" | "pyenv" | "nodenv" | "goenv" if sub_is(args, "exec") => wrap(
+            &format!("{name} exec"),
+            after_options(args, 2, "", &[]),
+            args,
+        ),
+        "conda" | "mamba" | "micromamba" if sub_is(args, "run") => {
+            let long = &["name", "prefix", "cwd"];
+            wrap(
+                &format!("{name} run"),
+                after_options(args, 2, "np", long),
+                args,
+            )
+        }
+        "toolbox" if sub_is(args, "run") => {
+            let long = &["container", "distro", "release"];
+            wrap("toolbox run", after_options(args, 2, "cdr", long), args)
+        }
+        "flatpak-spawn" => wrap(name, after_options(args, 1, "", &[]), args),
+        "cross-env" | "cross-env-shell" => {
+            let (end, env) = assignments(args, 1);
+            with_env(name, end, env, false, args)
+        }
+        "env-cmd" => {
+            let long = &["file", "environments", "rc-file"];
+            wrap(name, after_options(args, 1, "fer", long), args)
+        }
+        "nix" => nix(args),
         "timeout" => {
             let start = after_options(args, 1, "sk", &["signal", "kill-after"]);
             wrap("timeout", start + 1, args)
@@ -264,15 +472,20 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
         // Secret and tool-version injectors run what follows their `--` (`op run -- CMD`,
         // `doppler run -- CMD`, `mise exec node@20 -- CMD`, `aws-vault exec prof -- CMD`).
         "op" | "doppler" | "infisical" | "aws-vault" | "chamber" | "mise" | "rtx" | "dotenv"
-        | "teller" | "sops" => match args.iter().position(|a| a.text == "--") {
-            Some(i) => wrap(name, i + 1, args),
-            None => Peel::Program,
-        },
+        | "teller" | "sops" | "dotenvx" | "distrobox" | "distrobox-enter" => {
+            match args.iter().position(|a| a.text == "--") {
+                Some(i) => wrap(name, i + 1, args),
+                None => Peel::Program,
+            }
+        }
         // `direnv exec DIR CMD…`
         "direnv" if sub_is(args, "exec") => wrap("direnv exec", 3, args),
         // `nix-shell … --run CMD` hands CMD to bash.
         "nix-shell" => match args.iter().position(|a| a.text == "--run") {
-            Some(i) if i + 1 < args.len() => script("nix-shell", i + 1, true, args),
+            Some(i) if i + 1 < args.len() => {
+                let own: Vec<Arg> = (args[1..i].iter().chain(&args[i + 2..])).cloned().collect();
+                script(&with_sources("nix-shell", &own), i + 1, true, args)
+            }
             _ => Peel::Program,
         },
         // `corepack pnpm publish` runs pnpm; corepack's own verbs (`enable`, `use`) run nothing.
@@ -327,6 +540,17 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
         // `su -c STRING`: STRING goes to the target user's shell; without -c, su is a login.
         "su" | "runuser" => match option_value(args, 'c', "command") {
             Some(i) => script(name, i, true, args),
+            // `runuser -u USER [--] CMD…` runs CMD itself.
+            None if name == "runuser" && has_flag(args, args.len(), "u", &["user"]) => {
+                let long = &[
+                    "user",
+                    "group",
+                    "supp-group",
+                    "shell",
+                    "whitelist-environment",
+                ];
+                wrap(name, after_options(args, 1, "ugGsw", long), args)
+            }
             None => Peel::Program,
         },
         "script" => match option_value(args, 'c', "command") {
@@ -352,6 +576,196 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
         }
         _ => Peel::Program,
     }
+}
+
+/// A runner's label with the sources among its own words that are addresses (`-I
+/// nixpkgs=https://…`, `github:owner/repo`), as `--source=ADDRESS`: the remote-code guard
+/// reads them, as it reads `npx --package=URL`.
+fn with_sources(label: &str, words: &[Arg]) -> String {
+    let mut out = label.to_owned();
+    for w in words {
+        let value = w.text.split_once('=').map_or(w.text.as_str(), |(_, v)| v);
+        let remote = [
+            "://",
+            "github:",
+            "gitlab:",
+            "sourcehut:",
+            "git+",
+            "tarball+",
+        ]
+        .iter()
+        .any(|p| value.contains(p));
+        if remote {
+            out.push_str(" --source=");
+            out.push_str(value);
+        }
+    }
+    out
+}
+
+/// `nix shell REF… -c CMD…`, `nix develop [REF] --command CMD…`: CMD runs with the flake's
+/// packages (whose sources the label keeps). `nix run REF` runs the flake's own program.
+fn nix(args: &[Arg]) -> Peel {
+    let Some(sub) = args.get(1).map(|a| a.text.as_str()) else {
+        return Peel::Program;
+    };
+    if !matches!(sub, "shell" | "develop") {
+        return Peel::Program;
+    }
+    match args
+        .iter()
+        .position(|a| a.text == "-c" || a.text == "--command")
+    {
+        Some(i) => wrap(
+            &with_sources(&format!("nix {sub}"), &args[2..i]),
+            i + 1,
+            args,
+        ),
+        None => Peel::Program,
+    }
+}
+
+/// `tmux [-c CMD]`, `tmux new-session|new-window|split-window|respawn-pane|run-shell|
+/// display-popup [opts] [CMD…]`: CMD goes to the default shell (`sh -c`). Without one, tmux
+/// starts an interactive shell and runs nothing named here.
+fn tmux(args: &[Arg]) -> Peel {
+    if args.get(1).is_some_and(|a| a.text == "-c") {
+        return script("tmux -c", 2, true, args);
+    }
+    let at = after_options(args, 1, "LSfT", &[]);
+    let Some(sub) = args.get(at).map(|a| a.text.as_str()) else {
+        return Peel::Program;
+    };
+    let label = format!("tmux {sub}");
+    match sub {
+        // `if-shell [-b] [-t T] CMD …`, `pipe-pane [-IOo] [-t T] CMD`: CMD goes to the shell
+        // (`if-shell -F` tests a format instead).
+        "if-shell" | "if" if !has_flag(args, args.len(), "F", &[]) => {
+            return script(&label, after_options(args, at + 1, "t", &[]), true, args);
+        }
+        "pipe-pane" | "pipep" => {
+            return script(&label, after_options(args, at + 1, "t", &[]), true, args);
+        }
+        // `set -g default-command CMD`: every new window starts CMD.
+        "set" | "set-option" | "setw" | "set-window-option" => {
+            let name = after_options(args, at + 1, "t", &[]);
+            return match args.get(name).map(|a| a.text.as_str()) {
+                Some("default-command") => script(&label, name + 1, true, args),
+                _ => Peel::Program,
+            };
+        }
+        _ => {}
+    }
+    let runs = matches!(
+        sub,
+        "new-session"
+            | "new"
+            | "new-window"
+            | "neww"
+            | "split-window"
+            | "splitw"
+            | "respawn-pane"
+            | "respawnp"
+            | "respawn-window"
+            | "respawnw"
+            | "run-shell"
+            | "run"
+            | "display-popup"
+            | "popup"
+    );
+    if !runs {
+        return Peel::Program;
+    }
+    let valued = match sub {
+        "run-shell" | "run" => "cdt",
+        "display-popup" | "popup" => "bcdehsStTwxy",
+        _ => "cefFlnpstxy",
+    };
+    let start = after_options(args, at + 1, valued, &[]);
+    script(&label, start, false, args)
+}
+
+/// `ssh [opts] DEST [opts] CMD…`: CMD's words, joined by spaces, are a script the remote
+/// user's shell runs (`ssh prod 'sudo systemctl restart nginx'`). Options may follow the
+/// destination (OpenSSH parses them again). `-N` (no command), `-s` (a subsystem), `-G`, `-V`,
+/// `-O` (a control request) and `-W` (a forwarded port) run no shell. The label `ssh DEST`
+/// says the commands run on another machine.
+fn ssh(args: &[Arg]) -> Peel {
+    const VALUED: &str = "BbcDEeFIiJLlmOopQRSWwM";
+    let dest = after_options(args, 1, VALUED, &[]);
+    let start = after_options(args, dest + 1, VALUED, &[]);
+    if dest >= args.len() || ssh_flag(&args[..start.min(args.len())], "NsGVOW", VALUED) {
+        return Peel::Program;
+    }
+    let host = args[dest].text.rsplit('@').next().unwrap_or("");
+    script(&format!("ssh {host}"), start, false, args)
+}
+
+/// Whether one of ssh's flags in `letters` is given, reading each cluster up to a letter that
+/// takes a value (`-oStrictHostKeyChecking=no` is `-o` and its value, not `-s`).
+fn ssh_flag(words: &[Arg], letters: &str, valued: &str) -> bool {
+    words.iter().skip(1).any(|a| {
+        let Some(cluster) = a.text.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+            return false;
+        };
+        for c in cluster.chars() {
+            if letters.contains(c) {
+                return true;
+            }
+            if valued.contains(c) {
+                return false;
+            }
+        }
+        false
+    })
+}
+
+/// A debugger told only to run, continue, print a backtrace or quit (`-ex run`, `-o run`),
+/// with no command file: it runs its program and nothing else. Any other command of its own
+/// (`-ex '!…'`, `-o 'platform shell …'`) stays the debugger's, judged as its script.
+fn plain_debugger(words: &[Arg], command_flags: &[&str]) -> bool {
+    const PLAIN: [&str; 12] = [
+        "run",
+        "r",
+        "start",
+        "starti",
+        "continue",
+        "c",
+        "bt",
+        "backtrace",
+        "quit",
+        "q",
+        "kill",
+        "process launch",
+    ];
+    let files = [
+        "-x",
+        "--command",
+        "-ix",
+        "-iex",
+        "-s",
+        "-S",
+        "-O",
+        "-k",
+        "-K",
+        "--source",
+    ];
+    let mut i = 1;
+    while let Some(a) = words.get(i) {
+        let t = a.text.as_str();
+        if files.contains(&t) || t.starts_with("--command=") || t.starts_with("--eval-command=") {
+            return false;
+        }
+        if command_flags.contains(&t) {
+            let value = words.get(i + 1).map_or("", |v| v.text.as_str());
+            if !PLAIN.contains(&value.trim()) {
+                return false;
+            }
+            i += 1;
+        }
+        i += 1;
+    }
+    true
 }
 
 fn sub_is(args: &[Arg], sub: &str) -> bool {
@@ -546,6 +960,7 @@ pub(super) fn chdir(words: &[Arg]) -> Option<Arg> {
         "env" => ("-C", "--chdir"),
         "sudo" => ("-D", "--chdir"),
         "unshare" => ("-w", "--wd"),
+        "systemd-run" => return unit_dir(words),
         _ => return None,
     };
     let mut found = None;
@@ -565,4 +980,24 @@ pub(super) fn chdir(words: &[Arg]) -> Option<Arg> {
         }
     }
     found
+}
+
+/// Where `systemd-run CMD` runs: a service starts in `/` (a user service in the home), unless
+/// `--working-directory=DIR`, `--same-dir` (`-d`) or `--scope` (run from the caller) says
+/// otherwise.
+fn unit_dir(words: &[Arg]) -> Option<Arg> {
+    let mut dir = None;
+    for (i, a) in words.iter().enumerate().skip(1) {
+        let t = a.text.as_str();
+        if t == "-d" || t == "--same-dir" || t == "--scope" {
+            return None;
+        }
+        if let Some(d) = t.strip_prefix("--working-directory=") {
+            dir = Some(Arg::literal(d));
+        } else if t == "--working-directory" {
+            dir = words.get(i + 1).cloned();
+        }
+    }
+    let user = words.iter().any(|a| a.text == "--user");
+    dir.or_else(|| Some(Arg::literal(if user { "~" } else { "/" })))
 }

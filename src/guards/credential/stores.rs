@@ -15,7 +15,11 @@ fn store_read(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
     let words = a.iter().map(|x| x.text.as_str());
     let hit = match prog {
-        "gpg" | "gpg2" => words.clone().any(|w| w.starts_with("--export-secret")),
+        // `--export-secret-keys`, and `-d`/`--decrypt` of an encrypted file to the output.
+        "gpg" | "gpg2" => {
+            words.clone().any(|w| w.starts_with("--export-secret"))
+                || has_flag(a, &['d'], &["decrypt", "decrypt-files"])
+        }
         "getent" => words.clone().any(|w| matches!(w, "shadow" | "gshadow")),
         "git" => operands(a, &["-C", "-c"])
             .first()
@@ -34,13 +38,87 @@ fn store_read(prog: &str, c: &Command) -> Option<&'static str> {
         }
         "security" => words
             .clone()
-            .any(|w| w.starts_with("find-") && w.ends_with("-password")),
-        "pass" | "op" | "vault" | "aws-vault" | "gopass" | "bw" | "lpass" => words
-            .clone()
-            .any(|w| matches!(w, "show" | "get" | "read" | "item" | "exec" | "export")),
+            .any(|w| w.starts_with("find-") && w.ends_with("-password") || w == "dump-keychain"),
+        "pass" | "gopass" => password_store_shows(a),
+        "op" | "vault" | "aws-vault" | "bw" | "lpass" => {
+            words
+                .clone()
+                .any(|w| matches!(w, "show" | "get" | "read" | "item" | "exec" | "export"))
+                || store_verb(prog, a)
+        }
+        // Secret stores' own words for "print this": chamber, teller, libsecret's
+        // `secret-tool lookup`/`search`, KWallet, Python's `keyring get`.
+        "chamber" => first_word(a, &["read", "export", "env"]),
+        "teller" => first_word(a, &["show", "env", "export", "yaml", "json"]),
+        "secret-tool" => first_word(a, &["lookup", "search"]),
+        "kwallet-query" => has_flag(a, &['r'], &["read-password"]),
+        "keyring" => first_word(a, &["get"]),
+        // Encrypted files decrypted to the output: sops, ansible-vault, age, gpg.
+        "sops" => has_flag(a, &['d'], &["decrypt"]) || first_word(a, &["decrypt"]),
+        "ansible-vault" => first_word(a, &["view", "decrypt"]),
+        "age" | "rage" => has_flag(a, &['d'], &["decrypt"]),
         _ => false,
     };
     hit.then_some("prints secrets from a credential store")
+}
+
+/// Whether the first word that is no option is one of `verbs`.
+fn first_word(a: &[Arg], verbs: &[&str]) -> bool {
+    plain_words(a).first().is_some_and(|w| verbs.contains(w))
+}
+
+/// Store verbs beyond the shared ones that print a secret: 1Password's `inject` (renders a
+/// template with the secrets) and `signin` (prints the session token), Bitwarden's `list`
+/// (every item with its password) and `unlock`/`login` (the session key), Vault's `login`
+/// (prints the token unless `-no-print`) and `token create`.
+fn store_verb(prog: &str, a: &[Arg]) -> bool {
+    let plain = plain_words(a);
+    match prog {
+        "op" => first_word(a, &["inject", "signin"]),
+        "bw" => first_word(a, &["list", "unlock", "login"]),
+        "vault" => {
+            (first_word(a, &["login"]) && !given(a, &["-no-print"]))
+                || says(&plain, &["token", "create"])
+        }
+        _ => false,
+    }
+}
+
+/// `pass NAME`, `pass show NAME`, `pass grep WORD` (prints the matching lines of every
+/// entry), `gopass cat NAME`: everything but the store's listing and management verbs shows
+/// a password. A bare `pass` lists the tree.
+fn password_store_shows(a: &[Arg]) -> bool {
+    const NO_SECRET: [&str; 26] = [
+        "ls",
+        "list",
+        "find",
+        "search",
+        "init",
+        "insert",
+        "add",
+        "create",
+        "new",
+        "edit",
+        "generate",
+        "rm",
+        "remove",
+        "delete",
+        "mv",
+        "rename",
+        "cp",
+        "copy",
+        "git",
+        "sync",
+        "setup",
+        "config",
+        "mounts",
+        "recipients",
+        "help",
+        "version",
+    ];
+    plain_words(a)
+        .first()
+        .is_some_and(|w| !NO_SECRET.contains(w))
 }
 
 /// A kubectl output format that prints no secret value: `name`, or a template whose every field
@@ -93,6 +171,9 @@ enum When {
     SecretWord,
     /// `docker inspect` without a format, or with one that shows the environment.
     FormatShowsEnv,
+    /// Unless one of these flags narrows the output to something that is no secret
+    /// (`docker compose config --services`).
+    Unless(&'static [&'static str]),
 }
 
 /// A command that prints a token or secret its CLI keeps: the program, the command words in
@@ -108,7 +189,7 @@ const DOCKER: &[&str] = &["docker", "podman", "nerdctl"];
 const TERRAFORM: &[&str] = &["terraform", "tofu", "terragrunt"];
 const NPM: &[&str] = &["npm", "pnpm", "yarn"];
 
-const PRINTERS: [Printer; 29] = [
+const PRINTERS: [Printer; 62] = [
     p(&["gh"], &["auth", "token"], When::Always),
     p(
         &["gh", "glab"],
@@ -147,10 +228,118 @@ const PRINTERS: [Printer; 29] = [
     p(&["helm"], &["get", "values"], When::Always),
     p(&["helm"], &["get", "all"], When::Always),
     p(&["helm"], &["get", "manifest"], When::Always),
-    p(&["heroku"], &["config"], When::Always),
     p(&["doppler", "infisical"], &["secrets"], When::Always),
     p(NPM, &["config", "get"], When::SecretWord),
+    // `npm token create` prints the new token.
+    p(&["npm"], &["token", "create"], When::Always),
+    // AWS: registry logins, temporary keys, new access keys, tokens for EKS and RDS IAM
+    // auth, a Windows instance's admin password, a Lambda's environment.
+    p(&["aws"], &["ecr", "get-login-password"], When::Always),
+    p(&["aws"], &["ecr", "get-login"], When::Always),
+    p(
+        &["aws"],
+        &["ecr-public", "get-login-password"],
+        When::Always,
+    ),
+    p(
+        &["aws"],
+        &["codeartifact", "get-authorization-token"],
+        When::Always,
+    ),
+    p(&["aws"], &["eks", "get-token"], When::Always),
+    p(&["aws"], &["rds", "generate-db-auth-token"], When::Always),
+    p(&["aws"], &["sts", "assume-role"], When::Always),
+    p(&["aws"], &["sts", "assume-role-with-saml"], When::Always),
+    p(&["aws"], &["sts", "get-session-token"], When::Always),
+    p(&["aws"], &["sts", "get-federation-token"], When::Always),
+    p(&["aws"], &["sso", "get-role-credentials"], When::Always),
+    p(&["aws"], &["iam", "create-access-key"], When::Always),
+    p(&["aws"], &["ec2", "get-password-data"], When::Always),
+    p(
+        &["aws"],
+        &["lambda", "get-function-configuration"],
+        When::Always,
+    ),
+    p(
+        &["gcloud"],
+        &["auth", "application-default", "print-access-token"],
+        When::Always,
+    ),
+    // Azure: storage and Cosmos DB account keys, connection strings, registry passwords and
+    // tokens, a service principal's new secret.
+    p(
+        &["az"],
+        &["storage", "account", "keys", "list"],
+        When::Always,
+    ),
+    p(
+        &["az"],
+        &["storage", "account", "show-connection-string"],
+        When::Always,
+    ),
+    p(&["az"], &["cosmosdb", "keys", "list"], When::Always),
+    p(&["az"], &["acr", "credential", "show"], When::Always),
+    p(&["az"], &["acr", "login"], When::Flag(&["--expose-token"])),
+    p(&["az"], &["ad", "sp", "create-for-rbac"], When::Always),
+    p(&["az"], &["ad", "app", "credential", "reset"], When::Always),
+    p(&["az"], &["ad", "sp", "credential", "reset"], When::Always),
+    // `kubectl create token SA` prints a new service-account token; `set env --list`
+    // prints a workload's variables (`--resolve` fills in Secrets); krew's view-secret.
+    p(KUBECTL, &["create", "token"], When::Always),
+    p(KUBECTL, &["set", "env"], When::Flag(&["--list"])),
+    p(KUBECTL, &["view-secret"], When::Always),
+    p(&["argocd"], &["account", "generate-token"], When::Always),
+    p(&["argocd"], &["admin", "initial-password"], When::Always),
+    p(&["pulumi"], &["config", "get"], When::SecretWord),
+    // Hosting platforms that print an app's variables.
+    p(&["railway"], &["variables"], When::Unless(&["--set", "-s"])),
+    p(&["firebase"], &["functions:config:get"], When::Always),
+    p(&["stripe"], &["config"], When::Flag(&["--list"])),
+    p(&["infisical"], &["export"], When::Always),
 ];
+
+/// `docker compose [-f F] config` prints the compose model with the values of `.env` and
+/// every `env_file` filled in; the lists of names (`--services`, `--volumes`…) and the
+/// unfilled form (`--no-interpolate`) show none, `-q` only validates.
+fn compose_config(prog: &str, a: &[Arg]) -> bool {
+    const VALUED: [&str; 16] = [
+        "-f",
+        "--file",
+        "-p",
+        "--project-name",
+        "--project-directory",
+        "--env-file",
+        "--profile",
+        "--ansi",
+        "--progress",
+        "--parallel",
+        "-H",
+        "--host",
+        "-c",
+        "--context",
+        "--config",
+        "--log-level",
+    ];
+    const NAMES_ONLY: [&str; 9] = [
+        "--services",
+        "--volumes",
+        "--profiles",
+        "--images",
+        "--networks",
+        "--hash",
+        "--no-interpolate",
+        "-q",
+        "--quiet",
+    ];
+    let ops = operands(a, &VALUED);
+    let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
+    let config = match prog {
+        "docker" | "podman" | "nerdctl" => words.starts_with(&["compose", "config"]),
+        "docker-compose" | "podman-compose" => words.first() == Some(&"config"),
+        _ => false,
+    };
+    config && !given(a, &NAMES_ONLY)
+}
 
 const DECRYPTED: When = When::Flag(&["--with-decryption"]);
 
@@ -172,7 +361,7 @@ fn listed(prog: &str) -> bool {
         std::sync::OnceLock::new();
     let names = NAMES.get_or_init(|| {
         (PRINTERS.iter().flat_map(|p| p.programs.iter().copied()))
-            .chain(["heroku"])
+            .chain(["heroku", "dokku", "docker-compose", "podman-compose"])
             .collect()
     });
     names.contains(prog)
@@ -190,8 +379,19 @@ fn token_cli(prog: &str, c: &Command) -> Option<&'static str> {
             .is_some_and(|w| w.text == "get")
             .then_some("prints a registry password from Docker's credential helper");
     }
-    if prog == "heroku" && a.iter().any(|w| w.text == "config:get") {
-        return Some("prints a token or secret its CLI keeps");
+    if compose_config(prog, a) {
+        return Some("prints the compose model with the values of .env and env_file filled in");
+    }
+    // Heroku and Dokku name their verbs `topic:command`: `config`, `config:get`,
+    // `config:show`, `config:export` print an app's variables, `auth:token` the login.
+    if matches!(prog, "heroku" | "dokku") {
+        let shows = (plain_words(a).first()).is_some_and(|w| {
+            matches!(
+                *w,
+                "config" | "config:get" | "config:show" | "config:export" | "auth:token"
+            )
+        });
+        return shows.then_some("prints a token or secret its CLI keeps");
     }
     PRINTERS
         .iter()
@@ -208,6 +408,7 @@ fn holds(when: &When, a: &[Arg]) -> bool {
             .iter()
             .any(|x| !x.text.starts_with('-') && names_secret(&x.text)),
         When::FormatShowsEnv => format_shows_env(a),
+        When::Unless(flags) => !given(a, flags),
     }
 }
 

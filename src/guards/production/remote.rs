@@ -12,6 +12,15 @@ use crate::shell::{Arg, Command};
 const FLEET: &str = "runs commands or changes on remote hosts";
 
 pub fn change(c: &Command) -> Option<&'static str> {
+    // The shell model reads a parallel shell's command as a script run on every host
+    // (`shell::wrappers`): what runs there carries the parallel shell as its wrapper.
+    let fleet_wrapper = ["ssh pssh", "ssh parallel-ssh", "ssh pdsh"];
+    if c.wrappers
+        .iter()
+        .any(|w| fleet_wrapper.contains(&w.as_str()))
+    {
+        return Some(FLEET);
+    }
     let a = args(c);
     match program(c) {
         "salt" | "salt-ssh" => salt(a, 1),

@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 
 struct Case {
     id: String,
+    /// "ordinary" for a send that must go; any other class names an evasion.
+    class: String,
     /// Calls made earlier in the case's session (`before`: `[{tool, params}]`), then its own.
     requests: Vec<Request>,
 }
@@ -21,6 +23,7 @@ fn cases(file: &str) -> Vec<Case> {
         .map(|line| {
             let v: Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("{file}: {e}"));
             let id = v["id"].as_str().unwrap_or("?").to_string();
+            let class = v["class"].as_str().unwrap_or("?").to_string();
             // A session of its own: what one case writes is not another's.
             let mut ctx = v["ctx"].clone();
             let session = format!(
@@ -38,7 +41,11 @@ fn cases(file: &str) -> Vec<Case> {
                     serde_json::from_value(req).expect("request shape")
                 })
                 .collect();
-            Case { id, requests }
+            Case {
+                id,
+                class,
+                requests,
+            }
         })
         .collect()
 }
@@ -96,56 +103,63 @@ fn stopped(e: &GovernanceEngine, c: &Case) -> bool {
     matches!(v.action.as_str(), "deny" | "escalate")
 }
 
-#[test]
-fn every_send_that_publishes_a_contradicted_claim_is_stopped() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let e = engine(dir.path());
-    let all = cases("external-r2.jsonl");
-    assert!(all.len() >= 20, "{} cases", all.len());
-    let missed: Vec<&str> = all
-        .iter()
-        .filter(|c| !stopped(&e, c))
-        .map(|c| c.id.as_str())
+/// The corpus files whose names start with `prefix`, in name order: each round of the held-out
+/// tester and of fresh variations adds one (`external-r2.jsonl`, `external-r3.jsonl`, …).
+fn files(prefix: &str) -> Vec<String> {
+    let dir = format!("{}/tests/corpus", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with(prefix) && n.ends_with(".jsonl"))
         .collect();
-    assert!(missed.is_empty(), "allowed: {missed:?}");
+    names.sort();
+    names
 }
 
-/// Sends written to vary each rule after it closed a gap (functions, stdin, files, decoders,
-/// entry points, process substitution, makefiles, loops): stopped by the claim stage, or
-/// escalated when the post is only known when the command runs.
-#[test]
-fn fresh_evasions_of_the_exec_route_are_stopped() {
+/// The ids of `file`'s cases whose verdict is not the one `want` gives for their class.
+fn wrong(file: &str, want: impl Fn(&Case) -> bool) -> Vec<String> {
     let dir = tempfile::tempdir().expect("temp dir");
     let e = engine(dir.path());
-    let all = cases("external-fresh.jsonl");
-    assert!(all.len() >= 20, "{} cases", all.len());
-    let missed: Vec<&str> = (all.iter().filter(|c| !stopped(&e, c)))
-        .map(|c| c.id.as_str())
+    (cases(file).iter())
+        .filter(|c| stopped(&e, c) != want(c))
+        .map(|c| format!("{file}: {}", c.id))
+        .collect()
+}
+
+/// Every send of the tester's rounds (`external-r*.jsonl`) and of the fresh variations
+/// (`external-fresh*.jsonl`, functions, stdin, files, decoders, entry points, process
+/// substitution, makefiles, loops, markup, look-alikes, paraphrases, routes): stopped by the
+/// claim stage, or escalated when the post is only known when the command runs.
+#[test]
+fn every_send_that_publishes_a_contradicted_claim_is_stopped() {
+    let files: Vec<String> = (files("external-r").into_iter())
+        .chain(files("external-fresh"))
         .collect();
+    assert!(files.len() >= 3, "{files:?}");
+    let total: usize = files.iter().map(|f| cases(f).len()).sum();
+    assert!(total >= 60, "{total} cases");
+    let missed: Vec<String> = files.iter().flat_map(|f| wrong(f, |_| true)).collect();
     assert!(missed.is_empty(), "allowed: {missed:?}");
 }
 
 /// Posts with no contradicted claim, reads, other programs, and a standard-trust agent whose
-/// claims are never blocked: all allowed.
+/// claims are never blocked (`external-ordinary*.jsonl`): all allowed.
 #[test]
 fn ordinary_sends_and_commands_are_allowed() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let e = engine(dir.path());
-    let all = cases("external-ordinary.jsonl");
-    assert!(all.len() >= 10, "{} cases", all.len());
-    let stopped: Vec<&str> = (all.iter().filter(|c| stopped(&e, c)))
-        .map(|c| c.id.as_str())
-        .collect();
+    let files = files("external-ordinary");
+    assert!(files.len() >= 2, "{files:?}");
+    let stopped: Vec<String> = files.iter().flat_map(|f| wrong(f, |_| false)).collect();
     assert!(stopped.is_empty(), "stopped: {stopped:?}");
 }
 
+/// `gaps-external*.jsonl`: evasions not stopped yet, and ordinary sends (class "ordinary")
+/// still stopped. One whose verdict turns right moves to its round's file.
 #[test]
 fn known_external_gaps_are_still_gaps() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let e = engine(dir.path());
-    let closed: Vec<String> = (cases("gaps-external.jsonl").iter())
-        .filter(|c| stopped(&e, c))
-        .map(|c| format!("{} is now stopped: move it to external-r2.jsonl", c.id))
+    let gaps = |c: &Case| c.class == "ordinary";
+    let closed: Vec<String> = (files("gaps-external").iter())
+        .flat_map(|f| wrong(f, gaps))
+        .map(|id| format!("{id} is right now: move it to its round's external-*.jsonl"))
         .collect();
     assert!(closed.is_empty(), "{}", closed.join("\n"));
 }

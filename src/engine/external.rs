@@ -32,7 +32,8 @@ pub(super) fn judge(
         return None;
     }
     let cfg = &core.config.output.external;
-    let out = external::detect(cfg, req, call.view())?;
+    let mut out = external::detect(cfg, req, call.view())?;
+    attach_written(core, req, &mut out);
     let now = req.timestamp.map_or_else(crate::time::now_ms, |t| t as i64);
     let checked = core.validator.validate(agent_id, &out.text, trust, now);
     if checked.verdict == OutputVerdict::Block {
@@ -74,6 +75,22 @@ pub(super) fn judge(
     v.llm_escalated = true;
     apply(&out, got, cfg.fail_closed, v);
     None
+}
+
+/// A file the session wrote earlier and now attaches is sent as what it wrote: its text joins
+/// the send's (`crate::written` keeps what each call wrote, by file name).
+fn attach_written(core: &Core, req: &Request, out: &mut Outbound) {
+    if out.files.is_empty() {
+        return;
+    }
+    let session = req.session_key.as_deref().unwrap_or("");
+    let said: Vec<&str> = out.files.iter().map(String::as_str).collect();
+    for (_, text) in core.live.written.mentioned(session, &said) {
+        if let Some(text) = text {
+            out.text.push('\n');
+            out.text.push_str(&text);
+        }
+    }
 }
 
 /// A post whose text is only known when the command line runs: no stage can read it. Where a

@@ -91,10 +91,86 @@ pub struct Fast {
     pub starts: &'static [(&'static str, u8)],
     /// The same regex for anchored searches at those starts (`regex::Regex` has none).
     pub anchored: Option<regex_automata::meta::Regex>,
+    /// Bytes of which every match holds one (none: no such bytes), up to three: a sentence
+    /// without any is not searched.
+    pub needs: &'static [u8],
 }
 
 /// A noun phrase: up to three words, or a quoted/backticked name.
 const SUBJ: &str = r#"(?:"[^"]{1,60}"|'[^']{1,60}'|`[^`]{1,60}`|(?:the |a |an |my |our |your )?[\w.@/+#-]+(?:\s[\w.@/+#-]+){0,2})"#;
+
+/// The states of system-state claims: what a thing is, and the words that say it is not
+/// (`uninstalled` is `not installed`; see `STATES`).
+const SYSTEM_STATES: [&str; 15] = [
+    "installed",
+    "running",
+    "configured",
+    "available",
+    "enabled",
+    "active",
+    "loaded",
+    "present",
+    "uninstalled",
+    "unconfigured",
+    "unavailable",
+    "unloaded",
+    "inactive",
+    "disabled",
+    "stopped",
+];
+
+/// Adverbs that may stand around the negation of a state claim without changing what it
+/// asserts: "is not currently installed", "is still not running", "has not yet been
+/// enabled". None holds "not", "n't" or "nev", which mark a claim negative.
+pub(super) const ADVERBS: [&str; 24] = [
+    "currently",
+    "presently",
+    "still",
+    "actually",
+    "really",
+    "even",
+    "yet",
+    "now",
+    "already",
+    "definitely",
+    "certainly",
+    "apparently",
+    "clearly",
+    "obviously",
+    "simply",
+    "just",
+    "properly",
+    "correctly",
+    "fully",
+    "officially",
+    "truly",
+    "genuinely",
+    "entirely",
+    "completely",
+];
+
+/// The verb of a system-state claim (`{BE}`), each word apart by one space as `split` reads
+/// it: a copula and a negation with an adverb either side ("is not", "is currently not",
+/// "was never", "is no longer"), a contraction ("isn't", "ain't"), the perfect ("has not yet
+/// been", "hasn't been", "has been"), or a plain "is"/"are".
+fn be_pattern() -> String {
+    let adv = format!("(?: (?:{}))?", ADVERBS.join("|"));
+    // The same language as `split::be_verb`, its adverbs after the verb written once.
+    format!(
+        "(?:(?:is|are|was|were){adv} (?:not|never|no longer)\
+         |(?:isn't|aren't|wasn't|weren't|ain't)\
+         |(?:(?:has|have){adv}(?: (?:not|never){adv})?|(?:hasn't|haven't){adv}) been\
+         |is|are){adv}"
+    )
+}
+
+/// A builtin's regex with its placeholders filled in.
+fn expand(pattern: &str) -> String {
+    pattern
+        .replace("{S}", SUBJ)
+        .replace("{BE}", &be_pattern())
+        .replace("{STATE}", &SYSTEM_STATES.join("|"))
+}
 
 /// The nouns of the operational-status patterns, as whole words (`tests?` and `deploy(?:ment)?`
 /// spelled out); the second of them has no gateway or api.
@@ -136,6 +212,9 @@ struct Builtin {
     /// `None`: the start is not fixed by an anchor.
     starts: Option<&'static [(&'static str, u8)]>,
     split: Split,
+    /// Bytes of which every match holds one, where words alone do not say (see
+    /// `Fast::needs`).
+    needs: &'static [u8],
 }
 
 /// What follows an anchor word in every match of its pattern: whitespace (`\s+` comes next), or
@@ -148,31 +227,41 @@ pub enum Follow {
 
 /// The builtin detectors of §4.4 (ids: systemState, entityName, existence, operationalStatus,
 /// selfReferential), written for the `regex` crate (no look-around, linear time).
-const BUILTINS: [Builtin; 18] = {
+const BUILTINS: [Builtin; 19] = {
     use ClaimCategory::*;
     [
         Builtin {
             detector: "systemState",
             category: SystemState,
             id: "systemState",
-            pattern: r"(?i)(?P<subject>{S})\s+(?P<neg>is|isn't|is not|was not|wasn't|are|aren't|are not|has not been|hasn't been|have not been|haven't been|has never been|have never been|was never|were never|is never|is no longer|are no longer|were not|weren't|has been|have been)\s+(?P<state>installed|running|configured|available|enabled|active|loaded|present)\b",
+            pattern: r"(?i)(?P<subject>{S})\s+(?P<neg>{BE})\s+(?P<state>{STATE})\b",
             assertion: None,
             negative: false,
             confidence: 0.9,
-            anchors: &[
-                "installed",
-                "running",
-                "configured",
-                "available",
-                "enabled",
-                "active",
-                "loaded",
-                "present",
-            ],
+            anchors: &SYSTEM_STATES,
             follow: Follow::Boundary,
             with: &[],
             starts: None,
             split: split::subject_be_state,
+            needs: &[],
+        },
+        Builtin {
+            detector: "systemState",
+            category: SystemState,
+            id: "systemState",
+            // A status line: "nginx: not installed", "nginx — not running", "nginx - never
+            // loaded". Only negated: "Build: running" is a heading more often than a claim.
+            pattern: r"(?i)(?P<subject>{S})(?:\s*[:\x{2013}\x{2014}]\s*|\s+-\s+)(?P<neg>not|never)\s+(?P<state>{STATE})\b",
+            assertion: None,
+            negative: false,
+            confidence: 0.85,
+            anchors: &SYSTEM_STATES,
+            follow: Follow::Boundary,
+            with: &["not", "never"],
+            starts: None,
+            split: split::subject_colon_not_state,
+            // `:`, `-`, or the first byte of an en or em dash.
+            needs: &[b':', b'-', 0xE2],
         },
         Builtin {
             detector: "systemState",
@@ -193,6 +282,7 @@ const BUILTINS: [Builtin; 18] = {
                 ("find", 10),
             ]),
             split: split::not_found_before,
+            needs: &[],
         },
         Builtin {
             detector: "systemState",
@@ -207,6 +297,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &[],
             starts: None,
             split: split::missing_after,
+            needs: &[],
         },
         Builtin {
             detector: "entityName",
@@ -232,6 +323,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &[],
             starts: Some(&[("member", 5)]),
             split: split::role_named,
+            needs: &[],
         },
         Builtin {
             detector: "entityName",
@@ -246,6 +338,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &[],
             starts: Some(&[]),
             split: split::name_after,
+            needs: &[],
         },
         Builtin {
             detector: "entityName",
@@ -268,6 +361,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &[],
             starts: None,
             split: split::actor_before_verb,
+            needs: &[],
         },
         Builtin {
             detector: "existence",
@@ -282,6 +376,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["no"],
             starts: Some(&[("such", 3)]),
             split: split::there_is_no,
+            needs: &[],
         },
         Builtin {
             detector: "existence",
@@ -296,6 +391,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["doesn", "does", "didn", "did"],
             starts: None,
             split: split::subject_does_not,
+            needs: &[],
         },
         Builtin {
             detector: "existence",
@@ -310,6 +406,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["doesn", "does", "didn", "did", "can", "cannot"],
             starts: None,
             split: split::subject_does_not,
+            needs: &[],
         },
         Builtin {
             detector: "existence",
@@ -325,6 +422,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &[],
             starts: Some(&[]),
             split: split::named_thing_missing,
+            needs: &[],
         },
         Builtin {
             detector: "existence",
@@ -339,6 +437,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["don", "do", "didn"],
             starts: None,
             split: split::we_do_not_have,
+            needs: &[],
         },
         Builtin {
             detector: "operationalStatus",
@@ -362,6 +461,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &NOUNS,
             starts: None,
             split: split::status_be_state,
+            needs: &[],
         },
         Builtin {
             detector: "operationalStatus",
@@ -377,6 +477,7 @@ const BUILTINS: [Builtin; 18] = {
             with: NOUNS.split_at(11).0,
             starts: None,
             split: split::status_has_failed,
+            needs: &[],
         },
         Builtin {
             detector: "operationalStatus",
@@ -391,6 +492,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["everything", "all"],
             starts: None,
             split: split::everything_be_state,
+            needs: &[],
         },
         Builtin {
             detector: "selfReferential",
@@ -417,6 +519,7 @@ const BUILTINS: [Builtin; 18] = {
                 ("constraints", 3),
             ]),
             split: split::all_but_last_word,
+            needs: &[],
         },
         Builtin {
             detector: "selfReferential",
@@ -432,6 +535,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["ai", "assistant", "language", "sub", "agent"],
             starts: Some(&[("am", 2), ("m", 2)]),
             split: split::opening_phrase,
+            needs: &[],
         },
         Builtin {
             detector: "selfReferential",
@@ -446,6 +550,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["instructions", "prompt", "guidelines", "training"],
             starts: Some(&[]),
             split: split::opening_phrase,
+            needs: &[],
         },
         Builtin {
             detector: "selfReferential",
@@ -460,6 +565,7 @@ const BUILTINS: [Builtin; 18] = {
             with: &["told", "instructed", "asked", "tasked"],
             starts: Some(&[("was", 2)]),
             split: split::opening_phrase,
+            needs: &[],
         },
     ]
 };
@@ -470,7 +576,7 @@ static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
         .iter()
         .enumerate()
         .map(|(bit, b)| Pattern {
-            re: Regex::new(&b.pattern.replace("{S}", SUBJ)).expect("builtin pattern"),
+            re: Regex::new(&expand(b.pattern)).expect("builtin pattern"),
             category: b.category,
             detector_id: Text::from_static(b.id),
             assertion: b.assertion.map(Text::from_static),
@@ -481,9 +587,9 @@ static COMPILED: Lazy<Vec<Pattern>> = Lazy::new(|| {
                 bit: bit as u8,
                 split: b.split,
                 starts: b.starts.unwrap_or_default(),
+                needs: b.needs,
                 anchored: b.starts.map(|_| {
-                    regex_automata::meta::Regex::new(&b.pattern.replace("{S}", SUBJ))
-                        .expect("builtin pattern")
+                    regex_automata::meta::Regex::new(&expand(b.pattern)).expect("builtin pattern")
                 }),
             }),
         })
@@ -539,22 +645,18 @@ pub(super) const LEADING: [&str; 16] = [
 ];
 
 /// Claims in `text`, at most `max` of them, in text order. Sentences are judged one at a time:
-/// in hedged ones only self-references are claims, and a pattern runs only on sentences that
-/// hold one of its anchors (builtins: a DFA `find`, groups read off the match) or on every
-/// sentence (custom detectors: a capture pass). Claims never reach across a sentence boundary.
+/// a claim a hedge qualifies (its own clause, see `clauses`) is an opinion unless it is a
+/// self-reference, and a pattern runs only on sentences that hold one of its anchors
+/// (builtins: a DFA `find`, groups read off the match) or on every sentence (custom
+/// detectors: a capture pass). Claims never reach across a sentence boundary.
 pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClaim> {
     let scan = scan::Scan::new(text);
     // Builtins by anchor bit: a sentence visits only the patterns its words make candidates
     // (bits ascend in `BUILTINS` order, the order builtins are configured in).
     let mut by_bit: [Option<&Pattern>; 32] = [None; 32];
-    // The bits a hedge leaves: "I should" is what instructions say, not a hedge on saying it.
-    let mut unhedged_bits = 0u32;
     for p in patterns {
         if let Some(f) = &p.fast {
             by_bit[usize::from(f.bit)] = Some(p);
-            if hedge_proof(p) {
-                unhedged_bits |= 1 << f.bit;
-            }
         }
     }
     let custom: Vec<&Pattern> = patterns
@@ -570,18 +672,22 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
         if out.len() >= max {
             break;
         }
-        let applies = |p: &Pattern| !s.hedged || hedge_proof(p);
         // Each pattern adds no more claims than could still make the first `max` once the
-        // sentence's claims are in text order.
-        let room = max - out.len();
+        // sentence's claims are in text order; in a hedged sentence some are taken back, so
+        // all are found there.
+        let room = if s.hedged {
+            usize::MAX
+        } else {
+            max - out.len()
+        };
         let first = out.len();
         if s.exact {
             // A sentence the word scan cannot vouch for: every pattern by capture pass.
-            for pat in patterns.iter().filter(|p| applies(p)) {
+            for pat in patterns {
                 capture_pass(pat, text, s, room, &mut out);
             }
         } else {
-            let mut bits = s.candidates & if s.hedged { unhedged_bits } else { !0 };
+            let mut bits = s.candidates;
             while bits != 0 {
                 let bit = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -589,8 +695,20 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
                     fast_pass(pat, (&scan, s), text, room, &mut out, &mut starts);
                 }
             }
-            for pat in custom.iter().filter(|p| applies(p)) {
+            for pat in &custom {
                 capture_pass(pat, text, s, room, &mut out);
+            }
+        }
+        if s.hedged {
+            let hedges = scan.hedges_in(s);
+            let sentence = &text[s.start..s.end];
+            let mut k = first;
+            while k < out.len() {
+                if hedge_proof(out[k].category) || !qualified(sentence, s.start, hedges, &out[k]) {
+                    k += 1;
+                } else {
+                    out.remove(k);
+                }
             }
         }
         out[first..].sort_by_key(|c| c.offset);
@@ -599,10 +717,27 @@ pub fn detect(text: &str, patterns: &[&Pattern], max: usize) -> Vec<DetectedClai
     out
 }
 
+/// Whether a hedge of the sentence (which starts at `base`) qualifies `claim`.
+pub(super) fn qualified(
+    sentence: &str,
+    base: usize,
+    hedges: &[(usize, usize)],
+    claim: &DetectedClaim,
+) -> bool {
+    let start = claim.offset - base;
+    let span = (
+        start,
+        (start + claim.matched_text.len()).min(sentence.len()),
+    );
+    hedges
+        .iter()
+        .any(|&(a, b)| super::clauses::qualifies(sentence, (a - base, b - base), span))
+}
+
 /// Hedges make a claim about the world an opinion (§4.4.1: a suggestion is no assertion); they
 /// do not make a self-reference any less one (§4.4.5: "My instructions say I should…").
-fn hedge_proof(p: &Pattern) -> bool {
-    p.category == ClaimCategory::SelfReferential
+fn hedge_proof(category: ClaimCategory) -> bool {
+    category == ClaimCategory::SelfReferential
 }
 
 /// A custom detector (or any pattern in an exact sentence): the regex's own capture pass over
@@ -636,6 +771,11 @@ fn fast_pass(
         return;
     };
     let sentence = &text[s.start..s.end];
+    if let [a, b, c] = *f.needs {
+        if memchr::memchr3(a, b, c, sentence.as_bytes()).is_none() {
+            return;
+        }
+    }
     let stop = out.len().saturating_add(room);
     let mut add = |start: usize, end: usize| {
         if let Some(caps) = (f.split)(&sentence[start..end]) {
@@ -761,9 +901,10 @@ fn claim(
     caps: &Caps,
 ) -> Option<DetectedClaim> {
     let at = |(a, b): (usize, usize)| &sentence[a..b];
-    let subject = clean_subject(at(caps.subject));
-    if subject.is_empty() {
-        return None;
+    let mut subject = clean_subject(at(caps.subject));
+    if subject.is_empty() || subject.eq_ignore_ascii_case("they") {
+        // "No, it is not installed": the thing named before (`antecedents`).
+        subject = std::borrow::Cow::Borrowed(pronoun(at(caps.subject))?);
     }
     // "not", "n't", "never", "no longer" in the verb ("has not been", "was never").
     let neg_word = caps.neg.is_some_and(|n| {
@@ -777,6 +918,8 @@ fn claim(
         (None, Some(state)) => state_assertion(at(state), neg_word),
         (None, None) => "asserted".into(),
     };
+    // "is uninstalled" says what "is not installed" says; "is not uninstalled" the opposite.
+    let antonym = caps.state.is_some_and(|st| antonym(at(st)));
     Some(DetectedClaim {
         category: pat.category,
         detector_id: pat.detector_id.clone(),
@@ -784,7 +927,7 @@ fn claim(
         offset: base + whole.0,
         subject: Text::new(&subject),
         assertion,
-        negative: pat.negative || neg_word,
+        negative: pat.negative || neg_word != antonym,
         confidence: pat.confidence,
         name: caps.name.map(|n| Text::new(at(n))),
     })
@@ -792,7 +935,7 @@ fn claim(
 
 /// The states builtin patterns capture (the anchors of those without a fixed assertion), with
 /// their assertions plain and negated: most claims carry one of these, shared, not built.
-pub(super) const STATES: [(&str, &str, &str); 19] = [
+pub(super) const STATES: [(&str, &str, &str); 26] = [
     ("installed", "installed", "not_installed"),
     ("running", "running", "not_running"),
     ("configured", "configured", "not_configured"),
@@ -812,7 +955,22 @@ pub(super) const STATES: [(&str, &str, &str); 19] = [
     ("failed", "failed", "not_failed"),
     ("errored", "errored", "not_errored"),
     ("timed out", "timed_out", "not_timed_out"),
+    // Words that say a state does not hold: their plain reading is the negated state.
+    ("uninstalled", "not_installed", "installed"),
+    ("unconfigured", "not_configured", "configured"),
+    ("unavailable", "not_available", "available"),
+    ("unloaded", "not_loaded", "loaded"),
+    ("inactive", "not_active", "active"),
+    ("disabled", "not_enabled", "enabled"),
+    ("stopped", "not_running", "running"),
 ];
+
+/// A state word that says another does not hold (`uninstalled`, `stopped`).
+fn antonym(state: &str) -> bool {
+    STATES
+        .iter()
+        .any(|(s, plain, _)| plain.starts_with("not_") && s.eq_ignore_ascii_case(state))
+}
 
 /// `installed` or `not_installed` for the captured state (lowercased, spaces as `_`).
 fn state_assertion(state: &str, negative: bool) -> Text {
@@ -831,6 +989,16 @@ fn state_assertion(state: &str, negative: bool) -> Text {
         c => c.to_ascii_lowercase(),
     }));
     s.into()
+}
+
+/// The pronoun a subject is, when it is nothing else ("it" of "No, it is not installed"),
+/// spelled as `antecedents::PRONOUN` looks for it.
+fn pronoun(raw: &str) -> Option<&'static str> {
+    let last = raw.trim().rsplit(char::is_whitespace).next()?;
+    ["it", "they"]
+        .into_iter()
+        .find(|p| last.eq_ignore_ascii_case(p))
+        .map(|_| super::antecedents::PRONOUN)
 }
 
 /// Strips quotes, filler words, articles and the full stop a subject at a sentence's end
@@ -951,6 +1119,9 @@ impl Openings {
 
 /// Words that may open a subject without being part of it.
 const ARTICLES: [&str; 6] = ["the", "a", "an", "my", "our", "your"];
+
+/// The same as `SUBJ` spells them, each with the space after it.
+pub(super) const ARTICLES_SPACED: [&str; 6] = ["the ", "a ", "an ", "my ", "our ", "your "];
 
 /// A lowercased subject without its opening article ("the docker service" → "docker service").
 pub fn strip_article(lower: &str) -> &str {

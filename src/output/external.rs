@@ -23,19 +23,48 @@ pub struct Outbound {
     /// cannot see (a session named by label or id, the host's only channel). Such a send is
     /// judged by the claim stage, as it may leave, but never shown to the model.
     pub leaves: bool,
+    /// Local files it attaches (`media`, `path`…), as named: what the session wrote into one is
+    /// sent with it (see `engine::external`).
+    pub files: Vec<String>,
+}
+
+impl Outbound {
+    fn new(via: String, p: &serde_json::Map<String, Value>, leaves: bool) -> Outbound {
+        let mut files = Vec::new();
+        let text = texts(p, &mut files).join("\n");
+        Outbound {
+            via,
+            text,
+            known: true,
+            leaves,
+            files,
+        }
+    }
 }
 
 pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
     match req.tool_name.as_deref() {
         Some("message") => message(cfg, req),
         // The host's tools that deliver straight into an outside conversation.
-        Some(tool @ ("conversations_send" | "conversations_turn")) => Some(Outbound {
-            via: tool.to_string(),
-            text: texts(req.params.as_ref()?).join("\n"),
-            known: true,
-            leaves: true,
-        }),
+        Some(tool @ ("conversations_send" | "conversations_turn")) => {
+            Some(Outbound::new(tool.to_string(), req.params.as_ref()?, true))
+        }
         Some("sessions_send") => session(cfg, req),
+        // Tools that post into the session's own conversation: `tts` delivers its audio there
+        // ("Audio auto-delivered"; its `channel` is only an output-format hint,
+        // openclaw-tools-thu-J91q.mjs:15745-15775), `ask_user` its questions and option labels
+        // (ask-user-tool-YVvnlVcz.mjs:55-77, `sendQuestionToolPrompt`).
+        Some(tool @ ("tts" | "ask_user")) => {
+            let channel = session_channel(req)?;
+            if !cfg.channels.contains(&channel) {
+                return None;
+            }
+            Some(Outbound::new(
+                format!("{tool} to {channel}"),
+                req.params.as_ref()?,
+                true,
+            ))
+        }
         Some("exec") | Some("process") | Some("bash") => command(cfg, req, view),
         _ => None,
     }
@@ -43,7 +72,7 @@ pub fn detect(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Ou
 
 /// Keys of a send that route it or name things (where, to whom, which message or session)
 /// rather than carry what recipients read.
-const ROUTING_KEYS: [&str; 22] = [
+const ROUTING_KEYS: [&str; 21] = [
     "action",
     "channel",
     "target",
@@ -63,9 +92,23 @@ const ROUTING_KEYS: [&str; 22] = [
     "channelId",
     "userId",
     "emoji",
-    "media",
-    "filename",
     "mimeType",
+    "contentType",
+];
+
+/// Keys naming a file or URL to attach (message-action-runner-MjB_orAo.mjs:1351: `media`,
+/// `mediaUrl`, `path`, `filePath`, `fileUrl`, `image`; `mediaUrls`; an attachment's `url` or
+/// `value`). The file's name is shown with it, so that is text; the rest is a route.
+const FILE_KEYS: [&str; 9] = [
+    "media",
+    "mediaUrl",
+    "mediaUrls",
+    "path",
+    "filePath",
+    "fileUrl",
+    "image",
+    "url",
+    "value",
 ];
 
 /// How deep a send's params are searched for text: far beyond any real presentation.
@@ -77,19 +120,33 @@ const MAX_DEPTH: usize = 8;
 /// file attached as base64), spells keys in camelCase or snake_case, and parses a
 /// presentation given as a JSON string: so every string in the params is taken, routing keys
 /// apart, rather than a list of the fields known today.
-fn texts(p: &serde_json::Map<String, Value>) -> Vec<String> {
+/// Attachments are named in `files`, and their file names (a buffer's `filename`, the last
+/// part of a `media` path) are text: recipients see them.
+fn texts(p: &serde_json::Map<String, Value>, files: &mut Vec<String>) -> Vec<String> {
     let mut out = Vec::new();
     for (k, v) in p {
-        if !routing(k) {
-            collect(k, v, 0, &mut out);
-        }
+        collect(k, v, 0, (&mut out, files));
     }
     out
 }
 
-fn routing(key: &str) -> bool {
+#[derive(PartialEq)]
+enum Key {
+    Route,
+    File,
+    Text,
+}
+
+/// What a key holds: a route (at the top of the params), a file to attach, or text.
+fn key_kind(key: &str) -> Key {
     let camel: String = camel_case(key);
-    ROUTING_KEYS.contains(&camel.as_str())
+    if ROUTING_KEYS.contains(&camel.as_str()) {
+        Key::Route
+    } else if FILE_KEYS.contains(&camel.as_str()) {
+        Key::File
+    } else {
+        Key::Text
+    }
 }
 
 /// `poll_question` is `pollQuestion` to the host.
@@ -109,30 +166,71 @@ fn camel_case(key: &str) -> String {
     out
 }
 
-fn collect(key: &str, v: &Value, depth: usize, out: &mut Vec<String>) {
+fn collect(key: &str, v: &Value, depth: usize, (out, files): (&mut Vec<String>, &mut Vec<String>)) {
     if depth > MAX_DEPTH {
         return;
     }
+    // Routing keys route only at the top: nested, `label` is a button's or an option's text.
+    let kind = match key_kind(key) {
+        Key::Route if depth > 0 => Key::Text,
+        kind => kind,
+    };
     match v {
+        Value::String(s) if kind == Key::File => {
+            out.push(file_name(s));
+            files.push(s.clone());
+        }
+        Value::String(_) if kind == Key::Route => {}
         Value::String(s) => {
             if let Some(parsed) = embedded_json(s) {
-                collect(key, &parsed, depth + 1, out);
+                collect(key, &parsed, depth + 1, (out, files));
             } else if let Some(text) = (key == "buffer").then(|| decoded_text(s)).flatten() {
                 out.push(text);
             } else {
                 out.push(s.clone());
             }
         }
-        Value::Array(items) => items.iter().for_each(|i| collect(key, i, depth + 1, out)),
-        Value::Object(map) => {
+        Value::Array(items) if kind != Key::Route => {
+            (items.iter()).for_each(|i| collect(key, i, depth + 1, (&mut *out, &mut *files)))
+        }
+        Value::Object(map) if kind != Key::Route => {
             for (k, v) in map {
-                if !routing(k) {
-                    collect(k, v, depth + 1, out);
-                }
+                collect(k, v, depth + 1, (&mut *out, &mut *files));
             }
         }
         _ => {}
     }
+}
+
+/// The name a file is sent under: the last part of its path or URL, `%20` and the like
+/// decoded, without a query.
+fn file_name(path: &str) -> String {
+    let path = path.split(['?', '#']).next().unwrap_or(path);
+    let last = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    percent_decoded(last)
+}
+
+fn percent_decoded(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = (b[i] == b'%')
+            .then(|| s.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(byte) => {
+                out.push(byte);
+                i += 3;
+            }
+            None => {
+                out.push(b[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A presentation or card given as a JSON string, which the host parses before rendering.
@@ -162,12 +260,53 @@ fn channel_name(raw: &str) -> String {
         .to_lowercase()
 }
 
+/// The channel a session key routes to, as the host parses it (`parseSessionDeliveryRoute`,
+/// session-key-CBvmC8zz.mjs:194): `agent:<id>:<channel>:<direct|dm|group|channel>:<peer>` or
+/// `agent:<id>:<channel>:<account>:<direct|dm>:<peer>`, case aside (the host lower-cases
+/// keys, session-key-CBvmC8zz.mjs:85-91), a `:thread:` suffix aside. `None` for keys that
+/// route nowhere by themselves (`agent:main:main`, `agent:main:cron:daily`, a sub-agent's).
+fn key_channel(key: &str) -> Option<String> {
+    let key = key.trim().to_lowercase();
+    let key = key.split(":thread:").next().unwrap_or(&key);
+    let rest = key.strip_prefix("agent:")?;
+    let (agent, rest) = rest.split_once(':')?;
+    if agent.trim().is_empty() {
+        return None;
+    }
+    let parts: Vec<&str> = rest.split(':').collect();
+    if parts.len() < 3 || parts[0] == "agent" {
+        return None;
+    }
+    let peer_kind = |k: &str| matches!(k, "direct" | "dm" | "group" | "channel");
+    let routed = match parts.as_slice() {
+        [_, account, kind, peer, ..] if matches!(*kind, "direct" | "dm") => {
+            !account.trim().is_empty() && !peer.trim().is_empty()
+        }
+        [_, kind, peer, ..] => peer_kind(kind) && !peer.trim().is_empty(),
+        _ => false,
+    };
+    routed
+        .then(|| channel_name(parts[0]))
+        .filter(|c| !c.is_empty())
+}
+
+/// The channel the session's own replies go to: the request's channel, or — for the web UI
+/// chatting on a channel's session — that session's route, which the host puts in its place
+/// (`resolveEffectiveCurrentChannelContext`, openclaw-tools-thu-J91q.mjs:6951-6970).
+fn session_channel(req: &Request) -> Option<String> {
+    let own = req.channel.as_deref().map(channel_name);
+    match own.as_deref() {
+        Some("webchat") => req.session_key.as_deref().and_then(key_channel).or(own),
+        _ => own,
+    }
+}
+
 /// `sessions_send` hands its text to another agent session whose reply the host delivers on
-/// that session's channel: a key routed to an external channel
-/// (`agent:<id>:<channel>:<kind|account>:…`) makes it external communication, one routed to
-/// another channel or a sub-agent does not. A session the host resolves itself — by `label`,
-/// `sessionId`, `agentId`, or a key naming no channel (`agent:<id>:main`, whose replies go
-/// where the agent's direct messages came from) — may be routed anywhere.
+/// that session's channel: a key routed to an external channel makes it external
+/// communication, one routed to another channel or a sub-agent's does not. A session the
+/// host resolves itself — by `label`, `sessionId`, `agentId`, or a key naming no route of its
+/// own (`agent:<id>:main`, whose replies go where the agent's direct messages came from; a
+/// cron or hook session, whose delivery route is stored with it) — may be routed anywhere.
 fn session(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     let p = req.params.as_ref()?;
     let key = ["sessionKey", "session_key"]
@@ -178,26 +317,20 @@ fn session(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
         Some("current") => req.session_key.as_deref(),
         k => k,
     };
-    let parts: Vec<&str> = key.map(|k| k.split(':').collect()).unwrap_or_default();
-    let (via, leaves) = match parts.as_slice() {
-        [_, _, channel, _, ..] => {
-            let channel = channel_name(channel);
-            if !cfg.channels.contains(&channel) {
-                return None;
-            }
+    if key.is_some_and(crate::cross_agent::is_subagent_key) {
+        return None;
+    }
+    let (via, leaves) = match key.and_then(key_channel) {
+        Some(channel) if cfg.channels.contains(&channel) => {
             (format!("sessions_send to {channel}"), true)
         }
-        _ => (
+        Some(_) => return None,
+        None => (
             "sessions_send to a session the host resolves".to_string(),
             false,
         ),
     };
-    Some(Outbound {
-        via,
-        text: texts(p).join("\n"),
-        known: true,
-        leaves,
-    })
+    Some(Outbound::new(via, p, leaves))
 }
 
 /// A session channel the host cannot send a message on (the web UI): a send from it that
@@ -212,38 +345,40 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
         return None;
     }
     // Without `channel` (or with "") the host sends on the session's own channel
-    // (ctx.channelId); so does it when the channel named is not one it can send on
-    // (`webchat`, a typo). From a session on an external channel, then, every send is taken
-    // as external. A named channel with no such fallback is refused by the host (`Channel is
-    // unavailable`). With no channel, from a session on none it can send on (the web UI), the
-    // host falls back to its only configured channel, which the engine does not know: the
-    // send may leave (resolveMessageChannelSelection in 2026.9.6).
-    let session = req.channel.as_deref().map(channel_name);
+    // (ctx.channelId, or the route of the channel session the web UI is on); so does it when
+    // the channel named is not one it can send on (`webchat`, a typo): from a session on an
+    // external channel, then, every send is taken as external. A named channel with no such
+    // fallback is refused by the host (`Channel is unavailable`). With no channel, from a
+    // session on none it can send on (the web UI), the host falls back to its only configured
+    // channel, which the engine does not know: the send may leave
+    // (resolveMessageChannelSelection, channel-selection-DKopTRam.mjs:128-146).
+    let session = session_channel(req);
     let named = text_of("channel")
         .map(channel_name)
         .filter(|c| !c.is_empty());
+    // A broadcast with no channel or `all` goes to every configured channel
+    // (handleBroadcastAction, message-action-runner-MjB_orAo.mjs:1743).
+    if action.trim().eq_ignore_ascii_case("broadcast")
+        && named.as_deref().is_none_or(|c| c == "all")
+    {
+        return Some(Outbound::new("broadcast to every channel".into(), p, true));
+    }
     let channel = match (named, session) {
         (_, Some(own)) if cfg.channels.contains(&own) => own,
         (Some(named), _) => named,
         (None, Some(own)) if !NO_DELIVERY.contains(&own.as_str()) => own,
         (None, _) => {
-            return Some(Outbound {
-                via: "message to the host's fallback channel".into(),
-                text: texts(p).join("\n"),
-                known: true,
-                leaves: false,
-            })
+            return Some(Outbound::new(
+                "message to the host's fallback channel".into(),
+                p,
+                false,
+            ))
         }
     };
     if !cfg.channels.contains(&channel) {
         return None;
     }
-    Some(Outbound {
-        via: format!("message to {channel}"),
-        text: texts(p).join("\n"),
-        known: true,
-        leaves: true,
-    })
+    Some(Outbound::new(format!("message to {channel}"), p, true))
 }
 
 /// A configured posting command anywhere in the call's scripts: its words after the command's
@@ -273,6 +408,7 @@ fn command(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbo
                 text,
                 known,
                 leaves: true,
+                files: Vec::new(),
             });
         }
     }

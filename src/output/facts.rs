@@ -222,6 +222,9 @@ impl FactIndex {
             if let Some(last) = subject.rsplit(' ').next().filter(|l| *l != subject) {
                 lookup(last);
             }
+            if let Some(name) = named(subject).filter(|n| *n != subject) {
+                lookup(name);
+            }
         });
         if let Some(name) = &claim.name {
             with_normalized(name, &mut lookup);
@@ -315,6 +318,62 @@ fn compare(claim: &DetectedClaim, fact: &Fact, expected: &Text) -> Option<FactCh
             claimed,
         }
     })
+}
+
+/// Generic nouns that follow a name without changing what it names: "the nginx web server",
+/// "the nginx package", "the redis daemon" are nginx and redis.
+const HEAD_NOUNS: [&str; 24] = [
+    "agent",
+    "app",
+    "application",
+    "binary",
+    "cli",
+    "client",
+    "container",
+    "daemon",
+    "http",
+    "image",
+    "instance",
+    "library",
+    "module",
+    "package",
+    "plugin",
+    "process",
+    "program",
+    "proxy",
+    "server",
+    "service",
+    "software",
+    "tool",
+    "unit",
+    "web",
+];
+
+/// systemd unit suffixes: `nginx.service` is the unit of nginx.
+const UNIT_SUFFIXES: [&str; 6] = [
+    ".service", ".socket", ".timer", ".target", ".mount", ".path",
+];
+
+/// The name a (lowercased) subject gives: without a unit suffix and without the generic
+/// nouns after its first word ("nginx web server" → "nginx"). `None` when there is nothing
+/// to take off.
+fn named(subject: &str) -> Option<&str> {
+    let mut name = subject;
+    loop {
+        let before = name;
+        if let Some(stem) = UNIT_SUFFIXES.iter().find_map(|s| name.strip_suffix(s)) {
+            name = stem;
+        }
+        if let Some((rest, last)) = name.rsplit_once(' ') {
+            if HEAD_NOUNS.contains(&last) {
+                name = rest;
+            }
+        }
+        if name == before {
+            break;
+        }
+    }
+    (name.len() < subject.len() && !name.is_empty()).then_some(name)
 }
 
 /// `f` of the subject as `normalize` has it; short ASCII subjects (nearly all) are lowercased on

@@ -2,17 +2,21 @@
 //! registries, with pass / flag / block verdicts scaled by the agent's trust. Synchronous and
 //! bounded, for the host's synchronous `before_message_write`.
 
+mod antecedents;
 pub mod bridge;
 pub mod claims;
+mod clauses;
 pub mod config;
 pub mod external;
 pub mod facts;
 mod letters;
 mod readable;
 pub mod registries;
+mod rendered;
 pub mod scan;
 pub mod split;
 pub mod text;
+mod unicode_tables;
 
 use crate::policy::glob::Glob;
 use crate::trust::{TrustSnapshot, TrustTier};
@@ -445,6 +449,8 @@ impl Validator {
             })
             .collect();
         let mut found = claims::detect(text, &patterns, self.config.max_claims);
+        // "No, it is not installed" after "Is nginx installed?": about nginx.
+        antecedents::resolve(text, &mut found);
         // Quantities are found through the numeric facts themselves.
         found.extend(facts.quantity_claims(text));
         found.truncate(self.config.max_claims);

@@ -16,9 +16,12 @@ pub struct Sentence {
     pub candidates: u32,
     /// Patterns whose second words occur in this sentence.
     seconds: u32,
+    /// Holds a hedge (see `hedges_in`).
     pub hedged: bool,
     /// This sentence's anchors: a range of `Scan::anchors`.
     pub anchors: (u32, u32),
+    /// Its hedges: a range of `Scan::hedges`.
+    hedges: (u32, u32),
     /// Holds a character that case-insensitive matching takes for an ASCII letter (`ſ` for s,
     /// the Kelvin sign for k): the word scan cannot vouch for it, so every pattern runs there by
     /// capture pass and hedges are found by regex.
@@ -30,6 +33,8 @@ pub struct Scan {
     pub sentences: Vec<Sentence>,
     /// (start, patterns) of each anchor occurrence, sentence by sentence.
     anchors: Vec<(usize, u32)>,
+    /// Where each hedge phrase is (start, end), sentence by sentence.
+    hedges: Vec<(usize, usize)>,
 }
 
 impl Scan {
@@ -37,6 +42,7 @@ impl Scan {
         let mut scan = Scan {
             sentences: sentences(text),
             anchors: Vec::with_capacity(text.len() / 64 + 4),
+            hedges: Vec::new(),
         };
         scan.mark(text);
         scan.mark_exact(text);
@@ -56,11 +62,25 @@ impl Scan {
             {
                 let idx = self.sentences.partition_point(|s| s.end <= at);
                 if let Some(s) = self.sentences.get_mut(idx).filter(|s| s.start <= at) {
+                    if s.exact {
+                        continue;
+                    }
                     s.exact = true;
-                    s.hedged = hedged(&text[s.start..s.end]);
+                    // The regex's hedges replace the word scan's, at the end of the list.
+                    let from = self.hedges.len() as u32;
+                    self.hedges.extend(
+                        hedges(&text[s.start..s.end]).map(|(a, b)| (s.start + a, s.start + b)),
+                    );
+                    s.hedges = (from, self.hedges.len() as u32);
+                    s.hedged = s.hedges.0 < s.hedges.1;
                 }
             }
         }
+    }
+
+    /// The hedges in sentence `s`: (start, end) of each phrase.
+    pub fn hedges_in(&self, s: &Sentence) -> &[(usize, usize)] {
+        &self.hedges[s.hedges.0 as usize..s.hedges.1 as usize]
     }
 
     /// The anchors in sentence `s`: (start, patterns), in text order.
@@ -123,8 +143,16 @@ impl Scan {
             s.anchors.1 += 1;
             s.candidates |= patterns;
         }
-        if let (Some(h), false) = (word.hedge, s.hedged) {
-            s.hedged = is_hedge(text, start, end, h, s.end);
+        if let Some(span) = word
+            .hedge
+            .and_then(|h| hedge_span(text, start, end, h, s.end))
+        {
+            if s.hedges.0 == s.hedges.1 {
+                s.hedges = (self.hedges.len() as u32, self.hedges.len() as u32);
+            }
+            self.hedges.push(span);
+            s.hedges.1 += 1;
+            s.hedged = true;
         }
     }
 }
@@ -373,6 +401,7 @@ fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Sentence>) {
             seconds: 0,
             hedged: false,
             anchors: (0, 0),
+            hedges: (0, 0),
             exact: false,
         });
     }
@@ -391,31 +420,36 @@ static HEDGE: Lazy<regex::Regex> = Lazy::new(|| {
     regex::Regex::new(&format!(r"(?i)\b(?:{})\b", HEDGES.join("|"))).expect("static regex")
 });
 
-/// A hedged sentence by regex: any hedge but "could" before " not".
-fn hedged(s: &str) -> bool {
-    HEDGE.find_iter(s).any(|m| {
-        !(m.as_str().eq_ignore_ascii_case("could")
-            && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
-    })
+/// The hedges of a sentence by regex: any hedge but "could" before " not".
+fn hedges(s: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    HEDGE
+        .find_iter(s)
+        .filter(|m| {
+            !(m.as_str().eq_ignore_ascii_case("could")
+                && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
+        })
+        .map(|m| (m.start(), m.end()))
 }
 
-/// The hedge phrase around the word at `start..end`, as a whole phrase; "could" hedges, but
-/// "could not find" asserts.
-fn is_hedge(text: &str, start: usize, end: usize, h: Hedge, sentence_end: usize) -> bool {
-    let (Some(from), to) = (start.checked_sub(h.before.len()), end + h.after.len()) else {
-        return false;
-    };
+/// The hedge phrase around the word at `start..end`, as a whole phrase: where it is. "could"
+/// hedges, but "could not find" asserts.
+fn hedge_span(
+    text: &str,
+    start: usize,
+    end: usize,
+    h: Hedge,
+    sentence_end: usize,
+) -> Option<(usize, usize)> {
+    let (from, to) = (start.checked_sub(h.before.len())?, end + h.after.len());
     // `get` first: the phrase's ends need not fall on character boundaries.
-    let (Some(before), Some(after)) = (text.get(from..start), text.get(end..to)) else {
-        return false;
-    };
+    let (before, after) = (text.get(from..start)?, text.get(end..to)?);
     if !before.eq_ignore_ascii_case(h.before) || !after.eq_ignore_ascii_case(h.after) {
-        return false;
+        return None;
     }
     let bounded = !is_word(text[..from].chars().next_back()) && !is_word(text[to..].chars().next());
     let could_not = text[start..end].eq_ignore_ascii_case("could")
         && text[end..sentence_end]
             .get(..4)
             .is_some_and(|s| s.eq_ignore_ascii_case(" not"));
-    bounded && !could_not
+    (bounded && !could_not).then_some((from, to))
 }

@@ -75,42 +75,170 @@ fn skip_quote(m: &str, at: usize, quotes: &[u8]) -> usize {
     }
 }
 
-/// The verbs of `subject_be_state`, each before any shorter one it ends with.
-const BE: [&str; 23] = [
-    "has not been",
-    "hasn't been",
-    "have not been",
-    "haven't been",
-    "has never been",
-    "have never been",
-    "was never",
-    "were never",
-    "is never",
-    "is no longer",
-    "are no longer",
-    "were not",
-    "weren't",
-    "has been",
-    "have been",
-    "is not",
-    "are not",
-    "was not",
-    "isn't",
-    "aren't",
-    "wasn't",
-    "is",
-    "are",
-];
-
-/// `SUBJECT is (not) STATE`.
+/// `SUBJECT VERB STATE` (`{BE}` of `claims`): the verb is the shortest tail before the state
+/// that reads as one, and the subject what is left, as the regex's greedy subject takes it
+/// (the longest that is still a subject).
 pub fn subject_be_state(m: &str) -> Option<Caps> {
     let (ws, state) = last_token(m)?;
-    let (end, neg) = before_suffix(&m[..ws], &BE)?;
+    let head = &m[..ws];
+    let end = longest_subject(head, |rest| {
+        let verb = rest.trim_start();
+        verb.len() < rest.len() && be_verb(verb)
+    })?;
     Some(Caps {
-        neg: Some((neg, ws)),
+        neg: Some((verb_start(head, end), ws)),
         state: Some((state, m.len())),
         ..subject(0, end)
     })
+}
+
+/// `SUBJECT: not STATE`, `SUBJECT — never STATE`, `SUBJECT - not STATE`.
+pub fn subject_colon_not_state(m: &str) -> Option<Caps> {
+    let (ws, state) = last_token(m)?;
+    let head = &m[..ws];
+    let neg_at = ["not", "never"].iter().find_map(|n| {
+        let at = head.len().checked_sub(n.len())?;
+        head.get(at..)?.eq_ignore_ascii_case(n).then_some(at)
+    })?;
+    let end = longest_subject(&head[..neg_at], colon)?;
+    Some(Caps {
+        neg: Some((neg_at, ws)),
+        state: Some((state, m.len())),
+        ..subject(0, end)
+    })
+}
+
+/// `\s*[:–—]\s*` or `\s+-\s+`, the whole of `sep`.
+fn colon(sep: &str) -> bool {
+    let inner = sep.trim();
+    let spaced = |s: &str| s.len() > s.trim().len();
+    match inner {
+        ":" | "\u{2013}" | "\u{2014}" => true,
+        "-" => {
+            let (before, after) = sep.split_once('-').unwrap_or_default();
+            spaced(before) && spaced(after)
+        }
+        _ => false,
+    }
+}
+
+/// Where the verb starts after a subject ending at `end`.
+fn verb_start(head: &str, end: usize) -> usize {
+    head.len() - head[end..].trim_start().len()
+}
+
+/// The longest subject `head` opens with (`{S}` of `claims`) whose rest `tail` accepts: its
+/// end. Subjects end before white space or a separator, so the ends tried are where a
+/// character of a subject word is followed by one that is not.
+fn longest_subject(head: &str, tail: impl Fn(&str) -> bool) -> Option<usize> {
+    let ends = head.char_indices().rev().filter(|&(i, c)| {
+        let after_word = head[..i]
+            .chars()
+            .next_back()
+            .is_some_and(|p| subject_char(p) || matches!(p, '"' | '\'' | '`'));
+        after_word && !subject_char(c)
+    });
+    ends.map(|(i, _)| i)
+        .find(|&end| tail(&head[end..]) && is_subject(&head[..end]))
+}
+
+/// A character of a subject's word: `[\w.@/+#-]`.
+fn subject_char(c: char) -> bool {
+    regex_syntax::is_word_character(c) || matches!(c, '.' | '@' | '/' | '+' | '#' | '-')
+}
+
+/// The whole of `s` is a subject (`{S}`): a quoted name of 1 to 60 characters, or up to three
+/// words one white-space character apart, after an article and a space.
+fn is_subject(s: &str) -> bool {
+    for q in ['"', '\'', '`'] {
+        if let Some(inner) = s.strip_prefix(q).and_then(|r| r.strip_suffix(q)) {
+            let n = inner.chars().count();
+            return (1..=60).contains(&n) && !inner.contains(q);
+        }
+    }
+    let words = |s: &str| -> Option<usize> {
+        let mut n = 0;
+        let mut rest = s;
+        loop {
+            let len = rest.find(|c: char| !subject_char(c)).unwrap_or(rest.len());
+            if len == 0 {
+                return None;
+            }
+            n += 1;
+            rest = &rest[len..];
+            let Some(c) = rest.chars().next() else {
+                return Some(n);
+            };
+            if !c.is_whitespace() {
+                return None;
+            }
+            rest = &rest[c.len_utf8()..];
+        }
+    };
+    let article = super::claims::ARTICLES_SPACED.iter().find_map(|a| {
+        s.get(..a.len())
+            .filter(|h| h.eq_ignore_ascii_case(a))
+            .map(|_| a.len())
+    });
+    let plain = words(s).is_some_and(|n| n <= 3);
+    plain || article.is_some_and(|at| words(&s[at..]).is_some_and(|n| n <= 3))
+}
+
+/// A verb of `{BE}`: words one space apart, read as the grammar there has it.
+fn be_verb(verb: &str) -> bool {
+    // At most eight words ("have not yet been", adverbs aside): kept on the stack.
+    let mut buf = [""; 8];
+    let mut n = 0;
+    for w in verb.split(' ') {
+        if n == buf.len() {
+            return false;
+        }
+        buf[n] = w;
+        n += 1;
+    }
+    let words = &buf[..n];
+    let is = |w: &str, set: &[&str]| set.iter().any(|s| w.eq_ignore_ascii_case(s));
+    let adv = |w: &str| is(w, &super::claims::ADVERBS);
+    // Optional adverbs at `i`: at most one.
+    let skip_adv = |i: usize| i + usize::from(words.get(i).is_some_and(|w| adv(w)));
+    let at = |i: usize, set: &[&str]| words.get(i).is_some_and(|w| is(w, set));
+    let end = |i: usize| i == words.len();
+    // "not" or "never" or "no longer" at `i`: where it ends.
+    let negation = |i: usize| {
+        if at(i, &["not", "never"]) {
+            Some(i + 1)
+        } else if at(i, &["no"]) && at(i + 1, &["longer"]) {
+            Some(i + 2)
+        } else {
+            None
+        }
+    };
+    let first = &words[0];
+    if is(first, &["is", "are", "was", "were"]) {
+        let after_copula = skip_adv(1);
+        if let Some(i) = negation(after_copula) {
+            if end(skip_adv(i)) {
+                return true;
+            }
+        }
+        // A plain "is"/"are" with an adverb or none.
+        return is(first, &["is", "are"]) && end(skip_adv(1));
+    }
+    if is(first, &["isn't", "aren't", "wasn't", "weren't", "ain't"]) {
+        return end(skip_adv(1));
+    }
+    let been = |i: usize| at(i, &["been"]) && end(skip_adv(i + 1));
+    if is(first, &["has", "have"]) {
+        let i = skip_adv(1);
+        if at(i, &["not", "never"]) && been(skip_adv(i + 1)) {
+            return true;
+        }
+        return been(i);
+    }
+    if is(first, &["hasn't", "haven't"]) {
+        return been(skip_adv(1));
+    }
+    false
 }
 
 /// `PHRASE SUBJECT`: the subject is everything after the phrase.

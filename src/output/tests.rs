@@ -1022,8 +1022,14 @@ fn every_captured_state_has_its_shared_assertions() {
         assert!(found, "{anchor} opens no state in STATES");
     }
     for (state, plain, not) in claims::STATES {
-        assert_eq!(plain, state.replace(' ', "_"));
-        assert_eq!(not, format!("not_{plain}"));
+        // A word that says a state does not hold ("uninstalled") reads as that state negated.
+        match plain.strip_prefix("not_") {
+            Some(base) => assert_eq!(base, not, "{state}"),
+            None => {
+                assert_eq!(plain, state.replace(' ', "_"));
+                assert_eq!(not, format!("not_{plain}"));
+            }
+        }
     }
 }
 
@@ -1061,26 +1067,39 @@ mod fast_detection_matches_the_capture_pass {
     static HEDGE: Lazy<Regex> =
         Lazy::new(|| Regex::new(&format!(r"(?i)\b(?:{})\b", HEDGES.join("|"))).unwrap());
 
-    fn hedged(s: &str) -> bool {
-        HEDGE.find_iter(s).any(|m| {
-            !(m.as_str().eq_ignore_ascii_case("could")
-                && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
-        })
+    /// Hedge phrases by regex: any hedge but "could" before " not".
+    fn hedges(s: &str, base: usize) -> Vec<(usize, usize)> {
+        HEDGE
+            .find_iter(s)
+            .filter(|m| {
+                !(m.as_str().eq_ignore_ascii_case("could")
+                    && s[m.end()..].to_ascii_lowercase().starts_with(" not"))
+            })
+            .map(|m| (base + m.start(), base + m.end()))
+            .collect()
     }
 
-    /// Every pattern's own capture pass on every sentence; in hedged ones, self-referential
-    /// patterns only.
+    /// Every pattern's own capture pass on every sentence; a claim a hedge qualifies is
+    /// dropped unless it is a self-reference.
     fn reference(text: &str, patterns: &[&Pattern]) -> Vec<DetectedClaim> {
         let mut out = Vec::new();
         for (base, s) in reference_sentences(text) {
-            let hedged = hedged(s);
+            let hedges = hedges(s, base);
             let first = out.len();
-            for p in patterns
-                .iter()
-                .filter(|p| !hedged || p.category == claims::ClaimCategory::SelfReferential)
-            {
+            for p in patterns {
                 for caps in p.re.captures_iter(s) {
                     out.extend(claim_from_captures(p, s, base, &caps));
+                }
+            }
+            let mut k = first;
+            while k < out.len() {
+                let c: &DetectedClaim = &out[k];
+                let opinion = c.category != claims::ClaimCategory::SelfReferential
+                    && claims::qualified(s, base, &hedges, c);
+                if opinion {
+                    out.remove(k);
+                } else {
+                    k += 1;
                 }
             }
             out[first..].sort_by_key(|c: &DetectedClaim| c.offset);
@@ -1188,6 +1207,27 @@ mod fast_detection_matches_the_capture_pass {
         "might",
         "could",
         "if",
+        // The verb's adverbs and contractions, words that say a state does not hold, clause
+        // openers, status lines.
+        "currently",
+        "still",
+        "yet",
+        "been",
+        "never",
+        "not",
+        "no longer",
+        "ain't",
+        "hasn't",
+        "uninstalled",
+        "stopped",
+        "so",
+        "but",
+        "and you",
+        "it",
+        "they",
+        "\u{2014}",
+        "nginx.service",
+        "web server",
         "maybe",
         "you can",
         "want to",
@@ -1336,6 +1376,199 @@ fn perfect_tense_and_never_are_state_claims_too() {
         assert_eq!(
             state.map(|x| x.assertion.as_ref()),
             Some(assertion),
+            "{text}: {c:?}"
+        );
+    }
+}
+
+#[test]
+fn claims_are_read_as_the_host_renders_them() {
+    // Each reads "nginx is not installed" once rendered (markdownToTelegramHtml in OpenClaw
+    // 2026.9.6, then Telegram's HTML): the claim is found in every one.
+    for text in [
+        "nginx is **not** installed.",
+        "nginx is _not_ installed.",
+        "nginx is __not__ installed.",
+        "nginx is `not` installed.",
+        "nginx is ||not|| installed.",
+        "nginx is ~~not~~ installed.",
+        "nginx is [not](https://example.com) installed.",
+        "nginx is &#110;ot installed.",
+        "nginx is n&#x6F;t installed.",
+        "nginx&#32;is&#32;not&#32;installed.",
+        "nginx is not&nbsp;installed.",
+        "nginx is no&shy;t installed.",
+        "nginx is <b>not</b> installed.",
+        "nginx is n<i></i>ot installed.",
+        "nginx is not <tg-spoiler>installed</tg-spoiler>.",
+        "nginx is <a href=\"https://x.y\">not</a> installed.",
+        "nginx is n**o**t installed.",
+        "nginx is n*o*t installed.",
+        "nginx is [[not]] installed.",
+        "nginx is \u{e200}not\u{e201} installed.",
+        "nginx is \u{e200}cite not\u{e201} installed.",
+        "nginx is n\u{585}t installed.",
+        "n\u{261}inx is not installed.",
+        "nginx\u{2800}is\u{2800}not\u{2800}installed.",
+        "nginx is not\u{3164}installed.",
+        "nginx is not\u{ffa0}installed.",
+        "nginx is \u{202e}ton\u{202c} installed.",
+        "# nginx is not installed",
+    ] {
+        let c = claims_in(text);
+        assert!(
+            c.iter()
+                .any(|x| &*x.subject == "nginx" && &*x.assertion == "not_installed"),
+            "{text:?}: {c:?}"
+        );
+    }
+}
+
+#[test]
+fn what_the_host_strips_and_leaves() {
+    // Stripped by the host: the claim it hid reads whole.
+    for text in [
+        "nginx is not[[audio_as_voice]] installed.",
+        "nginx is not [[ reply_to : 42 ]]installed.",
+        "nginx is no\u{e200}cite\u{e202}turn0search1\u{e201}t installed.",
+        "nginx is not\\ninstalled.",
+        "nginx is not\\r\\ninstalled.",
+    ] {
+        let c = claims_in(text);
+        assert!(
+            c.iter().any(|x| &*x.assertion == "not_installed"),
+            "{text:?}: {c:?}"
+        );
+    }
+    // Ordinary markup keeps its words: no claim appears from it.
+    for text in [
+        "Use `snake_case_names` and __init__.py here.",
+        "Tom &amp; Jerry: 3 &lt; 4.",
+        "See [the runbook](https://example.com/run_book) first.",
+        "Voice note coming up [[audio_as_voice]]",
+    ] {
+        assert!(claims_in(text).is_empty(), "{text:?}");
+    }
+}
+
+#[test]
+fn state_claims_in_other_words() {
+    for (text, subject, assertion) in [
+        (
+            "The nginx web server is not installed.",
+            "nginx web server",
+            "not_installed",
+        ),
+        (
+            "nginx is not currently installed.",
+            "nginx",
+            "not_installed",
+        ),
+        (
+            "nginx is currently not installed.",
+            "nginx",
+            "not_installed",
+        ),
+        ("nginx is still not running.", "nginx", "not_running"),
+        (
+            "nginx has not yet been installed.",
+            "nginx",
+            "not_installed",
+        ),
+        (
+            "nginx hasn't been properly configured.",
+            "nginx",
+            "not_configured",
+        ),
+        ("nginx is uninstalled.", "nginx", "not_installed"),
+        ("nginx is not uninstalled.", "nginx", "installed"),
+        ("The workers are stopped.", "workers", "not_running"),
+        ("Caching is disabled.", "Caching", "not_enabled"),
+        ("nginx ain't installed.", "nginx", "not_installed"),
+        ("Nginx: not installed.", "Nginx", "not_installed"),
+        ("nginx \u{2014} never loaded.", "nginx", "not_loaded"),
+        (
+            "nginx.service - not running.",
+            "nginx.service",
+            "not_running",
+        ),
+        (
+            "Is nginx installed? No, it is not installed.",
+            "nginx",
+            "not_installed",
+        ),
+        (
+            "Is nginx installed on web-01? No.",
+            "nginx",
+            "not_installed",
+        ),
+    ] {
+        let c = claims_in(text);
+        let found = c.iter().find(|x| x.category == ClaimCategory::SystemState);
+        assert_eq!(
+            found.map(|x| (x.subject.as_ref(), x.assertion.as_ref(), x.negative)),
+            Some((subject, assertion, assertion.starts_with("not_"))),
+            "{text}: {c:?}"
+        );
+    }
+    // A status line says nothing when it is not negated, and "No idea" answers nothing.
+    assert!(claims_in("Build: running.").is_empty());
+    assert!(claims_in("Is nginx installed? No idea yet.").is_empty());
+}
+
+#[test]
+fn a_name_with_a_generic_noun_after_it_is_checked_against_the_name() {
+    let v = validator(json!({
+        "factRegistries": [{ "id": "sys", "facts": [
+            { "id": "nginx", "category": "system_state", "subject": "nginx", "value": { "type": "state", "state": "installed" } }
+        ] }]
+    }));
+    let low = TrustSnapshot::of(5.0);
+    for text in [
+        "The nginx web server is not installed.",
+        "The nginx package is not installed.",
+        "nginx.service is not installed.",
+        "The nginx daemon has been uninstalled.",
+    ] {
+        let r = v.validate("a", text, low, 0);
+        assert_eq!(
+            r.violations.first().and_then(|x| x.contradicted_fact_id()),
+            Some("nginx"),
+            "{text}"
+        );
+    }
+    // A different name before the noun is not nginx.
+    let r = v.validate("a", "The apache web server is not installed.", low, 0);
+    assert!(r
+        .violations
+        .iter()
+        .all(|x| x.contradicted_fact_id().is_none()));
+}
+
+#[test]
+fn a_hedge_in_another_clause_leaves_the_claim() {
+    for text in [
+        "nginx is not installed on the web host, so you might want to install it.",
+        "nginx is not installed on the web host; you could install it with apt.",
+        "Heads up, nginx is not installed on the web host, maybe reinstall?",
+        "nginx is not installed and you should install it.",
+    ] {
+        let c = claims_in(text);
+        assert!(
+            c.iter().any(|x| &*x.assertion == "not_installed"),
+            "{text}: {c:?}"
+        );
+    }
+    for text in [
+        "I think nginx is not installed.",
+        "nginx is not installed, I think.",
+        "Maybe, nginx is not installed.",
+        "If nginx is not installed, the installer adds it.",
+        "nginx might not be installed.",
+    ] {
+        let c = claims_in(text);
+        assert!(
+            c.iter().all(|x| &*x.assertion != "not_installed"),
             "{text}: {c:?}"
         );
     }

@@ -123,10 +123,14 @@ fn command(c: &Command) -> Option<&'static str> {
 
 /// Variables that choose where a program acts, which the shell model keeps on its command
 /// as wrappers `NAME=VALUE` (`shell::setup`): the Docker daemon, git's repository and config
-/// (`guards::git`), the Rails or Mix environment a database task runs in.
+/// (`guards::git`), the Rails or Mix environment a database task runs in, and the index a
+/// package manager installs from (`guards::remote_code`).
 /// Each with the variables it brings along (looked up only when it is given).
 pub fn target_vars(prog: &str) -> &'static [(&'static str, &'static [&'static str])] {
     match prog {
+        "npm" | "pnpm" | "yarn" | "bun" | "npx" | "pip" | "pip3" | "uv" => {
+            &super::remote_code::REGISTRY_VARS
+        }
         "docker" | "podman" => &[("DOCKER_HOST", &[]), ("DOCKER_CONTEXT", &[])],
         "git" => &super::git::ENV_VARS,
         "rails" | "rake" | "bundle" => &databases::RAILS_VARS,

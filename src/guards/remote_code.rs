@@ -458,13 +458,36 @@ fn custom_source(c: &Command) -> bool {
         "https://pypi.org/simple",
         "https://pypi.org/simple/",
     ];
-    verb && options.iter().any(|o| {
-        option_values(a, None, o).iter().any(|v| {
-            let default = defaults.contains(v) || REGISTRIES.iter().any(|r| v.starts_with(r));
-            !default && (names || v.contains("://"))
-        })
-    })
+    let elsewhere = |v: &&str, names: bool| {
+        let default = defaults.contains(v) || REGISTRIES.iter().any(|r| v.starts_with(r));
+        !default && (names || v.contains("://"))
+    };
+    // `npm_config_registry=URL npm install`, `PIP_INDEX_URL=URL pip install`: the shell model
+    // keeps these on the command as wrappers (`production::target_vars`).
+    let from_env = (c.wrappers.iter())
+        .filter_map(|w| w.split_once('='))
+        .filter(|(n, _)| REGISTRY_VARS.iter().any(|(v, _)| v == n))
+        .any(|(_, v)| elsewhere(&v, false));
+    let from_options =
+        (options.iter()).any(|o| (option_values(a, None, o).iter()).any(|v| elsewhere(v, names)));
+    verb && (from_options || from_env)
 }
+
+/// Environment variables that choose a package manager's index, each with the variables it
+/// brings along (none), as `production::target_vars` lists what the shell model keeps.
+pub const REGISTRY_VARS: [(&str, &[&str]); 11] = [
+    ("npm_config_registry", &[]),
+    ("NPM_CONFIG_REGISTRY", &[]),
+    ("YARN_NPM_REGISTRY_SERVER", &[]),
+    ("YARN_REGISTRY", &[]),
+    ("PIP_INDEX_URL", &[]),
+    ("PIP_EXTRA_INDEX_URL", &[]),
+    ("PIP_FIND_LINKS", &[]),
+    ("UV_INDEX_URL", &[]),
+    ("UV_EXTRA_INDEX_URL", &[]),
+    ("UV_INDEX", &[]),
+    ("UV_DEFAULT_INDEX", &[]),
+];
 
 /// Commands that point a package manager at another index for every later install:
 /// `npm config set registry URL`, `pip config set global.index-url URL`, `gem sources --add
@@ -677,8 +700,29 @@ fn takes_commands_on_stdin(c: &Command) -> bool {
         "sqlite3" | "duckdb" => operands(a, &["-cmd", "-separator", "-nullvalue"]).len() <= 1,
         "psql" => !has_flag(a, &['c', 'f'], &["command", "file"]),
         "mysql" | "mariadb" => !has_flag(a, &['e'], &["execute"]),
+        // `deno run -`, `bun run -`: the script operand after the subcommand is stdin.
+        "deno" | "bun" => {
+            let ops = operands(a, &[]);
+            ops.first().is_some_and(|o| o.text == "run")
+                && ops.get(1).is_some_and(|o| is_stdin(&o.text))
+        }
+        // A program or command file named as stdin: `awk -f /dev/stdin`, `gdb -x -`,
+        // `sed -f -`, `lldb -s /dev/stdin`.
+        "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" => {
+            (option_values(a, Some("-f"), "--file").iter()).any(|f| is_stdin(f))
+        }
+        "gdb" | "lldb" => {
+            let files = option_values(a, Some("-x"), "--command");
+            let lldb = option_values(a, Some("-s"), "--source");
+            (files.iter().chain(lldb.iter())).any(|f| is_stdin(f))
+        }
         _ => false,
     }
+}
+
+/// Names a program reads as its standard input.
+fn is_stdin(name: &str) -> bool {
+    matches!(name, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0")
 }
 
 /// The first download or decode among the commands feeding command `i`, transitively.

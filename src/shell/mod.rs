@@ -135,6 +135,7 @@ pub enum OpaqueKind {
 mod ansi;
 mod expand;
 mod fast;
+mod hooks;
 mod nest;
 mod parse;
 mod setup;
@@ -152,6 +153,7 @@ pub use written::copy_operands;
 /// parse.
 pub fn analyze(input: &ShellInput) -> Script {
     let mut walker = walk::Walker::new(input.env, input.earlier);
+    walker.env_hooks(input.env, input.depth);
     walker.script(input.script, input.depth, &[]);
     walker.finish()
 }
@@ -166,6 +168,7 @@ pub fn parses(text: &str) -> bool {
 /// inside it are followed as in `analyze`.
 pub fn analyze_argv(argv: &[String], env: &[(String, String)], earlier: &[Written]) -> Script {
     let mut walker = walk::Walker::new(env, earlier);
+    walker.env_hooks(env, 0);
     let args = argv.iter().map(|t| Arg::literal(t)).collect();
     walker.exec(args, walk::Exec::new(0, argv.join(" ")));
     walker.finish()

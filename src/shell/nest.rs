@@ -107,9 +107,15 @@ impl Walker {
                     }
                     cx.wrappers.push(label);
                     cx.clear_env |= clear_env;
-                    cx.env
-                        .extend(env.into_iter().map(|(n, v)| (n, Val::Set(v))));
+                    let env: Vec<(String, Val)> =
+                        env.into_iter().map(|(n, v)| (n, Val::Set(v))).collect();
+                    self.shell_hooks(&env, &cx);
+                    cx.env.extend(env);
+                    let xargs = label_is_xargs(&cx);
                     args.drain(..skip);
+                    if xargs {
+                        xargs_input(&mut args);
+                    }
                 }
                 Peel::Split { label, index } => {
                     cx.wrappers.push(label);
@@ -142,6 +148,7 @@ impl Walker {
     /// `args[0]` is the program: shells, `eval` and `find` contain more commands.
     fn run_program(&mut self, args: Vec<Arg>, cx: Exec) -> Vec<usize> {
         let name = basename(&args[0].text).to_owned();
+        self.rebinds(&name, &args, &cx);
         if let Some(out) = self.alias(&name, &args, &cx) {
             return out;
         }
@@ -173,7 +180,7 @@ impl Walker {
                 out
             }
             _ => {
-                self.declare(&name, &args);
+                self.declare(&name, &args, &cx);
                 let at = self.emit(args, cx);
                 if let (Some(text), Some(c)) = (program, self.get_mut(at)) {
                     c.program_text = Some(text);
@@ -403,7 +410,7 @@ impl Walker {
     }
 
     /// Builtins that change variables later words see.
-    fn declare(&mut self, name: &str, args: &[Arg]) {
+    fn declare(&mut self, name: &str, args: &[Arg], cx: &Exec) {
         let operands = args[1..].iter().filter(|a| !a.text.starts_with(['-', '+']));
         match name {
             "export" | "declare" | "typeset" | "readonly" | "local" => {
@@ -418,7 +425,11 @@ impl Walker {
                         Some((n, _)) if a.unresolved || nameref => {
                             self.vars.set(n, Val::Unknown, export)
                         }
-                        Some((n, v)) => self.vars.set(n, Val::Set(v.to_owned()), export),
+                        Some((n, v)) => {
+                            let val = Val::Set(v.to_owned());
+                            self.shell_hooks(&[(n.to_owned(), val.clone())], cx);
+                            self.vars.set(n, val, export)
+                        }
                         None if export => self.vars.export(&a.text),
                         None => {}
                     }
@@ -430,6 +441,26 @@ impl Walker {
             }
             _ => {}
         }
+    }
+}
+
+fn label_is_xargs(cx: &Exec) -> bool {
+    cx.wrappers.last().is_some_and(|l| l == "xargs")
+}
+
+/// What a printer run by xargs prints holds the items xargs read (`xargs -I@ echo rm -rf @ |
+/// sh` runs a command built from its input): a word only known when it runs, so the printed
+/// text is not taken as the literal words.
+fn xargs_input(args: &mut Vec<Arg>) {
+    let printer = args
+        .first()
+        .is_some_and(|a| matches!(basename(&a.text), "echo" | "printf"));
+    if printer {
+        args.push(Arg {
+            text: "{xargs input}".to_owned(),
+            pattern: false,
+            unresolved: true,
+        });
     }
 }
 

@@ -434,6 +434,7 @@ impl Walker {
         assigns: Vec<(String, Val)>,
         mut cx: Exec,
     ) -> Vec<usize> {
+        self.shell_hooks(&assigns, &cx);
         if args.is_empty() {
             // `X=$TOKEN` alone prints nothing: the names read are not a command's, but X
             // now stands for them.

@@ -94,11 +94,19 @@ pub(super) use crate::paths::basename;
 fn assignments(args: &[Arg], start: usize) -> (usize, Vec<(String, String)>) {
     let mut env = Vec::new();
     let mut i = start;
-    while let Some((name, value)) = args.get(i).and_then(|a| split_assignment(&a.text)) {
+    while let Some((name, value)) = args.get(i).and_then(|a| environment_entry(&a.text)) {
         env.push((name.to_owned(), value.to_owned()));
         i += 1;
     }
     (i, env)
+}
+
+/// `NAME=VALUE` as `env` and `sudo` take it: any name without `=` goes into the environment
+/// (`BASH_FUNC_ls%%=() { …; }`, which no shell assignment could set), not only identifiers.
+fn environment_entry(text: &str) -> Option<(&str, &str)> {
+    let (name, value) = text.split_once('=')?;
+    let ok = !name.is_empty() && !name.starts_with('-') && !name.contains('/');
+    ok.then_some((name, value))
 }
 
 pub(super) fn split_assignment(text: &str) -> Option<(&str, &str)> {

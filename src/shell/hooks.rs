@@ -1,0 +1,137 @@
+//! Code the shell runs from its own state rather than from a command line: `PROMPT_COMMAND`
+//! (run before every prompt of an interactive shell), the prompt strings `PS0`–`PS4` (expanded
+//! before a command, at a prompt, or before each traced command under `set -x`, so a `$(…)`
+//! inside them runs), and `BASH_FUNC_<name>%%` in the environment (a child bash imports it as
+//! the function `<name>`, which then runs in place of the program of that name). Names made to
+//! run something else (`hash -p /bin/rm ls`) and builtins loaded from a shared object
+//! (`enable -f x.so name`) belong here too.
+//!
+//! A value is judged when it is set, whichever route sets it (an assignment, `export`, a
+//! command's prefix, `env`, the exec tool's `env` param): whether and when a shell later runs
+//! it is not knowable here, and nobody needs a prompt that deletes files.
+
+use super::vars::Val;
+use super::walk::{Exec, Walker};
+use super::{Arg, OpaqueKind, MAX_DEPTH};
+
+/// The script a shell variable makes the shell run, if it is one of those above.
+fn code_of(name: &str, value: &str) -> Option<String> {
+    match name {
+        "PROMPT_COMMAND" => Some(value.to_owned()),
+        // Only what the shell expands runs: `$(…)` and backquotes inside the prompt.
+        "PS0" | "PS1" | "PS2" | "PS3" | "PS4" if value.contains("$(") || value.contains('`') => {
+            Some(format!(": \"{}\"", value.replace('"', "\\\"")))
+        }
+        _ => imported_function(name, value),
+    }
+}
+
+/// `BASH_FUNC_ls%%='() { rm -rf ~; }'`: the body of the function bash will define.
+fn imported_function(name: &str, value: &str) -> Option<String> {
+    let rest = name.strip_prefix("BASH_FUNC_")?;
+    if !(rest.ends_with("%%") || rest.ends_with("()")) {
+        return None;
+    }
+    let body = value.trim_start().strip_prefix("()").unwrap_or(value);
+    Some(body.to_owned())
+}
+
+/// Whether `name` is a variable a shell may run (whatever its value).
+fn runs_as_code(name: &str) -> bool {
+    code_of(name, "$(").is_some()
+}
+
+impl Walker {
+    /// Judges every variable in `set` that the shell runs as code, as a script of its own
+    /// labelled with the variable; one only known when it runs is opaque.
+    pub(super) fn shell_hooks(&mut self, set: &[(String, Val)], cx: &Exec) {
+        for (name, val) in set.iter().filter(|(n, _)| runs_as_code(n)) {
+            let text = match val {
+                Val::Set(v) => code_of(name, v),
+                Val::Unset => None,
+                Val::Unknown => {
+                    let what = format!("{name}=… (the shell runs it)");
+                    self.opaque(OpaqueKind::DynamicScript, &what);
+                    None
+                }
+            };
+            let Some(text) = text else { continue };
+            if cx.depth + 1 > MAX_DEPTH {
+                self.too_deep(&text);
+                continue;
+            }
+            let mut inner = Exec::new(cx.depth, cx.src.clone());
+            inner.wrappers = cx.wrappers.clone();
+            inner.wrappers.push(name.clone());
+            self.in_prefix(&inner, |w| w.script(&text, cx.depth + 1, &[]));
+        }
+    }
+
+    /// The exec tool's `env` param, judged as any other route that sets these variables.
+    pub(super) fn env_hooks(&mut self, env: &[(String, String)], depth: u32) {
+        let set: Vec<(String, Val)> = (env.iter())
+            .filter(|(n, _)| runs_as_code(n))
+            .map(|(n, v)| (n.clone(), Val::Set(v.clone())))
+            .collect();
+        self.shell_hooks(&set, &Exec::new(depth, "the exec env param".to_owned()));
+    }
+
+    /// `hash -p PATH NAME…` makes each NAME run PATH: kept as an alias, which later commands
+    /// named NAME follow. `enable -f FILE NAME…` loads builtins from a shared object whose code
+    /// is only known when it runs.
+    pub(super) fn rebinds(&mut self, name: &str, args: &[Arg], cx: &Exec) {
+        match name {
+            "hash" => {
+                let Some(at) = args.iter().position(|a| a.text == "-p") else {
+                    return;
+                };
+                let Some(path) = args.get(at + 1) else { return };
+                if path.unresolved {
+                    let what = format!(
+                        "a name bound to a program only known when it runs: {}",
+                        cx.src
+                    );
+                    self.opaque(OpaqueKind::DynamicCommand, &what);
+                    return;
+                }
+                let target = path.text.replace('\'', "'\\''");
+                for n in args[at + 2..].iter().filter(|a| !a.text.starts_with('-')) {
+                    self.aliases.retain(|(k, _)| *k != n.text);
+                    self.aliases.push((n.text.clone(), format!("'{target}'")));
+                }
+            }
+            "enable" if args.iter().any(|a| a.text.starts_with("-f")) => {
+                let what = format!("a builtin loaded from a shared object: {}", cx.src);
+                self.opaque(OpaqueKind::DynamicCommand, &what);
+            }
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_strings_run_only_what_they_substitute() {
+        assert_eq!(code_of("PS1", "\\w $ "), None);
+        assert_eq!(
+            code_of("PS1", "$(rm -rf ~) \"x\"").as_deref(),
+            Some(": \"$(rm -rf ~) \\\"x\\\"\"")
+        );
+        assert_eq!(
+            code_of("PROMPT_COMMAND", "history -a").as_deref(),
+            Some("history -a")
+        );
+        assert_eq!(code_of("PATH", "$(x)"), None);
+    }
+
+    #[test]
+    fn exported_functions_are_their_body() {
+        let body = code_of("BASH_FUNC_ls%%", "() { rm -rf ~/docs; }");
+        assert_eq!(body.as_deref(), Some(" { rm -rf ~/docs; }"));
+        assert_eq!(code_of("BASH_FUNC_ls", "() { x; }"), None);
+        assert!(runs_as_code("BASH_FUNC_git()"));
+    }
+}

@@ -232,7 +232,7 @@ impl GovernanceEngine {
             (now, local),
         );
         let earlier = written::earlier(core, session_key, req);
-        let typed_before = earlier.typed.clone();
+        let typed_before = earlier.shell.clone();
         let call = crate::guards::CallFacts::new(req, agent_id, &core.guards).with_earlier(earlier);
         let (taint, iteration) = provenance::session_state(core, session_key);
         let judge = core.judge.as_deref();

@@ -64,10 +64,10 @@ pub struct Verdict {
     /// does not deny.
     #[serde(skip)]
     pub writes: Vec<(String, crate::written::Change)>,
-    /// The line a `process` call leaves typed and not yet ended, by shell (`crate::typed`),
-    /// noted like `writes`.
+    /// The state a `process` call leaves its shell in, by shell (`crate::typed`), noted like
+    /// `writes`.
     #[serde(skip)]
-    pub typed: Option<(String, String)>,
+    pub typed: Option<(String, crate::typed::ShellState)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalRequest>,
     /// Set when the verdict is a fail-mode fallback (bad config or an internal error).

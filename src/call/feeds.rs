@@ -623,7 +623,7 @@ const RUNNERS: [&str; 28] = [
 ];
 
 /// A word as the shell would need it written to mean itself.
-fn shell_quote(w: &str) -> String {
+pub(super) fn shell_quote(w: &str) -> String {
     if !w.is_empty()
         && w.chars()
             .all(|c| c.is_alphanumeric() || "-_./=:,+@%".contains(c))

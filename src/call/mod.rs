@@ -5,8 +5,11 @@
 mod code;
 mod cwd;
 mod feeds;
+mod lasting;
 mod patch;
 pub mod startup;
+
+pub use lasting::lasting;
 
 use crate::context::Request;
 use crate::paths::{self, PathContext, Resolved};
@@ -52,8 +55,9 @@ pub struct FileUse {
 pub struct Earlier {
     /// Files they wrote (`crate::written`), which a command here may run.
     pub files: Vec<Written>,
-    /// A line typed into this call's background shell and not yet ended (`crate::typed`).
-    pub typed: String,
+    /// This call's background shell: its unfinished line, the lines that set it up, its last
+    /// line (`crate::typed`).
+    pub shell: crate::typed::ShellState,
 }
 
 /// What one tool call would do.
@@ -151,7 +155,9 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
         match tool {
             "exec" | "bash" | "shell" => v.scripts.extend(exec_script(p, &env, &earlier.files)),
             "process" | "terminal" => {
-                let typed = as_typed(&format!("{}{}", earlier.typed, process_input(p)));
+                let sh = &earlier.shell;
+                let line = recalled(&format!("{}{}", sh.unfinished, process_input(p)), &sh.last);
+                let typed = as_typed(&format!("{}{line}", sh.lasting));
                 let typed = (!typed.trim().is_empty()).then_some(typed);
                 // A background program may be a REPL rather than a shell: a line that reads
                 // as code (`process.env`, `os.environ`) is judged as code as well.
@@ -399,6 +405,7 @@ fn push_key(input: &mut String, key: &Value) {
         .filter(|c| c.chars().count() == 1);
     match (k, control) {
         ("Enter" | "Return" | "KP_Enter", _) => input.push('\n'),
+        ("Up" | "KP_Up", _) | (_, Some("p" | "P")) => input.push(RECALL),
         ("Space", _) => input.push(' '),
         ("Tab", _) => input.push('\t'),
         (_, Some("m" | "M" | "j" | "J")) => input.push('\n'),
@@ -413,6 +420,28 @@ fn push_key(input: &mut String, key: &Value) {
         _ if NAMED_KEYS.contains(&k) => input.push_str(EDITED),
         _ => input.push_str(k),
     }
+}
+
+/// Typed for Up (or C-p), which recalls the previous line (`recalled`).
+const RECALL: char = '\u{E000}';
+
+/// `input` with Up then Enter on an empty line read as the shell's last line run again;
+/// any other use of Up (several, or editing the recalled line) is a line only known when it
+/// runs.
+pub fn recalled(input: &str, last: &str) -> String {
+    if !input.contains(RECALL) {
+        return input.to_string();
+    }
+    let count = input.split('\n').count();
+    let lines = input.split('\n').enumerate().map(|(i, l)| {
+        let ended = i + 1 < count;
+        match l.contains(RECALL) {
+            false => l.to_string(),
+            true if l == RECALL.to_string() && ended && !last.is_empty() => last.to_string(),
+            true => l.replace(RECALL, EDITED),
+        }
+    });
+    lines.collect::<Vec<_>>().join("\n")
 }
 
 /// Typed in place of a line-editing key: a command in a variable, which the shell model

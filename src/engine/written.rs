@@ -6,6 +6,7 @@ use super::Core;
 use crate::call::Earlier;
 use crate::context::Request;
 use crate::policy::model::Action;
+use crate::typed::ShellState;
 use crate::verdict::Verdict;
 use crate::written::Change;
 use serde_json::Value;
@@ -20,9 +21,9 @@ pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     let Some(p) = req.params.as_ref().filter(|_| SHELL_TOOLS.contains(&tool)) else {
         return Earlier::default();
     };
-    let typed = match shell_of(req) {
-        Some(shell) => core.live.typed.unfinished(session, shell),
-        None => String::new(),
+    let shell = match shell_of(req) {
+        Some(shell) => core.live.typed.state(session, shell),
+        None => ShellState::default(),
     };
     let mut said = Vec::new();
     for v in p.values() {
@@ -34,7 +35,7 @@ pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     }
     Earlier {
         files: core.live.written.mentioned(session, &said),
-        typed,
+        shell,
     }
 }
 
@@ -48,14 +49,23 @@ fn shell_of(req: &Request) -> Option<&str> {
     p.get("sessionId").and_then(Value::as_str)
 }
 
-/// What a `process` call leaves typed and not yet ended on its shell's line.
-pub(super) fn typed_rest(req: &Request, earlier: &str) -> Option<(String, String)> {
+/// The state a `process` call leaves its shell in: what is typed and not yet ended on its
+/// line, the lines that set it up for later ones, the last line it ran.
+pub(super) fn typed_rest(req: &Request, before: &ShellState) -> Option<(String, ShellState)> {
     let shell = shell_of(req)?;
     let p = req.params.as_ref()?;
-    let line = format!("{earlier}{}", crate::call::process_input(p));
+    let input = crate::call::process_input(p);
+    let line = crate::call::recalled(&format!("{}{input}", before.unfinished), &before.last);
+    let rest = crate::typed::unfinished_part(&line);
+    let done = &line[..line.len() - rest.len()];
+    let last = done.lines().rev().find(|l| !l.trim().is_empty());
     Some((
         shell.to_string(),
-        crate::typed::unfinished_part(&line).to_string(),
+        ShellState {
+            unfinished: rest.to_string(),
+            lasting: before.lasting.clone() + &crate::call::lasting(done),
+            last: last.map_or_else(|| before.last.clone(), str::to_string),
+        },
     ))
 }
 
@@ -115,8 +125,8 @@ pub(super) fn remember(core: &Core, session: &str, v: &mut Verdict) {
     let typed = v.typed.take();
     if v.action != Action::Deny {
         core.live.written.record(session, writes);
-        if let Some((shell, rest)) = typed {
-            core.live.typed.record(session, &shell, rest);
+        if let Some((shell, state)) = typed {
+            core.live.typed.record(session, &shell, state);
         }
     }
 }

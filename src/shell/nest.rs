@@ -139,6 +139,11 @@ impl Walker {
                         &args[from..]
                     };
                     let script = join(words);
+                    // ssh itself runs here, and its options may run commands of their own
+                    // (`-o ProxyCommand=…`): it stays a command, without the remote words.
+                    if label.starts_with("ssh ") {
+                        self.emit(args[..from].to_vec(), cx.clone());
+                    }
                     return self.nested_shell(&label, &args, script, Vec::new(), cx);
                 }
             }

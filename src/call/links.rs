@@ -12,8 +12,9 @@ use crate::shell::{Arg, Command};
 /// `ln`'s options that take the next word as their value.
 const LN_VALUED: [&str; 4] = ["-t", "--target-directory", "-S", "--suffix"];
 
-/// What the call's commands do to links, in the order they run.
-pub fn changes(v: &CallView, home: Option<&str>) -> Vec<LinkChange> {
+/// What the call's commands do to links, in the order they run; `earlier`: the links the
+/// session's earlier calls made, which a command here may rename.
+pub fn changes(v: &CallView, home: Option<&str>, earlier: &[Link]) -> Vec<LinkChange> {
     let commands = v.scripts.iter().flat_map(|s| s.commands.iter());
     let mut out = Vec::new();
     for c in commands {
@@ -27,6 +28,11 @@ pub fn changes(v: &CallView, home: Option<&str>) -> Vec<LinkChange> {
             }
             "cp" if copies_as_link(c) => out.extend(made_by_cp(c, &ctx).map(LinkChange::Made)),
             "rm" | "unlink" => out.extend(removed(c, &ctx).map(LinkChange::Removed)),
+            "mv" => {
+                let known: Vec<&Link> = earlier.iter().chain(made(&out)).collect();
+                let moved = renamed(c, &ctx, &known);
+                out.extend(moved);
+            }
             _ => {}
         }
     }
@@ -147,6 +153,38 @@ fn made_by_cp(c: &Command, ctx: &PathContext) -> Option<Link> {
         .flatten()
 }
 
+/// `mv dl notes`: a known link renamed still leads where it did (its target is kept as
+/// resolved when it was made; a relative one would be read again from the new place, which
+/// judges the same for a move within one directory).
+fn renamed(c: &Command, ctx: &PathContext, known: &[&Link]) -> Vec<LinkChange> {
+    let Some((sources, Some(dest))) = crate::shell::copy_operands("mv", &c.argv) else {
+        return Vec::new();
+    };
+    let [source] = sources.as_slice() else {
+        return Vec::new();
+    };
+    if source.unresolved || dest.unresolved || source.text.ends_with('/') {
+        return Vec::new();
+    }
+    let from = paths::resolve(&source.text, ctx).path;
+    let Some(link) = known.iter().rev().find(|l| l.at == from) else {
+        return Vec::new();
+    };
+    let name = match dest.text.ends_with('/') {
+        true => format!("{}{}", dest.text, paths::basename(&from)),
+        false => dest.text.clone(),
+    };
+    let at = paths::resolve(&name, ctx);
+    if at.pattern {
+        return vec![LinkChange::Removed(from)];
+    }
+    let moved = Link {
+        at: at.path,
+        to: link.to.clone(),
+    };
+    vec![LinkChange::Removed(from), LinkChange::Made(moved)]
+}
+
 /// Names `rm`/`unlink` remove as they are written (no trailing slash: the link itself).
 fn removed<'c>(c: &'c Command, ctx: &'c PathContext<'c>) -> impl Iterator<Item = String> + 'c {
     (operands(args(c), &[]).into_iter())
@@ -179,7 +217,7 @@ mod tests {
             cwd: Some("/w".into()),
             ..Default::default()
         };
-        changes(&v, Some("/h"))
+        changes(&v, Some("/h"), &[])
     }
 
     fn made_link(at: &str, to: Option<&str>) -> LinkChange {
@@ -228,6 +266,14 @@ mod tests {
         assert_eq!(
             links_of("rm dl; rm -rf x/"),
             [LinkChange::Removed("/w/dl".into())]
+        );
+        assert_eq!(
+            links_of("ln -s /h/docs dl && mv dl notes"),
+            [
+                made_link("/w/dl", Some("/h/docs")),
+                LinkChange::Removed("/w/dl".into()),
+                made_link("/w/notes", Some("/h/docs")),
+            ]
         );
     }
 }

@@ -186,7 +186,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
         );
     }
     code::follow(&mut v, host, earlier);
-    v.link_changes = links::changes(&v, host.home.as_deref());
+    v.link_changes = links::changes(&v, host.home.as_deref(), &earlier.links);
     v.links = earlier.links.clone();
     v.links.extend(links::made(&v.link_changes).cloned());
     let derived = req.derived_paths.iter().flatten();

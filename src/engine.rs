@@ -295,6 +295,7 @@ impl GovernanceEngine {
         }
         if hook == Hook::BeforeToolCall {
             verdict.writes = written::changes(req, &call);
+            verdict.links = written::link_changes(req, &call);
             verdict.typed = written::typed_rest(req, &typed_before);
         }
         verdict.cross_agent = lineage.cross;
@@ -449,6 +450,7 @@ fn blank_verdict(trust: TrustSnapshot) -> Verdict {
         questions: Vec::new(),
         writes: Vec::new(),
         typed: None,
+        links: Vec::new(),
         approval: None,
         error: None,
         cross_agent: None,

@@ -53,6 +53,7 @@ pub mod cross_agent;
 pub mod engine;
 pub mod frequency;
 pub mod guards;
+pub mod links;
 pub mod llm;
 pub mod lockfile;
 pub mod output;

@@ -68,6 +68,9 @@ pub struct Verdict {
     /// `writes`.
     #[serde(skip)]
     pub typed: Option<(String, crate::typed::ShellState)>,
+    /// The symbolic links the call makes or removes (`crate::links`), noted like `writes`.
+    #[serde(skip)]
+    pub links: Vec<crate::links::LinkChange>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub approval: Option<ApprovalRequest>,
     /// Set when the verdict is a fail-mode fallback (bad config or an internal error).

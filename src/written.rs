@@ -114,7 +114,7 @@ impl WrittenFiles {
 }
 
 /// `text` with each replacement made where its old text is, else its new text added.
-fn edited(mut text: String, pairs: &[(String, String)]) -> String {
+pub(crate) fn edited(mut text: String, pairs: &[(String, String)]) -> String {
     for (old, new) in pairs {
         match text.find(old.as_str()).filter(|_| !old.is_empty()) {
             Some(at) => text.replace_range(at..at + old.len(), new),

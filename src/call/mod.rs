@@ -6,7 +6,8 @@ mod code;
 mod cwd;
 mod feeds;
 mod lasting;
-mod patch;
+mod links;
+pub mod patch;
 pub mod startup;
 
 pub use lasting::lasting;
@@ -58,6 +59,8 @@ pub struct Earlier {
     /// This call's background shell: its unfinished line, the lines that set it up, its last
     /// line (`crate::typed`).
     pub shell: crate::typed::ShellState,
+    /// Symbolic links they made (`crate::links`), which this call's paths may run through.
+    pub links: Vec<paths::Link>,
 }
 
 /// What one tool call would do.
@@ -78,6 +81,10 @@ pub struct CallView {
     /// A host tool changing OpenClaw's plugins or config (`plugins {action:"disable"}`,
     /// `gateway {action:"config.apply"}`), described.
     pub host_change: Option<String>,
+    /// Symbolic links known to this call: earlier calls' and its own commands' (`links`).
+    pub links: Vec<paths::Link>,
+    /// What its commands do to links, in order, for the session's later calls.
+    pub link_changes: Vec<crate::links::LinkChange>,
 }
 
 impl CallView {
@@ -95,10 +102,10 @@ fn startup_scripts(
     tool: &str,
     p: &Map<String, Value>,
     v: &CallView,
-    host: &HostPaths,
+    (host, earlier): (&HostPaths, &[Written]),
 ) -> Vec<Script> {
     let ctx = v.path_context(host.home.as_deref());
-    startup::written(tool, p)
+    startup::written(tool, p, earlier)
         .into_iter()
         .filter_map(|(path, text)| {
             let kind = startup::runs_later(&paths::resolve_literal(&path, &ctx).path)?;
@@ -172,7 +179,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
             _ => {}
         }
         v.add_files(file_params(tool, p), host);
-        let planted = startup_scripts(tool, p, &v, host);
+        let planted = startup_scripts(tool, p, &v, (host, &earlier.files));
         v.scripts.extend(planted);
     }
     for script in &mut v.scripts {
@@ -185,6 +192,9 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
         );
     }
     code::follow(&mut v, host, earlier);
+    v.link_changes = links::changes(&v, host.home.as_deref(), &earlier.links);
+    v.links = earlier.links.clone();
+    v.links.extend(links::made(&v.link_changes).cloned());
     let derived = req.derived_paths.iter().flatten();
     v.add_files(derived.map(|d| (d.clone(), Access::Write)).collect(), host);
     v

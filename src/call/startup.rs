@@ -8,6 +8,7 @@
 //! linter, an alias in `.bashrc`, `set number` in `.vimrc`) stays allowed; a download saved into
 //! one is remote code (`guards::remote_code`).
 
+use crate::shell::Written;
 use serde_json::{Map, Value};
 
 mod config;
@@ -164,8 +165,8 @@ fn unit_commands(text: &str) -> String {
 
 /// What a `write`, `edit` or `apply_patch` call puts into each file: the whole content, the
 /// new text of each edit, the added lines of each patched file (under the name it is moved
-/// to, if any).
-pub fn written(tool: &str, p: &Map<String, Value>) -> Vec<(String, String)> {
+/// to, if any; the whole moved text when it is a file the session wrote, from `earlier`).
+pub fn written(tool: &str, p: &Map<String, Value>, earlier: &[Written]) -> Vec<(String, String)> {
     let path = || {
         ["path", "file_path", "filePath", "file"]
             .iter()
@@ -183,7 +184,7 @@ pub fn written(tool: &str, p: &Map<String, Value>) -> Vec<(String, String)> {
         "apply_patch" => p
             .get("input")
             .and_then(Value::as_str)
-            .map(patch_added)
+            .map(|input| patch_texts(input, earlier))
             .unwrap_or_default(),
         _ => Vec::new(),
     }
@@ -207,6 +208,20 @@ fn new_texts(p: &Map<String, Value>) -> Vec<&str> {
             .filter_map(|k| e.get(*k).and_then(Value::as_str))
     });
     own.chain(listed).collect()
+}
+
+/// The text each file of a patch ends up with, as far as known: a moved file the session
+/// wrote whole (`patch::moved`), any other its added lines.
+fn patch_texts(input: &str, earlier: &[Written]) -> Vec<(String, String)> {
+    let moved = super::patch::moved(input, earlier);
+    let mut out = patch_added(input);
+    for (to, text) in moved {
+        match out.iter_mut().find(|(f, _)| *f == to) {
+            Some(entry) => entry.1 = text,
+            None => out.push((to, text)),
+        }
+    }
+    out
 }
 
 /// The lines an `apply_patch` envelope adds, by the file they end up in.

@@ -32,6 +32,8 @@ pub struct Live {
     /// Files each session's calls wrote, for a later call that runs one.
     pub written: crate::written::WrittenFiles,
     pub typed: crate::typed::TypedLines,
+    /// Symbolic links each session's calls made, which later paths may run through.
+    pub links: crate::links::SessionLinks,
     /// Escalations waiting for the host's answer.
     pub approvals: crate::approvals::Approvals,
     /// Facts operators pushed (`governance.facts.update`), replayed into a new validator.
@@ -90,6 +92,7 @@ impl Live {
             conversations: Conversations::new(sizes.context_messages),
             written: Default::default(),
             typed: Default::default(),
+            links: Default::default(),
             approvals: Default::default(),
             pushed_facts: Mutex::default(),
             host_llm: Arc::default(),

@@ -18,8 +18,15 @@ const SHELL_TOOLS: [&str; 5] = ["exec", "bash", "shell", "process", "terminal"];
 /// background shell so far (nothing for other tools).
 pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     let tool = req.tool_name.as_deref().unwrap_or("");
-    let Some(p) = req.params.as_ref().filter(|_| SHELL_TOOLS.contains(&tool)) else {
-        return Earlier::default();
+    // Any tool's path may run through a link an earlier call made.
+    let links = core.live.links.of(session);
+    // A patch that moves a file the session wrote (`*** Move to:`) carries that file's text.
+    let reads_files = SHELL_TOOLS.contains(&tool) || tool == "apply_patch";
+    let Some(p) = req.params.as_ref().filter(|_| reads_files) else {
+        return Earlier {
+            links,
+            ..Earlier::default()
+        };
     };
     let shell = match shell_of(req) {
         Some(shell) => core.live.typed.state(session, shell),
@@ -36,6 +43,7 @@ pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     Earlier {
         files: core.live.written.mentioned(session, &said),
         shell,
+        links,
     }
 }
 
@@ -92,12 +100,34 @@ pub(super) fn changes(req: &Request, call: &crate::guards::CallFacts) -> Vec<(St
             .into_iter()
             .collect();
     }
-    (crate::call::startup::written(tool, p).into_iter())
+    let earlier = &call.earlier().files;
+    // A moved file's text is whole: the name it leaves holds nothing the new one adds to.
+    let input = p.get("input").and_then(Value::as_str).unwrap_or("");
+    let moved: Vec<String> = match tool {
+        "apply_patch" => (crate::call::patch::moved(input, earlier).into_iter())
+            .map(|(to, _)| to)
+            .collect(),
+        _ => Vec::new(),
+    };
+    (crate::call::startup::written(tool, p, earlier).into_iter())
         .map(|(path, text)| match tool {
             "write" => (path, Change::Whole(Some(text))),
+            _ if moved.contains(&path) => (path, Change::Whole(Some(text))),
             _ => (path, Change::Added(text)),
         })
         .collect()
+}
+
+/// What a call's commands do to symbolic links (only shell input makes them).
+pub(super) fn link_changes(
+    req: &Request,
+    call: &crate::guards::CallFacts,
+) -> Vec<crate::links::LinkChange> {
+    let tool = req.tool_name.as_deref().unwrap_or("");
+    match SHELL_TOOLS.contains(&tool) {
+        true => call.view().link_changes.clone(),
+        false => Vec::new(),
+    }
 }
 
 /// An edit's (old text, new text) pairs: its own, then those of its `edits` list, in the
@@ -123,8 +153,10 @@ fn replacements(p: &serde_json::Map<String, Value>) -> Vec<(String, String)> {
 pub(super) fn remember(core: &Core, session: &str, v: &mut Verdict) {
     let writes = std::mem::take(&mut v.writes);
     let typed = v.typed.take();
+    let links = std::mem::take(&mut v.links);
     if v.action != Action::Deny {
         core.live.written.record(session, writes);
+        core.live.links.record(session, links);
         if let Some((shell, state)) = typed {
             core.live.typed.record(session, &shell, state);
         }

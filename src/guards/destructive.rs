@@ -4,7 +4,9 @@
 
 use super::argv::{args, find_roots, given, has_flag, operands, option_values, program};
 use super::{show, Subject};
+use crate::paths::Resolved;
 use crate::shell::{Arg, Command};
+use std::rc::Rc;
 
 /// System locations a recursive `chmod`/`chown` must not touch.
 const SYSTEM_DIRS: [&str; 12] = [
@@ -13,11 +15,17 @@ const SYSTEM_DIRS: [&str; 12] = [
 
 pub fn check(s: &Subject) -> Option<String> {
     for f in &s.view.files {
-        if f.access == crate::call::Access::Delete && !s.inside_workspace(&f.path) {
-            return Some(format!("deletes {} outside the workspace", f.path.path));
+        let deleted = (f.access == crate::call::Access::Delete)
+            .then(|| s.resolved_reached(&f.path, false))
+            .flatten();
+        if let Some(p) = deleted.filter(|p| !s.inside_workspace(p)) {
+            return Some(format!("deletes {} outside the workspace", p.path));
         }
-        if f.access == crate::call::Access::Write && is_system_file(s, &f.path) {
-            return Some(format!("overwrites the system file {}", f.path.path));
+        let written = (f.access == crate::call::Access::Write)
+            .then(|| s.resolved_reached(&f.path, true))
+            .flatten();
+        if let Some(p) = written.filter(|p| is_system_file(s, p)) {
+            return Some(format!("overwrites the system file {}", p.path));
         }
     }
     s.commands()
@@ -162,9 +170,49 @@ fn outside_as(s: &Subject, c: &Command, t: &Arg, verb: &str) -> Option<String> {
             show(c)
         ));
     }
-    let p = s.path_in(c, t);
+    let Some(p) = landing(s, c, t, follows_last(c)) else {
+        return Some(format!(
+            "`{}` {verb} {} through a link only known when it was made",
+            show(c),
+            t.text
+        ));
+    };
     (!s.inside_workspace(&p))
         .then(|| format!("`{}` {verb} {} outside the workspace", show(c), p.path))
+}
+
+/// `t` where `c` reaches it, through the symbolic links the session made (`ln -s ~/docs dl`
+/// makes `dl/*` files of ~/docs). `None` when a link on the way leads somewhere only known
+/// when it was made and `c` works through a whole tree there; a single file keeps its lexical
+/// place, so an ordinary link to a computed directory does not stop every later edit.
+fn landing(s: &Subject, c: &Command, t: &Arg, last: bool) -> Option<Rc<Resolved>> {
+    match s.path_reached(c, t, last) {
+        Some(p) => Some(p),
+        None if recursive(c) => None,
+        None => Some(s.path_in(c, t)),
+    }
+}
+
+/// Whether `c` opens a link given as its operand (a write, truncation, mode change follows
+/// it) rather than acting on the name: `rm dl` and `mv dl x` remove or move the link, and
+/// find walks into one only under `-H`, `-L` or `-follow`.
+fn follows_last(c: &Command) -> bool {
+    match program(c) {
+        "rm" | "rmdir" | "unlink" | "rimraf" | "del-cli" | "ln" | "mv" | "rsync" | "rclone"
+        | "tar" | "zip" | "7z" | "7za" | "7zr" | "7zz" | "rar" | "fd" | "fdfind" => false,
+        "find" => args(c)
+            .iter()
+            .any(|x| matches!(x.text.as_str(), "-H" | "-L" | "-follow")),
+        _ => true,
+    }
+}
+
+/// Deleting or changing a whole tree: `rm -r`, `chmod -R`, find and rsync's deletions.
+fn recursive(c: &Command) -> bool {
+    match program(c) {
+        "find" | "fd" | "fdfind" | "rsync" | "rclone" => true,
+        _ => has_flag(args(c), &['r', 'R'], &["recursive"]),
+    }
 }
 
 fn finds_to_delete(a: &[Arg]) -> bool {
@@ -215,7 +263,7 @@ fn targets_of_mode_change(a: &[Arg]) -> Vec<&Arg> {
 
 fn system_dir(s: &Subject, c: &Command) -> Option<String> {
     targets_of_mode_change(args(c)).into_iter().find_map(|t| {
-        let p = s.path_in(c, t);
+        let p = landing(s, c, t, true)?;
         let hit = t.unresolved
             || SYSTEM_DIRS.contains(&p.path.as_str())
             || s.env.host.home.as_deref() == Some(p.path.as_str());
@@ -256,10 +304,53 @@ fn outside_root(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
     let p = s.path_in(c, t);
     let root = s.view.workspace.as_deref().or(s.view.cwd.as_deref());
     let here = !super::remote_code::on_another_host(c);
+    if let Some(found) = links_walked_into(s, c, &p) {
+        return Some(found);
+    }
     if here && !t.unresolved && root.is_some_and(|r| r.trim_end_matches('/') == p.path) {
         return None;
     }
     outside(s, c, t)
+}
+
+/// `find -L DIR -delete` (`-follow`, `fd -L`) follows every link it meets below DIR: one the
+/// session made there to elsewhere is deleted through, even when DIR is the workspace.
+fn links_walked_into(s: &Subject, c: &Command, root: &Resolved) -> Option<String> {
+    let a = args(c);
+    let follows = match program(c) {
+        "find" => a
+            .iter()
+            .any(|x| matches!(x.text.as_str(), "-L" | "-follow")),
+        _ => has_flag(a, &['L'], &["follow"]),
+    };
+    if !follows {
+        return None;
+    }
+    let under = format!("{}/", root.path.trim_end_matches('/'));
+    let met = s.view.links.iter().filter(|l| l.at.starts_with(&under));
+    met.into_iter().find_map(|l| {
+        let to = match &l.to {
+            None => {
+                return Some(format!(
+                    "`{}` follows {} to a place only known when it was made",
+                    show(c),
+                    l.at
+                ))
+            }
+            Some(to) => Resolved {
+                path: to.clone(),
+                pattern: false,
+            },
+        };
+        (!s.inside_workspace(&to)).then(|| {
+            format!(
+                "`{}` deletes {} through the link {}",
+                show(c),
+                to.path,
+                l.at
+            )
+        })
+    })
 }
 
 /// `: > /etc/hosts` empties a system file: a truncating redirect into the system's own trees.
@@ -294,7 +385,7 @@ const SYSTEM_TREES: [&str; 9] = [
 
 fn system_files(s: &Subject, c: &Command, targets: &[&Arg]) -> Option<String> {
     targets.iter().find_map(|t| {
-        let p = s.path_in(c, t);
+        let p = landing(s, c, t, true)?;
         is_system_file(s, &p)
             .then(|| format!("`{}` overwrites the system file {}", show(c), p.path))
     })
@@ -387,7 +478,7 @@ fn dd_over_file(s: &Subject, c: &Command) -> Option<String> {
     ) {
         return None;
     }
-    let p = s.path_in(c, &out);
+    let p = landing(s, c, &out, true)?;
     (!s.inside_workspace(&p))
         .then(|| format!("`{}` overwrites {} outside the workspace", show(c), p.path))
 }

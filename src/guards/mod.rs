@@ -131,6 +131,39 @@ impl<'a> Subject<'a> {
         self.path_of(c, &a.text)
     }
 
+    /// An argument of `c` as the path the program reaches through the symbolic links the
+    /// session made (`paths::follow`); `last`: the program opens a link given as the operand
+    /// itself, as a write does and `rm` does not. `None`: a link on the way leads somewhere
+    /// only known when it was made.
+    pub fn path_reached(&self, c: &Command, a: &Arg, last: bool) -> Option<Rc<Resolved>> {
+        self.reached(c.cwd.as_deref(), &a.text, last)
+            .unwrap_or_else(|| Some(self.path_in(c, a)))
+    }
+
+    /// A resolved path (a file tool's) the same way.
+    pub fn resolved_reached(&self, p: &Resolved, last: bool) -> Option<Rc<Resolved>> {
+        let literal = crate::paths::glob_escape(&p.path);
+        let text = if p.pattern { &p.path } else { &literal };
+        self.reached(None, text, last)
+            .unwrap_or_else(|| Some(Rc::new(p.clone())))
+    }
+
+    /// `None` when no link is on the way (the lexical path holds).
+    fn reached(&self, cwd: Option<&str>, text: &str, last: bool) -> Option<Option<Rc<Resolved>>> {
+        if self.view.links.is_empty() {
+            return None;
+        }
+        let ctx = PathContext {
+            cwd: cwd.or(self.view.cwd.as_deref()),
+            home: self.env.host.home.as_deref(),
+        };
+        match crate::paths::follow(text, &ctx, &self.view.links, last) {
+            crate::paths::Reached::Lexical => None,
+            crate::paths::Reached::Through(p) => Some(Some(Rc::new(p))),
+            crate::paths::Reached::Unknown => Some(None),
+        }
+    }
+
     /// The same for a word's text (a part of it: the value of `--opt=value`).
     pub fn path_of(&self, c: &Command, text: &str) -> Rc<Resolved> {
         let known = (self.resolved.borrow().get(&c.cwd)).and_then(|m| m.get(text).cloned());
@@ -294,6 +327,11 @@ impl<'a> CallFacts<'a> {
     pub fn with_earlier(mut self, earlier: crate::call::Earlier) -> Self {
         self.earlier = earlier;
         self
+    }
+
+    /// What the session's earlier calls left that this call may use.
+    pub fn earlier(&self) -> &crate::call::Earlier {
+        &self.earlier
     }
 
     pub fn view(&self) -> &CallView {

@@ -6,6 +6,7 @@
 mod defaults;
 mod glob;
 mod lexical;
+mod links;
 mod overlap;
 mod probe;
 mod resolve;
@@ -13,6 +14,7 @@ mod set;
 mod url;
 
 pub use defaults::credential_files;
+pub use links::{follow, Link, Reached};
 pub use resolve::{resolve, resolve_literal};
 pub use set::basename;
 pub use set::{PathSet, PathSetError};
@@ -48,6 +50,11 @@ pub fn globs_overlap(a: &str, b: &str) -> Option<bool> {
         overlap::Overlap::No => Some(false),
         overlap::Overlap::TooLarge => None,
     }
+}
+
+/// `text` with its glob characters escaped: a literal name as `resolve` takes one.
+pub fn glob_escape(text: &str) -> String {
+    glob::escape(text)
 }
 
 /// Whether `text` is in the glob's language (same syntax as `globs_overlap`).

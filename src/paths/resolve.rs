@@ -100,6 +100,17 @@ fn resolve_any(raw: &str, ctx: &PathContext) -> Resolved {
     }
 }
 
+/// A shell word with `~` expanded and joined to the working directory, before any `.`/`..`
+/// is taken: what `links::follow` walks component by component (glob characters escaped as
+/// in `resolve`).
+pub(super) fn joined(raw: &str, ctx: &PathContext) -> String {
+    let text = canonical_escapes(&shell_tilde(raw, ctx));
+    match ctx.cwd {
+        Some(dir) => join(&escape(dir), &text),
+        None => text,
+    }
+}
+
 /// A `path` parameter of the host's `read`/`write`/`edit` tools, resolved as OpenClaw 2026.9.6
 /// does: `normalizeFileToolPathParam` (before-tool-call), then `resolveLocalPathToCwd` →
 /// `expandPath` → `resolveToCwd` (`src/agents/sessions/tools/path-utils.ts`). The read tool does
@@ -115,7 +126,7 @@ pub fn resolve_literal(raw: &str, ctx: &PathContext) -> Resolved {
 
 /// Joins to the working directory when there is one, normalises lexically, composes to NFC
 /// (the form the host tries when the exact spelling is missing; macOS filesystems compose too).
-fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
+pub(super) fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
     let joined = match cwd {
         Some(dir) => join(dir, text),
         None => text.to_string(),

@@ -135,6 +135,7 @@ pub enum OpaqueKind {
 mod ansi;
 mod expand;
 mod fast;
+mod makefile;
 mod nest;
 mod parse;
 mod setup;
@@ -145,6 +146,7 @@ mod walk;
 mod wrappers;
 mod written;
 
+pub use makefile::{closing_paren, makefile_commands};
 pub use written::copy_operands;
 
 /// The simple commands `input.script` would run, as bash would run them. Never fails: a script

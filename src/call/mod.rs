@@ -92,6 +92,7 @@ fn startup_scripts(
     p: &Map<String, Value>,
     v: &CallView,
     host: &HostPaths,
+    earlier: &[Written],
 ) -> Vec<Script> {
     let ctx = v.path_context(host.home.as_deref());
     startup::written(tool, p)
@@ -103,7 +104,7 @@ fn startup_scripts(
                 script: &script,
                 env: &[],
                 depth: 1,
-                ..Default::default()
+                earlier,
             }))
         })
         .collect()
@@ -166,7 +167,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
             _ => {}
         }
         v.add_files(file_params(tool, p), host);
-        let planted = startup_scripts(tool, p, &v, host);
+        let planted = startup_scripts(tool, p, &v, host, &earlier.files);
         v.scripts.extend(planted);
     }
     for script in &mut v.scripts {

@@ -13,11 +13,17 @@ use serde_json::Value;
 /// Tools whose params are shell input.
 const SHELL_TOOLS: [&str; 5] = ["exec", "bash", "shell", "process", "terminal"];
 
+/// Tools that write files (`call::startup::written`).
+const FILE_TOOLS: [&str; 4] = ["write", "edit", "multiedit", "apply_patch"];
+
 /// The session's files a shell call mentions by name, and the line typed into its
 /// background shell so far (nothing for other tools).
 pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     let tool = req.tool_name.as_deref().unwrap_or("");
-    let Some(p) = req.params.as_ref().filter(|_| SHELL_TOOLS.contains(&tool)) else {
+    // A file tool writing a project file may name a file the session wrote before, which the
+    // project's tool will then run (`yarnPath: .yarn/releases/yarn.cjs`).
+    let reads = SHELL_TOOLS.contains(&tool) || FILE_TOOLS.contains(&tool);
+    let Some(p) = req.params.as_ref().filter(|_| reads) else {
         return Earlier::default();
     };
     let typed = match shell_of(req) {

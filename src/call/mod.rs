@@ -114,7 +114,7 @@ fn startup_scripts(
                 script: &script,
                 env: &[],
                 depth: 1,
-                ..Default::default()
+                earlier,
             }))
         })
         .collect()

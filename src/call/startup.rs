@@ -12,7 +12,9 @@ use crate::shell::Written;
 use serde_json::{Map, Value};
 
 mod config;
+mod project;
 pub use config::Lang;
+pub use project::Project;
 
 /// How a file that runs later holds its commands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +62,9 @@ pub enum Runs {
     /// An executable put where it is run by name (`node_modules/.bin`, or a common program's
     /// name in a `PATH` directory): its `#!` interpreter runs it.
     Executable,
+    /// A project file its build and test tools run (package.json's scripts, a Makefile,
+    /// conftest.py) or read for where to fetch packages from (`project`).
+    Project(Project),
 }
 
 /// Shell startup files by name, wherever they are (a home may be anywhere).
@@ -126,7 +131,7 @@ pub fn runs_later(path: &str) -> Option<Runs> {
     if (path.starts_with("/etc/systemd/") || under("/.config/systemd/")) && unit {
         return Some(Runs::Unit);
     }
-    config::kind(path, name)
+    config::kind(path, name).or_else(|| project::kind(name).map(Runs::Project))
 }
 
 /// The commands a file of this kind will run, as shell text.

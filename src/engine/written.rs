@@ -14,15 +14,20 @@ use serde_json::Value;
 /// Tools whose params are shell input.
 const SHELL_TOOLS: [&str; 5] = ["exec", "bash", "shell", "process", "terminal"];
 
+/// Tools that write files (`call::startup::written`).
+const FILE_TOOLS: [&str; 4] = ["write", "edit", "multiedit", "apply_patch"];
+
 /// The session's files a shell call mentions by name, and the line typed into its
 /// background shell so far (nothing for other tools).
 pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
     let tool = req.tool_name.as_deref().unwrap_or("");
     // Any tool's path may run through a link an earlier call made.
     let links = core.live.links.of(session);
-    // A patch that moves a file the session wrote (`*** Move to:`) carries that file's text.
-    let reads_files = SHELL_TOOLS.contains(&tool) || tool == "apply_patch";
-    let Some(p) = req.params.as_ref().filter(|_| reads_files) else {
+    // A patch that moves a file the session wrote (`*** Move to:`) carries that file's text;
+    // a file tool writing a project file may name a file the session wrote before, which the
+    // project's tool will then run (`yarnPath: .yarn/releases/yarn.cjs`).
+    let reads = SHELL_TOOLS.contains(&tool) || FILE_TOOLS.contains(&tool);
+    let Some(p) = req.params.as_ref().filter(|_| reads) else {
         return Earlier {
             links,
             ..Earlier::default()

@@ -834,6 +834,12 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
         if let Some(hit) = runs_saved(s, c, &saved, unnamed) {
             return Some(hit);
         }
+        if builds_earlier_clone(s, script, c) {
+            return Some(format!(
+                "`{}` builds or installs a repository an earlier call cloned: its scripts come from that address",
+                show(c)
+            ));
+        }
         // What a download or decode writes, or a command it feeds (`| tee x`, `| dd of=x`).
         let carries = is_source(c) || writes_file(c) && feeder(script, i, 0).is_some();
         if carries || extracts_download(script, c) {
@@ -863,6 +869,8 @@ pub fn downloaded_names(s: &Subject) -> Vec<String> {
     let mut out = Vec::new();
     for c in s.view.scripts.iter().flat_map(|script| &script.commands) {
         let prog = program(c);
+        // A cloned repository is kept by its directory's name (`builds_earlier_clone`).
+        out.extend(cloned(c).map(|dir| crate::paths::basename(&dir).to_string()));
         if !(listed(&DOWNLOADERS, prog) || fetches(prog, args(c))) {
             continue;
         }
@@ -1016,6 +1024,26 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
             show(c)
         )
     })
+}
+
+/// `make -C /tmp/r`, `npm install /tmp/r`, after an earlier call of the session ran `git clone
+/// URL /tmp/r`: the session keeps the clone as a file of unknown text named as its directory
+/// (`downloaded_names`), and a build tool run there, or an installer given it, runs that
+/// repository's code as the same line would (`runs_saved`).
+fn builds_earlier_clone(s: &Subject, script: &Script, c: &Command) -> bool {
+    let unknown = |dir: &str| {
+        let dir = resolved(s, c, dir);
+        let name = crate::paths::basename(dir.trim_end_matches('/'));
+        (script.written.iter()).any(|(k, text)| text.is_none() && k == name)
+    };
+    let local = |t: &str| t.starts_with(['/', '.']) && !t.starts_with("--");
+    let project_dir = projects::project(c).is_some_and(|p| p.dir != "." && unknown(p.dir));
+    let installed = installer_args(c).is_some_and(|a| {
+        let verb = a.first().map(|v| v.text.as_str());
+        matches!(verb, Some("install" | "i" | "add"))
+            && a.iter().skip(1).any(|x| local(&x.text) && unknown(&x.text))
+    });
+    project_dir || installed
 }
 
 /// The file or something under the directory saved there.

@@ -136,6 +136,7 @@ mod ansi;
 mod expand;
 mod fast;
 mod hooks;
+mod makefile;
 mod nest;
 mod parse;
 mod setup;
@@ -146,6 +147,7 @@ mod walk;
 mod wrappers;
 mod written;
 
+pub use makefile::{closing_paren, makefile_commands};
 pub use written::copy_operands;
 
 /// The simple commands `input.script` would run, as bash would run them. Never fails: a script

@@ -502,7 +502,7 @@ impl Walker {
             return Some(out);
         };
         let label = format!("{name} (written)");
-        let script = Arg::literal(&recipes(&text));
+        let script = Arg::literal(&super::makefile_commands(&text));
         out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
         Some(out)
     }
@@ -581,19 +581,6 @@ fn makefile_option(args: &[Arg]) -> Option<&str> {
         }
     }
     None
-}
-
-/// A makefile's recipe lines (those that begin with a tab) as the shell sees them: without
-/// make's `@`, `-` and `+` prefixes, `$$` being `$`.
-fn recipes(makefile: &str) -> String {
-    let lines = makefile.lines().filter_map(|l| l.strip_prefix('\t'));
-    lines
-        .map(|l| {
-            l.trim_start_matches(['@', '-', '+', ' '])
-                .replace("$$", "$")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 /// Files a program takes as a script of its own language through an option.

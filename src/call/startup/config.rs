@@ -135,6 +135,7 @@ pub fn commands(kind: Runs, text: &str) -> String {
         Runs::CargoConfig => cargo_config(text),
         Runs::Mise => mise(text),
         Runs::Executable => executable(text),
+        Runs::Project(p) => super::project::commands(p, text),
         Runs::Shell | Runs::GitConfig | Runs::Cron | Runs::SystemCron | Runs::Unit => {
             text.to_string()
         }
@@ -147,13 +148,13 @@ fn lines(text: &str, f: fn(&str) -> Option<String>) -> String {
 }
 
 /// `text` as one single-quoted shell word.
-fn quoted(text: &str) -> String {
+pub(super) fn quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
 /// A line the shell model reads as a script computed when it runs (the opaque guard's
 /// `eval` of a substitution), with why in its text.
-fn unreadable(why: &str) -> String {
+pub(super) fn unreadable(why: &str) -> String {
     let words: String = why
         .chars()
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '/'))
@@ -306,7 +307,7 @@ fn vim_line(line: &str) -> Option<String> {
 }
 
 /// The text of the quoted literal `text` starts with (`'rm -rf ~')`).
-fn first_literal(text: &str) -> Option<String> {
+pub(super) fn first_literal(text: &str) -> Option<String> {
     let t = text.trim_start();
     let q = t.chars().next().filter(|q| matches!(q, '\'' | '"'))?;
     let end = t[1..].find(q)?;

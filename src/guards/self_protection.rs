@@ -151,10 +151,10 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
         return None;
     }
     let a = args(c);
-    let port = |t: &str| {
-        t.contains(&format!(":{GATEWAY_PORT}"))
-            || t.contains(&format!("TCP:localhost:{GATEWAY_PORT}"))
-    };
+    // `TCP:localhost:PORT` (socat) holds `:PORT` too. Made once: a command may have 10 000
+    // words.
+    let on_port = format!(":{GATEWAY_PORT}");
+    let port = |t: &str| t.contains(&on_port);
     let raw_tcp = matches!(prog, "nc" | "ncat" | "netcat" | "telnet");
     let at_port = a
         .iter()

@@ -15,16 +15,20 @@ const DOCKER: &str = "changes containers through the Docker Engine API";
 
 pub fn mutation(c: &Command) -> Option<&'static str> {
     let a = args(c);
+    // The method first: most requests read, and their addresses need no parsing.
+    let writes = |m: &str| {
+        let m = m.to_ascii_uppercase();
+        matches!(m.as_str(), "POST" | "PUT" | "PATCH" | "DELETE").then_some(m)
+    };
     let (method, urls) = match program(c) {
-        "curl" | "curlie" => (curl_method(a), urls(a, &CURL_VALUED)),
-        "wget" | "wget2" => (wget_method(a), urls(a, &WGET_VALUED)),
-        "http" | "https" | "xh" | "xhs" | "httpie" => httpie(a)?,
+        "curl" | "curlie" => (writes(&curl_method(a))?, urls(a, &CURL_VALUED)),
+        "wget" | "wget2" => (writes(&wget_method(a))?, urls(a, &WGET_VALUED)),
+        "http" | "https" | "xh" | "xhs" | "httpie" => {
+            let (m, urls) = httpie(a)?;
+            (writes(&m)?, urls)
+        }
         _ => return None,
     };
-    let method = method.to_ascii_uppercase();
-    if !matches!(method.as_str(), "POST" | "PUT" | "PATCH" | "DELETE") {
-        return None;
-    }
     // A GraphQL mutation (`mergePullRequest`, `createRef`) writes as a REST PUT would.
     let mutation = a.iter().any(|x| x.text.contains("mutation"));
     urls.iter().find_map(|u| judge(u, &method, mutation))

@@ -4,9 +4,9 @@
 //! `process.env`.
 
 use super::chain::{self, Chain};
-use super::lex::{self, Lang, Tok};
+use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
-use super::{Out, Reading, Val};
+use super::{Reading, Val};
 
 /// Modules whose use reaches outside plain computation.
 const REACH: [&str; 16] = [
@@ -44,14 +44,7 @@ const GLOBALS: [&str; 11] = [
 ];
 
 pub fn read(code: &str) -> Reading {
-    match lex::tokens(code, Lang::Js) {
-        Some(t) => reader::read(&t, &Js),
-        None => {
-            let mut out = Out::default();
-            out.unread("a program too long to read");
-            out.finish()
-        }
-    }
+    reader::read_text(code, Lang::Js, &Js)
 }
 
 struct Js;

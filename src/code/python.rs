@@ -3,9 +3,9 @@
 //! `from os import remove`).
 
 use super::chain::{self, Chain};
-use super::lex::{self, Lang, Tok};
+use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
-use super::{Out, Reading, Val};
+use super::{Reading, Val};
 
 /// Modules whose use reaches outside plain computation: each use must be a call this reader
 /// knows.
@@ -64,14 +64,7 @@ const BUILTINS: [&str; 13] = [
 ];
 
 pub fn read(code: &str) -> Reading {
-    match lex::tokens(code, Lang::Python) {
-        Some(t) => reader::read(&t, &Python),
-        None => {
-            let mut out = Out::default();
-            out.unread("a program too long to read");
-            out.finish()
-        }
-    }
+    reader::read_text(code, Lang::Python, &Python)
 }
 
 struct Python;

@@ -46,6 +46,18 @@ pub struct Reader<'a> {
     pub out: Out,
 }
 
+/// `code` in `lang` read by the dialect `d`: unread as a whole when too long to tokenise.
+pub fn read_text(code: &str, lang: super::lex::Lang, d: &dyn Dialect) -> Reading {
+    match super::lex::tokens(code, lang) {
+        Some(t) => read(&t, d),
+        None => {
+            let mut out = Out::default();
+            out.unread("a program too long to read");
+            out.finish()
+        }
+    }
+}
+
 pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
     let mut r = Reader {
         t,

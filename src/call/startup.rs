@@ -183,7 +183,10 @@ pub fn written(tool: &str, p: &Map<String, Value>, earlier: &[Written]) -> Vec<(
             _ => Vec::new(),
         },
         "edit" | "multiedit" => match path() {
-            Some(f) => vec![(f.to_string(), new_texts(p).join("\n"))],
+            Some(f) => {
+                let new: Vec<String> = replacements(p).into_iter().map(|(_, n)| n).collect();
+                vec![(f.to_string(), new.join("\n"))]
+            }
             None => Vec::new(),
         },
         "apply_patch" => p
@@ -195,24 +198,23 @@ pub fn written(tool: &str, p: &Map<String, Value>, earlier: &[Written]) -> Vec<(
     }
 }
 
-/// The replacement texts of an edit: `newText` (and the spellings other hosts use), also
-/// inside an `edits` list.
-fn new_texts(p: &Map<String, Value>) -> Vec<&str> {
-    const KEYS: [&str; 3] = ["newText", "new_string", "newString"];
-    let own = KEYS
-        .iter()
-        .filter_map(|k| p.get(*k).and_then(Value::as_str));
+/// An edit's (old text, new text) pairs: its own, then those of its `edits` list, in the
+/// spellings hosts use (`newText`, `new_string`, `newString`).
+pub fn replacements(p: &Map<String, Value>) -> Vec<(String, String)> {
+    let pair = |o: &Map<String, Value>| {
+        let text = |keys: [&str; 3]| keys.iter().find_map(|k| o.get(*k).and_then(Value::as_str));
+        let new = text(["newText", "new_string", "newString"])?;
+        let old = text(["oldText", "old_string", "oldString"]).unwrap_or("");
+        Some((old.to_string(), new.to_string()))
+    };
     let listed = (p
         .get("edits")
         .and_then(Value::as_array)
         .into_iter()
         .flatten())
     .filter_map(Value::as_object)
-    .flat_map(|e| {
-        KEYS.iter()
-            .filter_map(|k| e.get(*k).and_then(Value::as_str))
-    });
-    own.chain(listed).collect()
+    .filter_map(pair);
+    pair(p).into_iter().chain(listed).collect()
 }
 
 /// The text each file of a patch ends up with, as far as known: a moved file the session

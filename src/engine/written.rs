@@ -101,7 +101,12 @@ pub(super) fn changes(req: &Request, call: &crate::guards::CallFacts) -> Vec<(St
             .iter()
             .find_map(|k| p.get(*k).and_then(Value::as_str));
         return path
-            .map(|f| (f.to_string(), Change::Edit(replacements(p))))
+            .map(|f| {
+                (
+                    f.to_string(),
+                    Change::Edit(crate::call::startup::replacements(p)),
+                )
+            })
             .into_iter()
             .collect();
     }
@@ -133,25 +138,6 @@ pub(super) fn link_changes(
         true => call.view().link_changes.clone(),
         false => Vec::new(),
     }
-}
-
-/// An edit's (old text, new text) pairs: its own, then those of its `edits` list, in the
-/// spellings hosts use.
-fn replacements(p: &serde_json::Map<String, Value>) -> Vec<(String, String)> {
-    let pair = |o: &serde_json::Map<String, Value>| {
-        let text = |keys: [&str; 3]| keys.iter().find_map(|k| o.get(*k).and_then(Value::as_str));
-        let new = text(["newText", "new_string", "newString"])?;
-        let old = text(["oldText", "old_string", "oldString"]).unwrap_or("");
-        Some((old.to_string(), new.to_string()))
-    };
-    let listed = (p
-        .get("edits")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten())
-    .filter_map(Value::as_object)
-    .filter_map(pair);
-    pair(p).into_iter().chain(listed).collect()
 }
 
 /// Notes what the call wrote or left typed, unless it was denied (then nothing was).

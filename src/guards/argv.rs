@@ -127,9 +127,14 @@ pub fn option_values<'a>(args: &'a [Arg], short: Option<&str>, long: &str) -> Ve
     let letter = short
         .and_then(|s| s.strip_prefix('-'))
         .filter(|l| l.len() == 1);
+    debug_assert!(long.starts_with('-') && short.is_none_or(|s| s.starts_with('-')));
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate() {
         let t = a.text.as_str();
+        // Every form asked for starts with `-`: operands cost one byte's look.
+        if !t.starts_with('-') {
+            continue;
+        }
         let next = || args.get(i + 1).map(|n| n.text.as_str());
         let cluster_ends = letter.is_some_and(|l| {
             t.len() > 2 && t.starts_with('-') && !t.starts_with("--") && t.ends_with(l)

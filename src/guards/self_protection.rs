@@ -7,6 +7,7 @@ use super::{show, Subject};
 use crate::call::Access;
 use crate::paths::Resolved;
 use crate::shell::{Arg, Command, RedirectKind, Script};
+use memchr::memmem;
 
 /// Programs that read a file without changing it: allowed on governance's state but its keys.
 const READERS: [&str; 15] = [
@@ -54,6 +55,25 @@ fn openclaw_change(a: &[Arg]) -> Option<&'static str> {
         ["update", rest @ ..] if !matches!(rest.first(), Some(&"status")) => {
             Some("updates OpenClaw itself")
         }
+        // The gateway is where governance runs: stopping, restarting or reinstalling its
+        // service, or running another one in the foreground, is the agent managing its own
+        // supervisor (a second gateway may load another config).
+        ["gateway", "stop" | "restart" | "install" | "uninstall" | "run", ..] => {
+            Some("stops, restarts or replaces the gateway governance runs in")
+        }
+        // `doctor --fix` rewrites the config; a plain `doctor` only reports.
+        ["doctor", ..]
+            if a.iter()
+                .any(|x| matches!(x.text.as_str(), "--fix" | "--repair")) =>
+        {
+            Some("changes OpenClaw's config")
+        }
+        // An embedded agent turn runs in the CLI's own process, with whatever config its
+        // environment names (`OPENCLAW_CONFIG_PATH`, `--profile`): outside the gateway's
+        // governance. Through the gateway (`openclaw agent` without it) the turn is governed.
+        ["agent", ..] if a.iter().any(|x| x.text == "--local") => {
+            Some("runs an agent outside the gateway, where governance may not be loaded")
+        }
         // The method is the first operand of `call`, but its options may stand before it
         // (`call --params '{}' governance.trust.set`) and take a value, so any word counts;
         // one only known when it runs may be any method.
@@ -96,18 +116,20 @@ fn cli_through_runtime<'c>(script: &Script, c: &'c Command) -> Option<&'c [Arg]>
     };
     let entry = *ops.first()?;
     let named = |t: &str| t.contains("openclaw");
-    let is_cli = if entry.unresolved {
-        // `$(which openclaw)`, `` `command -v openclaw` ``: what fed the word names the CLI.
+    // The entry's known part names the CLI even when a prefix is only known when it runs
+    // (`"$(npm root -g)/openclaw/openclaw.mjs"`).
+    let base = super::argv::basename(&entry.text);
+    let js = [".js", ".mjs", ".cjs"].iter().any(|e| base.ends_with(e));
+    let by_name = matches!(
+        base,
+        "openclaw" | "openclaw.mjs" | "openclaw.js" | "openclaw.cjs"
+    ) || js && entry.text.contains("/openclaw/");
+    // `$(which openclaw)`, `` `command -v openclaw` ``: what fed the word names the CLI.
+    let by_input = || {
         (c.inputs.iter().filter_map(|&i| script.commands.get(i)))
             .any(|f| f.argv.iter().any(|w| named(&w.text)))
-    } else {
-        let base = super::argv::basename(&entry.text);
-        let js = [".js", ".mjs", ".cjs"].iter().any(|e| base.ends_with(e));
-        matches!(
-            base,
-            "openclaw" | "openclaw.mjs" | "openclaw.js" | "openclaw.cjs"
-        ) || js && entry.text.contains("/openclaw/")
     };
+    let is_cli = by_name || entry.unresolved && by_input();
     if inline || !is_cli {
         return None;
     }
@@ -151,17 +173,19 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
         return None;
     }
     let a = args(c);
-    // `TCP:localhost:PORT` (socat) holds `:PORT` too. Made once: a command may have 10 000
-    // words.
+    // `TCP:localhost:PORT` (socat) holds `:PORT` too. The searchers are made once: a command
+    // may have 20 000 words, and `str::contains` sets one up per call.
     let on_port = format!(":{GATEWAY_PORT}");
-    let port = |t: &str| t.contains(&on_port);
+    let port = memmem::Finder::new(&on_port);
     let raw_tcp = matches!(prog, "nc" | "ncat" | "netcat" | "telnet");
     let at_port = a
         .iter()
-        .any(|x| port(&x.text) || raw_tcp && x.text == GATEWAY_PORT);
+        .any(|x| port.find(x.text.as_bytes()).is_some() || raw_tcp && x.text == GATEWAY_PORT);
     // A gateway configured on another port (`gateway.port`) is still on this machine.
-    let here = ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"];
-    let local = a.iter().any(|x| here.iter().any(|h| x.text.contains(h)));
+    let here = ["127.0.0.1", "localhost", "[::1]", "0.0.0.0"].map(memmem::Finder::new);
+    let local = a
+        .iter()
+        .any(|x| here.iter().any(|h| h.find(x.text.as_bytes()).is_some()));
     if !at_port && !local {
         return None;
     }

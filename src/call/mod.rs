@@ -8,6 +8,7 @@ mod feeds;
 mod lasting;
 mod links;
 pub mod patch;
+mod repl;
 pub mod startup;
 
 pub use lasting::lasting;
@@ -231,11 +232,19 @@ fn file_params(tool: &str, p: &Map<String, Value>) -> Vec<(String, Access)> {
         "write" | "edit" | "multiedit" | "apply_patch" => Access::Write,
         _ => Access::Read,
     };
-    PATH_KEYS
+    let mut files: Vec<(String, Access)> = PATH_KEYS
         .iter()
         .filter_map(|k| p.get(*k).and_then(Value::as_str))
         .map(|s| (host_trimmed(s).to_string(), access))
-        .collect()
+        .collect();
+    // A message's attachments (`media`, `mediaUrl`, `mediaUrls`, an attachment's `url`…) are
+    // files the host reads and sends: local ones and `file://` URLs are reads of those files.
+    if tool == "message" {
+        let local = |f: &String| !f.contains("://") || f.starts_with("file:");
+        let attached = crate::output::external::attachments(p);
+        files.extend((attached.into_iter().filter(local)).map(|f| (f, Access::Read)));
+    }
+    files
 }
 
 /// `exec {command, env}`: the command is a shell string, or an argv array run without a shell.
@@ -312,6 +321,8 @@ pub fn process_input(p: &Map<String, Value>) -> String {
 /// lines are a REPL's (judged as code, see `view`): to a shell each is a syntax error that
 /// runs nothing, so the text is not opaque for them.
 fn typed_script(typed: &str, earlier: &[Written]) -> Script {
+    // A background program may be a REPL whose own commands run shell lines (`.shell …`).
+    let typed = &*repl::as_shell(typed);
     let mut script = shell::analyze(&ShellInput {
         script: typed,
         env: &[],

@@ -100,6 +100,7 @@ impl Walker {
                     self.aliases.push((n.text.clone(), format!("'{target}'")));
                 }
             }
+            "bind" => self.key_bindings(args, cx),
             "enable" if args.iter().any(|a| a.text.starts_with("-f")) => {
                 let what = format!("a builtin loaded from a shared object: {}", cx.src);
                 self.opaque(OpaqueKind::DynamicCommand, &what);
@@ -107,6 +108,77 @@ impl Walker {
             _ => {}
         }
     }
+}
+
+impl Walker {
+    /// `bind -x '"zz": CMD'` runs CMD when the keys are typed; `bind '"qq": "text\n"'` types
+    /// the text (and submits it at a line end). Both are judged when bound, as a script of their
+    /// own: which keys an agent types later is not knowable here. `bind -f FILE` reads bindings
+    /// from a file, which is only known when it runs.
+    fn key_bindings(&mut self, args: &[Arg], cx: &Exec) {
+        let command = args.iter().any(|a| a.text == "-x");
+        if args
+            .iter()
+            .any(|a| a.text == "-f" || a.text.starts_with("-f"))
+        {
+            let what = format!("key bindings read from a file: {}", cx.src);
+            self.opaque(OpaqueKind::DynamicScript, &what);
+        }
+        for a in args.iter().filter(|a| a.text.contains(':')) {
+            let Some(text) = bound(&a.text, command) else {
+                continue;
+            };
+            if a.unresolved {
+                let what = format!("a key bound to a value only known when it runs: {}", cx.src);
+                self.opaque(OpaqueKind::DynamicScript, &what);
+                continue;
+            }
+            if cx.depth + 1 > MAX_DEPTH {
+                self.too_deep(&text);
+                continue;
+            }
+            let mut inner = Exec::new(cx.depth, cx.src.clone());
+            inner.wrappers = cx.wrappers.clone();
+            inner.wrappers.push("bind".to_owned());
+            self.in_prefix(&inner, |w| w.script(&text, cx.depth + 1, &[]));
+        }
+    }
+}
+
+/// What a `KEYSEQ: VALUE` binding runs or types: the shell command of `bind -x`, or the text of
+/// a macro (`"…"`, readline's escapes undone); a readline function name runs nothing.
+fn bound(binding: &str, command: bool) -> Option<String> {
+    let value = match binding.strip_prefix('"') {
+        // The key sequence is quoted and may hold `:` itself (`"\C-x:"`).
+        Some(rest) => rest.split_once("\":")?.1,
+        None => binding.split_once(':')?.1,
+    }
+    .trim();
+    let quoted = value.len() >= 2 && value.starts_with('"') && value.ends_with('"');
+    let inner = if quoted {
+        &value[1..value.len() - 1]
+    } else {
+        value
+    };
+    match (command, quoted) {
+        (true, _) => Some(inner.to_owned()),
+        (false, true) => Some(macro_text(inner)),
+        (false, false) => None,
+    }
+}
+
+/// A readline macro as the keys it types: `\n`, `\r`, `\C-m`, `\C-j` end a line.
+fn macro_text(m: &str) -> String {
+    let mut out = m.to_owned();
+    for (esc, typed) in [
+        ("\\C-m", "\n"),
+        ("\\C-j", "\n"),
+        ("\\n", "\n"),
+        ("\\r", "\n"),
+    ] {
+        out = out.replace(esc, typed);
+    }
+    out.replace("\\\"", "\"").replace("\\\\", "\\")
 }
 
 #[cfg(test)]
@@ -125,6 +197,20 @@ mod tests {
             Some("history -a")
         );
         assert_eq!(code_of("PATH", "$(x)"), None);
+    }
+
+    #[test]
+    fn key_bindings_run_their_command_or_type_their_macro() {
+        assert_eq!(
+            bound("\"zz\": rm -rf ~/docs", true).as_deref(),
+            Some("rm -rf ~/docs")
+        );
+        assert_eq!(
+            bound("\"qq\": \"rm -rf ~/docs\\n\"", false).as_deref(),
+            Some("rm -rf ~/docs\n")
+        );
+        assert_eq!(bound("\"\\C-a\": beginning-of-line", false), None);
+        assert_eq!(bound("\"\\C-x:\": \"ls\"", false).as_deref(), Some("ls"));
     }
 
     #[test]

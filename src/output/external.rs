@@ -122,6 +122,14 @@ const MAX_DEPTH: usize = 8;
 /// apart, rather than a list of the fields known today.
 /// Attachments are named in `files`, and their file names (a buffer's `filename`, the last
 /// part of a `media` path) are text: recipients see them.
+/// The files and URLs a send attaches, as named: the host reads each local one and sends it,
+/// so the guards judge them as reads (`crate::call`), whatever the channel.
+pub fn attachments(p: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut files = Vec::new();
+    texts(p, &mut files);
+    files
+}
+
 fn texts(p: &serde_json::Map<String, Value>, files: &mut Vec<String>) -> Vec<String> {
     let mut out = Vec::new();
     for (k, v) in p {

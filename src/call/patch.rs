@@ -17,16 +17,24 @@ pub fn paths(p: &Map<String, Value>) -> Vec<(String, Access)> {
     let Some(input) = ["input", "patch"].iter().find_map(|k| p.get(*k)?.as_str()) else {
         return Vec::new();
     };
-    input
-        .lines()
-        .filter_map(|line| {
-            let line = line.trim_start_matches(js_space);
-            HEADERS.iter().find_map(|(h, access)| {
-                let path = line.strip_prefix(h)?.trim_matches(js_space);
-                (!path.is_empty()).then(|| (path.to_string(), *access))
-            })
-        })
-        .collect()
+    let mut out: Vec<(String, Access)> = Vec::new();
+    for line in input.lines() {
+        let line = line.trim_start_matches(js_space);
+        let Some((h, access)) = HEADERS.iter().find(|(h, _)| line.starts_with(h)) else {
+            continue;
+        };
+        // `*** Update File: a` then `*** Move to: b`: the host writes b and removes a.
+        if *h == "*** Move to:" {
+            if let Some(from) = out.last_mut().filter(|(_, a)| *a == Access::Write) {
+                from.1 = Access::Delete;
+            }
+        }
+        let path = line[h.len()..].trim_matches(js_space);
+        if !path.is_empty() {
+            out.push((path.to_string(), *access));
+        }
+    }
+    out
 }
 
 /// `*** Update File: a` + `*** Move to: b` of a file the session wrote: `b` holds `a`'s text

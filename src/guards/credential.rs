@@ -5,7 +5,7 @@
 use super::argv::{args, has_flag, listed, operands, option_values, program};
 use super::{show, Subject};
 use crate::paths::PathSet;
-use crate::shell::{Arg, Command, RedirectKind};
+use crate::shell::{Arg, Command, RedirectKind, Script};
 
 mod stores;
 
@@ -68,7 +68,48 @@ pub fn check(s: &Subject, protected: &PathSet) -> Option<String> {
             ));
         }
     }
-    s.commands().find_map(|(_, _, c)| command(s, protected, c))
+    s.commands().find_map(|(script, i, c)| {
+        let why = command(s, protected, c)?;
+        (!only_counted(script, i, c)).then_some(why)
+    })
+}
+
+/// An environment dump whose output only a counter reads (`env | wc -l`, `env | grep -c .`):
+/// no value is shown. Written to a file, or read by anything else, it is a dump.
+fn only_counted(script: &Script, i: usize, c: &Command) -> bool {
+    let prog = program(c);
+    if environment_dump(prog, c).is_none() || printed_secret_variable(prog, c).is_some() {
+        return false;
+    }
+    let to_file =
+        (c.redirects.iter()).any(|r| matches!(r.kind, RedirectKind::Write | RedirectKind::Append));
+    let mut readers = script
+        .commands
+        .iter()
+        .filter(|r| r.inputs.contains(&i))
+        .peekable();
+    !to_file && readers.peek().is_some() && readers.all(counts_only)
+}
+
+/// `wc`, or a grep that prints a count or nothing (`-c`, `-q`, also inside `-ic`; a letter
+/// after an option that takes a value is that value: `-ec` searches for `c`).
+fn counts_only(c: &Command) -> bool {
+    let a = args(c);
+    match program(c) {
+        "wc" => true,
+        "grep" | "egrep" | "fgrep" | "rg" => a.iter().any(|x| {
+            let t = x.text.as_str();
+            match t.strip_prefix("--") {
+                Some(long) => matches!(long, "count" | "quiet" | "silent"),
+                None => t.strip_prefix('-').is_some_and(|cluster| {
+                    (cluster.chars())
+                        .take_while(|l| !"efmABCdD".contains(*l))
+                        .any(|l| l == 'c' || l == 'q')
+                }),
+            }
+        }),
+        _ => false,
+    }
 }
 
 /// Anything written into `~/.ssh` (authorized_keys, config) grants or redirects access.

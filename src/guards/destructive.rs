@@ -145,16 +145,34 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         "docker" | "podman" | "nerdctl" => return containers(c).or_else(|| redirected(s, c)),
         _ => return redirected(s, c),
     };
-    let verb = match program(c) {
-        "ln" => "replaces",
-        "fallocate" => "destroys bytes of",
-        _ => "deletes",
-    };
-    targets.into_iter().find_map(|t| outside_as(s, c, t, verb))
+    match program(c) {
+        "ln" => targets
+            .into_iter()
+            .find_map(|t| outside_as(s, c, t, "replaces")),
+        "fallocate" => (targets.into_iter()).find_map(|t| outside_as(s, c, t, "destroys bytes of")),
+        _ => targets.into_iter().find_map(|t| outside(s, c, t)),
+    }
 }
 
 fn outside(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
+    let here = !t.unresolved && !super::remote_code::on_another_host(c);
+    if here && landing(s, c, t, follows_last(c)).is_some_and(|p| scratch_entry(&p)) {
+        return None;
+    }
     outside_as(s, c, t, "deletes")
+}
+
+/// A named entry of a temporary directory (`/tmp/build-123`, `/var/tmp/x/y`): a program's
+/// scratch, not anybody's documents. The directory itself, and a pattern for its entries
+/// (`/tmp/*`), reach what other programs and users keep there (sockets, their own builds).
+fn scratch_entry(p: &crate::paths::Resolved) -> bool {
+    let entry = ["/tmp/", "/var/tmp/", "/dev/shm/"]
+        .iter()
+        .find_map(|d| p.path.strip_prefix(d))
+        .and_then(|rest| rest.split('/').next());
+    entry.is_some_and(|e| {
+        !e.is_empty() && !matches!(e, "." | "..") && !e.contains(['*', '?', '[', '\\'])
+    })
 }
 
 /// `verb` says what the command does to `t` when it lies outside the workspace.

@@ -8,7 +8,9 @@ use crate::shell::{Arg, Command};
 
 mod clis;
 mod databases;
+mod frameworks;
 mod http;
+mod process_managers;
 mod remote;
 mod services;
 
@@ -116,6 +118,8 @@ fn command(c: &Command) -> Option<&'static str> {
     known
         .or_else(|| clis::mutation(c))
         .or_else(|| services::change(c))
+        .or_else(|| process_managers::change(c))
+        .or_else(|| frameworks::change(c))
         .or_else(|| databases::change(c))
         .or_else(|| remote::change(c))
         .or_else(|| http::mutation(c))
@@ -135,16 +139,28 @@ pub fn target_vars(prog: &str) -> &'static [(&'static str, &'static [&'static st
         "git" => &super::git::ENV_VARS,
         "rails" | "rake" | "bundle" => &databases::RAILS_VARS,
         "mix" => &[("MIX_ENV", &[])],
-        _ => &[],
+        "pm2" => &[("NODE_ENV", &[])],
+        _ => frameworks::target_vars(prog),
     }
 }
 
+/// The names that mean production, as a branch (`PROTECTED_BRANCHES`) or as an environment.
+const PRODUCTION_NAMES: [&str; 3] = ["production", "prod", "live"];
+
 /// Environments that are production by name (`RAILS_ENV=production`, `--env prod`).
 fn production_env(name: &str) -> bool {
-    matches!(
-        name.to_ascii_lowercase().as_str(),
-        "production" | "prod" | "live"
-    )
+    PRODUCTION_NAMES
+        .iter()
+        .any(|p| name.eq_ignore_ascii_case(p))
+}
+
+/// A name that says production in one of its parts: a settings module
+/// (`app.settings.production`), a config file (`config/prod.json`, `alembic.prod.ini`), an
+/// app (`api-live`), a database address (`postgres://db.prod.internal/app`). A name glued
+/// into another word (`preprod`, `reproduce`, `delivery`) is not one.
+fn names_production(text: &str) -> bool {
+    text.split(|ch: char| !ch.is_ascii_alphanumeric())
+        .any(production_env)
 }
 
 /// terraform's, OpenTofu's and Terragrunt's commands that change what they manage: `apply`,

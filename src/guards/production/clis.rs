@@ -1,7 +1,7 @@
 //! Deploy, cloud, release and service CLIs beyond the ones `production.rs` reads argv for:
 //! their commands that deploy, publish, merge, delete or stop something others rely on
 //! (`gh pr merge`, `argocd app sync`, `aws ec2 terminate-instances`, `gcloud run deploy`,
-//! `cdk destroy`, `mvn deploy`, `supervisorctl stop`, `redis-cli flushall`), each from the
+//! `cdk destroy`, `mvn deploy`, `pg_ctl stop`, `redis-cli flushall`), each from the
 //! vendor's CLI reference. Their read-only forms (`gh pr view`, `aws s3 ls`, `cdk diff`,
 //! `./gradlew publishToMavenLocal`, `ansible-playbook --check`) stay allowed.
 
@@ -219,12 +219,6 @@ const MUTATIONS: &[Mutation] = &[
         &["semantic-release"],
         Unless(&["--dry-run", "-d"]),
         PUBLISHES,
-    ),
-    m(&["pm2"], AnyWord(&["delete", "stop", "kill"]), SERVICE),
-    m(
-        &["supervisorctl"],
-        AnyWord(&["stop", "restart", "remove", "shutdown", "update"]),
-        SERVICE,
     ),
     m(
         &["pg_ctl"],

@@ -10,11 +10,12 @@
 //! db:migrate`, `supabase db diff`, `flyway info`) stay allowed.
 
 use super::production_env;
-use crate::guards::argv::{args, option_values, plain_words, program, says};
+use crate::guards::argv::{args, operands, option_values, plain_words, program, says};
 use crate::shell::{Arg, Command};
 
 const DATA: &str = super::clis::DATA;
-const SCHEMA: &str = "changes the schema or migrations of a deployed database";
+const RUNS: &str = super::frameworks::RUNS;
+pub(super) const SCHEMA: &str = "changes the schema or migrations of a deployed database";
 
 /// The variables that say which environment a Rails task runs in (kept on the command by the
 /// shell model, `production::target_vars`).
@@ -136,9 +137,10 @@ fn prisma(a: &[Arg], plain: &[&str]) -> Option<&'static str> {
     (s(&["migrate", "deploy"]) || s(&["migrate", "resolve"])).then_some(SCHEMA)
 }
 
-/// Rails' database tasks (`rails db:drop`, `rake db:migrate`) in production: named as an
-/// argument (`RAILS_ENV=production`, `-e production`) or in the environment, or with the
-/// environment check turned off.
+/// Rails' database tasks (`rails db:drop`, `rake db:migrate`) and its consoles and runner
+/// (`rails console`, `rails runner CODE`, `rails dbconsole`) in production: named as an
+/// argument (`RAILS_ENV=production`, `-e production`, the environment after `console`) or in
+/// the environment, or, for the tasks, with the environment check turned off.
 fn rails(c: &Command, a: &[Arg]) -> Option<&'static str> {
     const DESTROYS: [&str; 10] = [
         "db:drop",
@@ -155,7 +157,15 @@ fn rails(c: &Command, a: &[Arg]) -> Option<&'static str> {
     let tasks: Vec<&str> = (a.iter().map(|x| x.text.as_str()))
         .filter(|t| t.starts_with("db:"))
         .collect();
-    if tasks.is_empty() {
+    let ops = operands(a, &["-e", "--environment"]);
+    let console = program(c) == "rails"
+        && (ops.first()).is_some_and(|o| {
+            matches!(
+                o.text.as_str(),
+                "console" | "c" | "runner" | "r" | "dbconsole" | "db"
+            )
+        });
+    if tasks.is_empty() && !console {
         return None;
     }
     let setting = |name: &str| -> Vec<&str> {
@@ -168,6 +178,11 @@ fn rails(c: &Command, a: &[Arg]) -> Option<&'static str> {
         .chain(setting("RACK_ENV"))
         .chain(flagged)
         .any(production_env);
+    if console {
+        // `rails console production`: the environment as the console's operand.
+        let named = ops.get(1).is_some_and(|o| production_env(&o.text));
+        return (production || named).then_some(RUNS);
+    }
     let unchecked = setting("DISABLE_DATABASE_ENVIRONMENT_CHECK")
         .iter()
         .any(|v| !matches!(*v, "" | "0" | "false"));
@@ -179,8 +194,8 @@ fn rails(c: &Command, a: &[Arg]) -> Option<&'static str> {
     }
 }
 
-/// Ecto: `mix ecto.drop`/`ecto.reset` drop the repository's database; migrations count with
-/// `MIX_ENV=prod`.
+/// Ecto: `mix ecto.drop`/`ecto.reset` drop the repository's database; migrations, structure
+/// loads and `mix run` count with `MIX_ENV=prod`.
 fn mix(c: &Command, plain: &[&str]) -> Option<&'static str> {
     if plain
         .iter()
@@ -190,11 +205,18 @@ fn mix(c: &Command, plain: &[&str]) -> Option<&'static str> {
     }
     let migrates = plain
         .iter()
-        .any(|w| matches!(*w, "ecto.migrate" | "ecto.rollback"));
+        .any(|w| matches!(*w, "ecto.migrate" | "ecto.rollback" | "ecto.load"));
+    // `mix run` starts the application with the environment's config and runs a script
+    // (`priv/repo/seeds.exs`) against its database.
+    let runs = plain.first() == Some(&"run");
     let prod = (c.wrappers.iter())
         .filter_map(|w| w.strip_prefix("MIX_ENV="))
         .any(production_env);
-    (migrates && prod).then_some(SCHEMA)
+    match (prod, migrates, runs) {
+        (true, true, _) => Some(SCHEMA),
+        (true, _, true) => Some(RUNS),
+        _ => None,
+    }
 }
 
 /// Liquibase's commands, in either spelling (`dropAll`, `drop-all`): `dropAll` empties the

@@ -3,7 +3,10 @@
 //! its path shapes `/api/v1/namespaces/…`, `/apis/GROUP/VERSION/…`), the Docker Engine API
 //! (its socket, ports 2375/2376), GitHub's and GitLab's REST APIs (writes, and the POSTs that
 //! merge, release, dispatch or set secrets, as `gh api` is judged), and the REST APIs of
-//! hosting and cloud providers. A write to any other address (`curl -X POST
+//! hosting and cloud providers; Rancher's proxy, steve and management APIs
+//! (`/k8s/clusters/ID/…`, `/v1/apps.deployments/…`, `/v3/clusters/…`), OpenShift's legacy
+//! `/oapi/v1/`, Argo CD's application API, and Nomad's and Consul's HTTP APIs (their ports,
+//! hosts named so, Consul's `/v1/kv/`). A write to any other address (`curl -X POST
 //! localhost:3000/api/users`, a dev server) is no production change by its shape, and reads
 //! (GET, HEAD) of any of these stay allowed.
 
@@ -36,8 +39,11 @@ pub fn mutation(c: &Command) -> Option<&'static str> {
 
 /// What a write to `u` changes, if it is one of the APIs above.
 fn judge(u: &Url, method: &str, mutation: bool) -> Option<&'static str> {
-    if kubernetes_path(u.path) {
+    if kubernetes_path(u.path) || rancher_path(u) || u.path.contains("/oapi/v1/") {
         return Some(KUBE);
+    }
+    if argo_cd(u, method) || orchestrator(u) {
+        return Some(super::clis::DEPLOYS);
     }
     // Another machine's Docker daemon, as `docker -H tcp://…` is judged; the local one
     // (its socket, localhost) is the agent's own, as the docker CLI's is.
@@ -158,6 +164,94 @@ fn kubernetes_path(path: &str) -> bool {
             && v.chars().all(|ch| ch.is_ascii_alphanumeric())
     });
     !group.is_empty() && versioned && parts.next().is_some_and(|r| !r.is_empty())
+}
+
+/// Rancher in front of a cluster: its proxy (`/k8s/clusters/c-m-abc/…`, with Kubernetes' own
+/// paths or steve's `v1/TYPE/NS/NAME` after it), steve for the local cluster
+/// (`/v1/apps.deployments/ns/x`, `/v1/namespaces/x`), and the v3 management API (`/v3/clusters/
+/// c-abc`, `/v3/project/c-x:p-y/workloads/…`). The last two shapes use common words of other
+/// APIs, so they count only off this machine, with Kubernetes' type names or Rancher's ids.
+fn rancher_path(u: &Url) -> bool {
+    const PROXY: &str = "/k8s/clusters/";
+    if let Some(k) = u.path.find(PROXY) {
+        let mut rest = u.path[k + PROXY.len()..].split('/');
+        let cluster = rest.next().unwrap_or("");
+        return !cluster.is_empty() && rest.next().is_some_and(|r| !r.is_empty());
+    }
+    if local(u.host) {
+        return false;
+    }
+    if let Some(rest) = u.path.strip_prefix("/v1/") {
+        return steve_type(rest.split('/').next().unwrap_or(""));
+    }
+    let Some(rest) = u.path.strip_prefix("/v3/") else {
+        return false;
+    };
+    let mut parts = rest.split('/');
+    let kind = parts.next().unwrap_or("");
+    let id = parts.next().unwrap_or("");
+    // Rancher's ids: `c-m-abc` (a cluster), `c-m-abc:p-xyz` (a project), `local`.
+    let rancher_id = id.starts_with("c-") || id == "local" || id.starts_with("local:");
+    let named = u.host.split('.').next() == Some("rancher");
+    matches!(
+        kind,
+        "clusters" | "cluster" | "projects" | "project" | "nodes" | "nodePools"
+    ) && (rancher_id || named)
+}
+
+/// steve's type names: Kubernetes' core kinds that are no common API words, and kinds
+/// qualified by their API group (`apps.deployments`, `management.cattle.io.clusters`).
+fn steve_type(kind: &str) -> bool {
+    let core = [
+        "namespaces",
+        "pods",
+        "nodes",
+        "configmaps",
+        "serviceaccounts",
+        "persistentvolumes",
+        "persistentvolumeclaims",
+        "replicationcontrollers",
+    ];
+    let groups = ["apps.", "batch.", "autoscaling.", "policy."];
+    core.contains(&kind)
+        || groups.iter().any(|g| kind.starts_with(g))
+        || [".k8s.io.", ".cattle.io.", ".openshift.io."]
+            .iter()
+            .any(|g| kind.contains(g))
+}
+
+/// Argo CD's application API: a sync, rollback, operation or resource action on
+/// `/api/v1/applications/NAME/…`, a change or delete of the application itself (off this
+/// machine: a local `/api/v1/applications` is as likely a dev server's), or an
+/// application set.
+fn argo_cd(u: &Url, method: &str) -> bool {
+    if u.path.contains("/api/v1/applicationsets") {
+        return true;
+    }
+    const APPS: &str = "/api/v1/applications/";
+    let Some(k) = u.path.find(APPS) else {
+        return false;
+    };
+    let mut rest = u.path[k + APPS.len()..]
+        .split('/')
+        .filter(|s| !s.is_empty());
+    let name = rest.next();
+    match rest.next() {
+        Some(action) => matches!(action, "sync" | "rollback" | "operation" | "resource"),
+        None => name.is_some() && method != "POST" && !local(u.host),
+    }
+}
+
+/// Nomad's and Consul's HTTP APIs (`/v1/job/api`, `/v1/kv/config/db`), known by their ports
+/// (4646; 8500, 8501) or a host named for them, and Consul's key-value paths on any other
+/// machine; a local dev agent is the agent's own, as the local Docker daemon is.
+fn orchestrator(u: &Url) -> bool {
+    if local(u.host) || !u.path.starts_with("/v1/") {
+        return false;
+    }
+    let port = matches!(u.port, Some("4646" | "8500" | "8501"));
+    let label = u.host.split('.').next().unwrap_or("");
+    port || matches!(label, "nomad" | "consul") || u.path.starts_with("/v1/kv/")
 }
 
 /// The Docker Engine API's objects (`/v1.43/containers/x/kill`, `/containers/prune`).

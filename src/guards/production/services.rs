@@ -1,10 +1,10 @@
 //! Service managers besides `systemctl`/`service`: systemd and logind called over D-Bus
 //! (`busctl`, `dbus-send`, `gdbus`, `qdbus`), runit's `sv`, daemontools' `svc`, s6, upstart's
 //! `initctl`, OpenRC's `rc-update`, launchd, monit, circus, god, `apachectl -k`,
-//! `pg_ctlcluster`, `loginctl`, runlevels (`telinit 6`), and pm2 reloading a production
-//! environment. Their status and listing commands stay allowed.
+//! `pg_ctlcluster`, `loginctl`, runlevels (`telinit 6`). Their status and listing commands
+//! stay allowed. Application process managers (pm2, forever, supervisorctl) are
+//! `process_managers`'.
 
-use super::production_env;
 use crate::guards::argv::{args, listed, operands, option_values, plain_words, program};
 use crate::shell::{Arg, Command};
 
@@ -12,7 +12,7 @@ const SERVICE: &str = "stops or changes a running service";
 const MACHINE: &str = "stops or restarts the machine";
 
 /// Programs `change` reads (see `databases::PROGRAMS`).
-const PROGRAMS: [&str; 31] = [
+const PROGRAMS: [&str; 29] = [
     "busctl",
     "dbus-send",
     "gdbus",
@@ -42,8 +42,6 @@ const PROGRAMS: [&str; 31] = [
     "loginctl",
     "telinit",
     "init",
-    "pm2",
-    "pm2-runtime",
 ];
 
 pub fn change(c: &Command) -> Option<&'static str> {
@@ -135,7 +133,6 @@ pub fn change(c: &Command) -> Option<&'static str> {
             level if level.len() == 1 => Some(MACHINE),
             _ => None,
         },
-        "pm2" | "pm2-runtime" => pm2(a, &plain),
         _ => None,
     }
 }
@@ -161,30 +158,6 @@ fn apache(a: &[Arg], plain: &[&str]) -> Option<&'static str> {
             )
         })
         .then_some(SERVICE)
-}
-
-/// pm2 (re)starting or reloading processes with the production block of an ecosystem file
-/// (`--env production`), and `pm2 deploy` (which runs the deploy on the hosts of the file's
-/// environment) unless it only lists or shows revisions.
-fn pm2(a: &[Arg], plain: &[&str]) -> Option<&'static str> {
-    let verb = plain.first().copied().unwrap_or("");
-    if verb == "deploy" {
-        let reads = ["list", "curr", "current", "prev", "previous"];
-        return (!plain.iter().any(|w| reads.contains(w))).then_some(super::clis::DEPLOYS);
-    }
-    let restarts = matches!(
-        verb,
-        "start"
-            | "restart"
-            | "reload"
-            | "gracefulReload"
-            | "startOrRestart"
-            | "startOrReload"
-            | "startOrGracefulReload"
-            | "scale"
-    );
-    let env = option_values(a, None, "--env");
-    (restarts && env.iter().any(|e| production_env(e))).then_some(SERVICE)
 }
 
 /// D-Bus services that start, stop and power off: systemd's manager and units, logind.

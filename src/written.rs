@@ -8,6 +8,7 @@
 //! per session and text per file. A file whose text is only known when it runs (printed from a
 //! variable) is kept as unknown, and running it is opaque.
 
+use crate::code::imports;
 use crate::recency::RecencyMap;
 use crate::shell::Written as File;
 use std::sync::Mutex;
@@ -105,12 +106,44 @@ impl WrittenFiles {
                         || !dir.is_empty() && s.contains(dir)
                         || MAKEFILES.contains(&name) && s.contains("make")
                 })
+                || imports::loaded_unnamed(path, said)
         };
-        (files.iter())
-            .filter(|(p, _)| named(p))
-            .map(|(p, t)| (crate::paths::basename(p).to_string(), t.clone()))
-            .collect()
+        let mut chosen: Vec<bool> = files.iter().map(|(p, _)| named(p)).collect();
+        // A program the call runs may import another file the session wrote (`import util`
+        // in app.py): the files the chosen code files import are chosen too.
+        let mut read = vec![false; files.len()];
+        while let Some(i) = (0..files.len()).find(|&i| chosen[i] && !read[i]) {
+            read[i] = true;
+            let Some((lang, text)) = code_of(&files[i]) else {
+                continue;
+            };
+            let loads = imports::modules(lang, text);
+            for (j, (p, _)) in files.iter().enumerate() {
+                let keys = [Some(crate::paths::basename(p)), imports::qualified(p)];
+                let key = |l: &imports::Load| keys.iter().flatten().any(|k| l.matches(k));
+                chosen[j] = chosen[j] || loads.iter().any(key);
+            }
+        }
+        let mut out = Vec::new();
+        for ((p, t), _) in files.iter().zip(chosen).filter(|(_, c)| *c) {
+            out.push((crate::paths::basename(p).to_string(), t.clone()));
+            // A package's file is found by its package as well (`json/__init__.py`).
+            if let Some(q) = imports::qualified(p) {
+                out.push((q.to_string(), t.clone()));
+            }
+        }
+        out
     }
+}
+
+/// A file whose text imports others (Python or JavaScript), with that text.
+fn code_of((path, text): &File) -> Option<(crate::code::Lang, &str)> {
+    let lang = match path.rsplit_once('.').map_or("", |(_, e)| e) {
+        "py" => crate::code::Lang::Python,
+        "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => crate::code::Lang::Js,
+        _ => return None,
+    };
+    Some((lang, text.as_deref()?))
 }
 
 /// `text` with each replacement made where its old text is, else its new text added.

@@ -4,7 +4,7 @@
 //! what the program does; a program read whole is marked so (`Command::code_read`) and is not
 //! opaque for what it reaches.
 
-use super::{cwd, CallView, Earlier, HostPaths};
+use super::{cwd, startup, CallView, Earlier, HostPaths};
 use crate::code::{self, Lang};
 use crate::guards::{argv, inline};
 use crate::shell::{self, Script, ShellInput};
@@ -22,14 +22,17 @@ pub(super) fn follow(v: &mut CallView, host: &HostPaths, earlier: &Earlier) {
                 let Some(lang) = code::language(argv::program(c)) else {
                     continue;
                 };
+                let start = || c.cwd.clone().or_else(|| v.cwd.clone());
+                for test in &c.discovered {
+                    read.push((tests(lang, test), c.depth + 1, start()));
+                }
                 let Some(text) = inline::code(c) else {
                     continue;
                 };
                 let reading = code::read(lang, &text);
                 c.code_read = reading.unread.is_none();
                 if !reading.script.is_empty() {
-                    let start = c.cwd.clone().or_else(|| v.cwd.clone());
-                    read.push((reading.script, c.depth + 1, start));
+                    read.push((reading.script, c.depth + 1, start()));
                 }
             }
         }
@@ -56,4 +59,14 @@ pub(super) fn follow(v: &mut CallView, host: &HostPaths, earlier: &Earlier) {
             break;
         }
     }
+}
+
+/// A test file a runner discovers, as the commands it runs: read as the project's own code
+/// is (`startup::Project`), without naming what the reader cannot follow.
+fn tests(lang: Lang, text: &str) -> String {
+    let kind = match lang {
+        Lang::Python => startup::Project::Python,
+        Lang::Js => startup::Project::Js,
+    };
+    startup::commands(startup::Runs::Project(kind), text)
 }

@@ -213,7 +213,12 @@ impl Dialect for Js {
         }
         let last = c.links.last()?;
         let args: Vec<Val> = r.values(self, last).into_iter().collect::<Option<_>>()?;
-        let v = match (format!("{q}.{}", names.join(".")).as_str(), args.as_slice()) {
+        // `homedir()` imported by name is its module's member already.
+        let name = match names.is_empty() {
+            true => q,
+            false => format!("{q}.{}", names.join(".")),
+        };
+        let v = match (name.as_str(), args.as_slice()) {
             ("os.homedir", []) => Val::Home(String::new()),
             ("os.tmpdir", []) => Val::Lit("/tmp".into()),
             ("path.join" | "path.resolve" | "path.posix.join", [first, rest @ ..]) => {

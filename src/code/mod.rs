@@ -15,6 +15,7 @@
 //! seen.
 
 mod chain;
+pub mod imports;
 mod js;
 mod lex;
 mod python;
@@ -34,7 +35,8 @@ pub struct Reading {
 /// The language an interpreter program speaks, for those the readers know.
 pub fn language(program: &str) -> Option<Lang> {
     match program {
-        p if p.starts_with("python") => Some(Lang::Python),
+        // pytest runs the test files it collects (`imports`): Python.
+        p if p.starts_with("python") || p == "pytest" || p == "py.test" => Some(Lang::Python),
         "node" | "nodejs" | "deno" | "bun" | "ts-node" | "tsx" => Some(Lang::Js),
         _ => None,
     }

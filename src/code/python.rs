@@ -46,6 +46,26 @@ const REACH: [&str; 34] = [
     "asyncio",
 ];
 
+/// Standard-library modules with a few calls that read, write or run something (`pydoc.
+/// pipepager` runs a shell command, `logging.FileHandler(p, 'w')` truncates p, `netrc.netrc()`
+/// reads ~/.netrc, `timeit.timeit(code)` runs code); the rest of each only computes.
+const PARTLY: [&str; 14] = [
+    "pydoc",
+    "logging",
+    "linecache",
+    "tokenize",
+    "netrc",
+    "mimetypes",
+    "filecmp",
+    "gzip",
+    "bz2",
+    "lzma",
+    "timeit",
+    "cProfile",
+    "profile",
+    "pdb",
+];
+
 /// Builtins that reach outside or run code they are given.
 const BUILTINS: [&str; 13] = [
     "open",
@@ -187,6 +207,9 @@ impl Dialect for Python {
                 (url, None) if pos.len() == 1 => r.emit(&["curl", "-s", "-O"], &[url]),
                 _ => Step::Unread(format!("`{name}` of a value computed at run time")),
             },
+            n if PARTLY.contains(&n.split('.').next().unwrap_or_default()) => {
+                stdlib_call(r, self, n, &args, &pos)
+            }
             n if path_ctor(n) || n == "pathlib.Path.home" || n == "pathlib.Path.cwd" => {
                 // The path, through the arithmetic after it (`.joinpath('x')`), then the method.
                 let mut j = k;
@@ -396,6 +419,137 @@ fn path_method(
     r.emit(verb, &[path])
 }
 
+/// A call of a `PARTLY` module: the few that read, write or run are translated, the rest
+/// compute.
+fn stdlib_call(
+    r: &mut Reader,
+    d: &Python,
+    name: &str,
+    args: &[std::ops::Range<usize>],
+    pos: &[std::ops::Range<usize>],
+) -> Step {
+    let val = |r: &Reader, a: Option<&std::ops::Range<usize>>| a.and_then(|a| r.value(d, a));
+    let t = r.t;
+    let keyword = |k: &str| chain::keyword(t, args, k);
+    let arg = |r: &Reader, n: usize, k: &str| val(r, keyword(k).as_ref().or(pos.get(n)));
+    match name {
+        // Both run their command through the shell (`os.popen`, `os.system`).
+        "pydoc.pipepager" | "pydoc.tempfilepager" => {
+            let words = r.command(d, keyword("cmd").as_ref().or(pos.get(1)), true);
+            r.emit_words(name, words)
+        }
+        "pydoc.pager" | "pydoc.getpager" | "pydoc.browse" | "pydoc.cli" => {
+            Step::Unread(format!("`{name}` runs the program $PAGER names"))
+        }
+        "logging.FileHandler"
+        | "logging.handlers.RotatingFileHandler"
+        | "logging.handlers.WatchedFileHandler"
+        | "logging.handlers.TimedRotatingFileHandler" => {
+            // Appends unless told otherwise (TimedRotating's second argument is `when`).
+            let mode = match name.ends_with("TimedRotatingFileHandler") {
+                true => val(r, keyword("mode").as_ref()),
+                false => arg(r, 1, "mode"),
+            };
+            let mode = mode.or(Some(Val::Lit("a".into())));
+            let file = arg(r, 0, "filename");
+            r.emit(open_verb(Some(mode)), &[file])
+        }
+        "logging.basicConfig" => match keyword("filename") {
+            Some(f) => {
+                let mode = val(r, keyword("filemode").as_ref()).or(Some(Val::Lit("a".into())));
+                let file = r.value(d, &f);
+                r.emit(open_verb(Some(mode)), &[file])
+            }
+            None => Step::Pure,
+        },
+        // A config file's handler arguments are evaluated as Python; `listen` takes configs
+        // from the network.
+        "logging.config.fileConfig" | "logging.config.listen" => {
+            Step::Unread(format!("`{name}` runs what a configuration holds"))
+        }
+        "linecache.getline"
+        | "linecache.getlines"
+        | "linecache.updatecache"
+        | "linecache.lazycache"
+        | "tokenize.open"
+        | "mimetypes.read_mime_types" => {
+            let file = arg(r, 0, "filename");
+            r.emit(&["cat"], &[file])
+        }
+        "netrc.netrc" => {
+            let file = arg(r, 0, "file").or(Some(Val::Home("/.netrc".into())));
+            r.emit(&["cat"], &[file])
+        }
+        "filecmp.cmp" => {
+            let (a, b) = (arg(r, 0, "f1"), arg(r, 1, "f2"));
+            r.emit(&["cat"], &[a, b])
+        }
+        "gzip.open" | "bz2.open" | "lzma.open" => {
+            let mode = arg(r, 1, "mode").or(Some(Val::Lit("rb".into())));
+            let file = arg(r, 0, "filename");
+            r.emit(open_verb(Some(mode)), &[file])
+        }
+        // Code given as text: run as a program of its own (`python3 -c`), read in turn.
+        "timeit.timeit" | "timeit.repeat" | "timeit.Timer" => {
+            let stmt = keyword("stmt").or(pos.first().cloned());
+            let setup = keyword("setup").or(pos.get(1).cloned());
+            // A function (`timeit(f)`, `timeit(lambda: …)`) is code the program holds.
+            let function =
+                |a: &std::ops::Range<usize>| matches!(t.get(a.start), Some((Tok::Name(_), _)));
+            let texts: Vec<std::ops::Range<usize>> = [setup, stmt]
+                .into_iter()
+                .flatten()
+                .filter(|a| !function(a))
+                .collect();
+            run_code(r, d, name, &texts)
+        }
+        "cProfile.run" | "profile.run" | "pdb.run" | "cProfile.runctx" | "profile.runctx"
+        | "pdb.runeval" => run_code(r, d, name, &pos[..pos.len().min(1)]),
+        "doctest.testfile" => Step::Unread(format!("`{name}` runs the examples of a file")),
+        _ => Step::Pure,
+    }
+}
+
+/// The `PARTLY` calls `stdlib_call` translates: named other than by a call, unread.
+const PARTLY_REACHING: [&str; 10] = [
+    "pydoc.pipepager",
+    "pydoc.tempfilepager",
+    "pydoc.pager",
+    "logging.FileHandler",
+    "logging.handlers",
+    "logging.config",
+    "linecache",
+    "tokenize.open",
+    "netrc.netrc",
+    "timeit",
+];
+
+/// A member of a `PARTLY` module that only computes.
+fn partly_pure(name: &str) -> bool {
+    let top = name.split('.').next().unwrap_or_default();
+    PARTLY.contains(&top) && !PARTLY_REACHING.iter().any(|r| name.starts_with(r))
+}
+
+/// `python3 -c CODE` for code given as literal text; unread when computed.
+fn run_code(r: &mut Reader, d: &Python, name: &str, texts: &[std::ops::Range<usize>]) -> Step {
+    let mut code = Vec::new();
+    for t in texts {
+        match r.value(d, t) {
+            Some(Val::Lit(s)) => code.push(s),
+            _ => return Step::Unread(format!("`{name}` of code computed at run time")),
+        }
+    }
+    if !code.is_empty() {
+        let words = [
+            "python3".into(),
+            "-c".into(),
+            super::quote(&code.join("\n")),
+        ];
+        r.out.line(&words);
+    }
+    Step::Done
+}
+
 /// `open(path, mode)`: a read, or a write (`w`, `+`: truncating; `a`, `x`: appending; a mode
 /// computed at run time may write).
 fn open_verb(mode: Option<Option<Val>>) -> &'static [&'static str] {
@@ -422,7 +576,7 @@ fn octal(r: &Reader, arg: Option<&std::ops::Range<usize>>) -> String {
 
 fn reaches(qualified: &str) -> bool {
     let top = qualified.split('.').next().unwrap_or_default();
-    REACH.contains(&top) || top == "builtins"
+    REACH.contains(&top) || PARTLY.contains(&top) || top == "builtins"
 }
 
 fn path_ctor(name: &str) -> bool {
@@ -475,6 +629,7 @@ fn pure(name: &str) -> bool {
         "pathlib.Path.cwd",
     ];
     PURE.contains(&name)
+        || partly_pure(name)
         || ["io.StringIO", "io.BytesIO", "signal.SIG"]
             .iter()
             .any(|p| name.starts_with(p))

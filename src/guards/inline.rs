@@ -24,9 +24,16 @@ fn code_flags(prog: &str) -> &'static [&'static str] {
 /// it runs, after its code flag, awk's first operand, or a here-doc an interpreter reads as its
 /// program (`python3 - <<EOF`).
 pub fn code(c: &Command) -> Option<Cow<'_, str>> {
-    if let Some(text) = &c.program_text {
-        return Some(Cow::Borrowed(text));
+    // Files it runs first (a preload, an imported module), then its own inline code.
+    match (&c.program_text, own_code(c)) {
+        (Some(text), Some(own)) => Some(Cow::Owned(format!("{text}\n{own}"))),
+        (Some(text), None) => Some(Cow::Borrowed(text)),
+        (None, own) => own,
     }
+}
+
+/// The program the command line itself gives its interpreter.
+fn own_code(c: &Command) -> Option<Cow<'_, str>> {
     let prog = program(c);
     if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
         return awk_program(c).map(Cow::Borrowed);
@@ -49,6 +56,13 @@ pub fn code(c: &Command) -> Option<Cow<'_, str>> {
     }
     let flags = code_flags(prog);
     let a = args(c);
+    if prog.starts_with("python") && a.iter().any(|x| x.text == "-m") {
+        // `python3 -m timeit -s SETUP STMT`: code given to a module as its arguments.
+        let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+        if let Some(code) = crate::code::imports::module_code(&words) {
+            return Some(Cow::Owned(code));
+        }
+    }
     let k = a.iter().position(|x| {
         crate::guards::argv::listed(flags, &x.text)
             || x.text.starts_with("-c") && prog.starts_with("python") && x.text.len() > 2

@@ -64,7 +64,7 @@ pub fn project(c: &Command) -> Option<Project<'_>> {
         }
         "pytest" | "py.test" => (test_root(a), files(&["*.py"])),
         "pip" | "pip3" | "uv" => return pip_project(a),
-        p if p.starts_with("python") => return python_module(a),
+        p if p.starts_with("python") => return python_module(c).or_else(|| loads(c)),
         "cargo" => {
             named = option_values(a, None, "--manifest-path");
             let dir = last(named.clone()).map(|m| m.rsplit_once('/').map_or(".", |(d, _)| d));
@@ -108,6 +108,7 @@ pub fn project(c: &Command) -> Option<Project<'_>> {
             (None, files(&["package.json"]))
         }
         "deno" if sub(a) == Some("task") => (None, files(&["deno.json", "deno.jsonc"])),
+        "node" | "nodejs" | "deno" => return loads(c),
         // `go generate` runs the commands its comments name; run and test build and run the code.
         "go" if matches!(sub(a), Some("run" | "test" | "generate")) => (None, files(&["*.go"])),
         "pre-commit" => (None, files(&[".pre-commit-config.yaml"])),
@@ -173,7 +174,8 @@ fn pip_project(a: &[Arg]) -> Option<Project<'_>> {
 }
 
 /// `python -m mod` runs mod.py (or the package mod) from the current directory first.
-fn python_module(a: &[Arg]) -> Option<Project<'_>> {
+fn python_module(c: &Command) -> Option<Project<'_>> {
+    let a = args(c);
     let module = option_values(a, Some("-m"), "-m").first().copied()?;
     let top = module.split('.').next().unwrap_or(module);
     // `python -m pytest` also collects the tests; pip and build run setup.py.
@@ -184,7 +186,31 @@ fn python_module(a: &[Arg]) -> Option<Project<'_>> {
         "build" => files.extend(["setup.py".to_string(), "pyproject.toml".to_string()]),
         _ => {}
     }
+    files.extend(loads(c).map(|p| p.files).unwrap_or_default());
     Some(Project {
+        dir: ".",
+        files,
+        named: Vec::new(),
+    })
+}
+
+/// What an interpreter command loads without naming it (`crate::code::imports`): the modules
+/// its inline code imports, preloads, discovered tests, doctest's text. Each as a pattern for
+/// `runs`: a path (`random.py`, `json/__init__.py`), a directory (`node_modules/x/`), a glob.
+fn loads(c: &Command) -> Option<Project<'_>> {
+    use crate::code::imports::{self, Load};
+    let lang = crate::code::language(program(c))?;
+    let words: Vec<&str> = args(c).iter().map(|x| x.text.as_str()).collect();
+    let mut found = imports::command(lang, program(c), &words, None);
+    if let Some(code) = imports::inline(lang, &words) {
+        found.extend(imports::modules(lang, &code));
+    }
+    let files: Vec<String> = (found.into_iter())
+        .map(|l| match l {
+            Load::File(p) | Load::Under(p) | Load::Tests(p) | Load::Examples(p) => p,
+        })
+        .collect();
+    (!files.is_empty()).then_some(Project {
         dir: ".",
         files,
         named: Vec::new(),
@@ -202,8 +228,12 @@ pub fn runs(project: &Project, dir: &str, saved: &str) -> bool {
     let Some(rest) = saved.strip_prefix(dir).and_then(|r| r.strip_prefix('/')) else {
         return false;
     };
-    project.files.iter().any(|f| match f.strip_prefix("*.") {
-        Some(ext) => rest.rsplit_once('.').is_some_and(|(_, e)| e == ext),
-        None => rest == f,
+    // A glob names files anywhere below (`*.py`, `test*.py`), a directory what is under it
+    // (`node_modules/x/`), a path that file in `dir`.
+    let name = crate::paths::basename(rest);
+    project.files.iter().any(|f| match f {
+        f if f.contains('*') => crate::paths::glob_matches(f, name),
+        f if f.ends_with('/') => rest.starts_with(f.as_str()),
+        f => rest == f,
     })
 }

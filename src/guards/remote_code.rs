@@ -875,7 +875,13 @@ pub fn downloaded_names(s: &Subject) -> Vec<String> {
             continue;
         }
         let (names, anonymous) = outputs(c);
-        out.extend(names.iter().map(|n| crate::paths::basename(n).to_string()));
+        // A package's file keeps its package (`node_modules/x/index.js`): what loads it by
+        // that name is found (`crate::code::imports`).
+        let kept = |n: &str| {
+            let name = crate::code::imports::qualified(n).unwrap_or(crate::paths::basename(n));
+            name.to_string()
+        };
+        out.extend(names.iter().map(|n| kept(n)));
         if anonymous {
             out.extend(url_names(c));
         }

@@ -70,6 +70,10 @@ pub struct Command {
     /// The program an interpreter runs from a file the session wrote (`python3 t.py` after
     /// `write t.py`): judged as inline code is (`guards::inline::code`).
     pub program_text: Option<String>,
+    /// Files the session wrote that a test runner it starts discovers and imports (`python3 -m
+    /// unittest`, pytest's `test_*.py`): the project's own code, judged as project files are
+    /// (`crate::code::imports`).
+    pub discovered: Vec<String>,
     /// Its program (`python3 -c`, `node -e`, `program_text`) was read whole as the commands it
     /// amounts to, which follow as a script of their own (`call::code`).
     pub code_read: bool,

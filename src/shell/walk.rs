@@ -644,6 +644,7 @@ impl Walker {
                 .chdir
                 .map(|d| if d.unresolved { "/".to_owned() } else { d.text }),
             program_text: None,
+            discovered: Vec::new(),
             code_read: false,
         })
     }

@@ -10,6 +10,7 @@ use super::vars::Val;
 use super::walk::{Exec, Walker};
 use super::wrappers::basename;
 use super::{Arg, OpaqueKind, RedirectKind};
+use crate::code::imports::{self, Load};
 
 /// The name standing for every file of an archive unpacked with unknown contents.
 const UNPACKED: &str = "*";
@@ -43,6 +44,10 @@ impl Walker {
         };
         for t in targets.into_iter().take(8) {
             self.remember(basename(&t.text).to_owned(), text.clone());
+            // A package's file is found by its package too (`json/__init__.py`).
+            if let Some(q) = imports::qualified(&t.text) {
+                self.remember(q.to_owned(), text.clone());
+            }
         }
     }
 
@@ -195,20 +200,39 @@ impl Walker {
         if matches!(name, "make" | "gmake") {
             return self.run_written_makefile(name, args, cx);
         }
-        if code_interpreter(name) {
-            let keys = program_files(name, args);
+        if code_interpreter(name) || matches!(name, "pytest" | "py.test") {
+            // pytest's files, named or not, are the tests it collects (`loaded`).
+            let keys = match code_interpreter(name) {
+                true => program_files(name, args),
+                false => Vec::new(),
+            };
             let texts: Vec<Option<String>> =
                 keys.iter().filter_map(|k| self.written_text(k)).collect();
             let stdin = self.read_written(cx).filter(|_| keys.is_empty());
-            if texts.is_empty() && stdin.is_none() {
+            let loaded = self.loaded(name, args, cx, &keys, &texts);
+            if texts.is_empty() && stdin.is_none() && loaded.is_empty() {
                 return None;
             }
-            // Preloads and the program run one after the other: judged as one text.
-            let text = texts
-                .into_iter()
+            // Modules it loads, preloads and the program run one after the other: judged as
+            // one text. Discovered tests are the project's own, judged as project files are.
+            let strict: Vec<Option<String>> = (loaded.imported.into_iter())
+                .chain(texts)
                 .chain(stdin)
-                .collect::<Option<Vec<String>>>();
-            return Some(self.run_code(args.to_vec(), text.map(|t| t.join("\n")), cx));
+                .collect();
+            if loaded.tests.iter().any(Option::is_none) {
+                self.opaque(OpaqueKind::DynamicScript, &cx.src);
+            }
+            let out = match strict.is_empty() {
+                true => vec![self.emit(args.to_vec(), cx.clone())],
+                false => {
+                    let text = strict.into_iter().collect::<Option<Vec<String>>>();
+                    self.run_code(args.to_vec(), text.map(|t| t.join("\n")), cx)
+                }
+            };
+            if let Some(c) = out.first().and_then(|&at| self.get_mut(at)) {
+                c.discovered = loaded.tests.into_iter().flatten().collect();
+            }
+            return Some(out);
         }
         if name == "run-parts" {
             // Every file of the directory runs: any the session wrote may be one.
@@ -320,6 +344,61 @@ impl Walker {
         program
     }
 
+    /// Files the session wrote that an interpreter command loads without naming them
+    /// (`crate::code::imports`): modules its program or its files import, preloads, a
+    /// start-up file, doctest's examples, the tests a runner discovers; followed into what
+    /// each imports in turn. Nothing is looked at when the session wrote nothing.
+    fn loaded(
+        &self,
+        name: &str,
+        args: &[Arg],
+        cx: &Exec,
+        keys: &[String],
+        texts: &[Option<String>],
+    ) -> Loaded {
+        let mut out = Loaded::default();
+        let lang = crate::code::language(name).filter(|_| !self.written.is_empty());
+        let Some(lang) = lang else {
+            return out;
+        };
+        let words: Vec<&str> = args[1..].iter().map(|a| a.text.as_str()).collect();
+        let startup = match self.given(cx, "PYTHONSTARTUP") {
+            Some(Val::Set(v)) => Some(v),
+            _ => None,
+        };
+        let mut loads = imports::command(lang, name, &words, startup.as_deref());
+        if let Some(code) = imports::inline(lang, &words) {
+            loads.extend(imports::modules(lang, &code));
+        }
+        for t in texts.iter().flatten() {
+            loads.extend(imports::modules(lang, t));
+        }
+        let mut taken: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let mut i = 0;
+        while let Some(load) = loads.get(i).cloned() {
+            i += 1;
+            for (key, text) in &self.written {
+                if taken.len() >= MAX_LOADED || taken.contains(&key.as_str()) || !load.matches(key)
+                {
+                    continue;
+                }
+                taken.push(key);
+                let text = match &load {
+                    Load::Examples(_) => text.as_deref().map(imports::examples),
+                    _ => text.clone(),
+                };
+                if let Some(t) = text.as_deref().filter(|_| loads.len() < MAX_IMPORTS) {
+                    loads.extend(imports::modules(lang, t));
+                }
+                match load {
+                    Load::Tests(_) => out.tests.push(text),
+                    _ => out.imported.push(text),
+                }
+            }
+        }
+        out
+    }
+
     /// An interpreter running a file the session wrote: the command, with the file's text as
     /// its program; unknown text is opaque.
     fn run_code(&mut self, argv: Vec<Arg>, text: Option<String>, cx: &Exec) -> Vec<usize> {
@@ -334,6 +413,26 @@ impl Walker {
         vec![at]
     }
 }
+
+/// What an interpreter command loads from the session's files (`Walker::loaded`): `None`
+/// where the text is only known when it runs.
+#[derive(Default)]
+struct Loaded {
+    /// Modules, preloads, start-up files, doctest examples: part of its program.
+    imported: Vec<Option<String>>,
+    /// Test files a runner discovers.
+    tests: Vec<Option<String>>,
+}
+
+impl Loaded {
+    fn is_empty(&self) -> bool {
+        self.imported.is_empty() && self.tests.is_empty()
+    }
+}
+
+/// Most files one command is followed into, and import names gathered on the way.
+const MAX_LOADED: usize = 32;
+const MAX_IMPORTS: usize = 512;
 
 /// Programs that run a file of code given as their first operand.
 const CODE_INTERPRETERS: [&str; 16] = [

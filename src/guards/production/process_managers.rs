@@ -61,7 +61,10 @@ pub fn change(c: &Command) -> Option<&'static str> {
         Action::Restarts {
             targets,
             production,
-        } => (production || targets.iter().any(|t| app_names_production(t))).then_some(PRODUCTION),
+        } => {
+            let named = targets.iter().any(|t| app_names_production(t));
+            (production || named).then_some(PRODUCTION)
+        }
     }
 }
 

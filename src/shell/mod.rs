@@ -135,6 +135,7 @@ pub enum OpaqueKind {
 mod ansi;
 mod expand;
 mod fast;
+mod githooks;
 mod hooks;
 mod makefile;
 mod nest;
@@ -147,6 +148,7 @@ mod walk;
 mod wrappers;
 mod written;
 
+pub use githooks::HOOKS_FILLED;
 pub use makefile::{closing_paren, makefile_commands};
 pub use written::copy_operands;
 

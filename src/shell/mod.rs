@@ -178,6 +178,20 @@ pub fn analyze_argv(argv: &[String], env: &[(String, String)], earlier: &[Writte
     walker.finish()
 }
 
+/// The same for words a command line already expanded, run at `depth` (the command a container
+/// runs, given after its image): each word keeps what is known of it (a part only known when it
+/// runs stays so), wrappers and nested scripts are followed as in `analyze`.
+pub fn analyze_words(words: &[Arg], depth: u32) -> Script {
+    let mut walker = walk::Walker::new(&[], &[]);
+    let src = words
+        .iter()
+        .map(|a| a.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    walker.exec(words.to_vec(), walk::Exec::new(depth, src));
+    walker.finish()
+}
+
 impl Command {
     /// What this command prints when it is a literal printer (`echo` of known words, `printf`
     /// of a plain format, `cat` of a here-doc): the text a pipe or `$(…)` would carry.

@@ -94,12 +94,21 @@ impl WrittenFiles {
         let Some(files) = map.get(session) else {
             return Vec::new();
         };
+        // Files where git runs hooks from are run by any git command (`guards::git::config`),
+        // and compose reads its files without being told their names.
+        let git = said.iter().any(|s| s.contains("git"));
+        let compose = said.iter().any(|s| s.contains("compose"));
         let named = |path: &str| {
             let name = crate::paths::basename(path);
+            let hook = || name == crate::shell::HOOKS_FILLED || crate::guards::git::hook_file(path);
             let stem = name.rsplit_once('.').map_or(name, |(s, _)| s);
             let dir = path[..path.len() - name.len()].trim_end_matches('/');
             IMPLICIT.contains(&name)
                 || name.ends_with(".pth")
+                || git && hook()
+                || compose
+                    && name.contains("compose")
+                    && (name.ends_with(".yml") || name.ends_with(".yaml"))
                 || said.iter().any(|s| {
                     s.contains(name)
                         || !stem.is_empty() && s.contains(stem)

@@ -3,6 +3,7 @@
 //! tool's params as the host's tools read them (the tool surface of OpenClaw 2026.9.6).
 
 mod code;
+mod containers;
 mod cwd;
 mod feeds;
 mod lasting;
@@ -192,6 +193,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
             v.workspace.as_deref(),
         );
     }
+    containers::follow(&mut v, host);
     code::follow(&mut v, host, earlier);
     v.link_changes = links::changes(&v, host.home.as_deref(), &earlier.links);
     v.links = earlier.links.clone();

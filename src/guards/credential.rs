@@ -192,6 +192,7 @@ fn not_files(s: &Subject, prog: &str, c: &Command) -> Vec<usize> {
         "mkcert" => written_here(s, c, &["-key-file", "-cert-file", "-p12-file"]),
         "ssh" | "scp" | "sftp" | "ssh-copy-id" => identity_files(a),
         "ssh-keygen" if generates_key(a) => written_here(s, c, &["-f"]),
+        "kubectl" | "oc" | "kubecolor" | "helm" => kubeconfig_files(a),
         "find" => listed_only(a),
         _ => Vec::new(),
     }
@@ -214,6 +215,21 @@ fn identity_files(a: &[Arg]) -> Vec<usize> {
             || option.is_some_and(is_identity_option)
         {
             out.push(i);
+        }
+    }
+    out
+}
+
+/// `kubectl --kubeconfig FILE`, `helm --kubeconfig=FILE`: the client signs in with the
+/// file and never shows it (`config view --raw`, which does, is judged as a printed secret
+/// first, `stores`).
+fn kubeconfig_files(a: &[Arg]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, x) in a.iter().enumerate() {
+        match x.text.strip_prefix("--kubeconfig") {
+            Some("") if i + 1 < a.len() => out.push(i + 1),
+            Some(v) if v.starts_with('=') => out.push(i),
+            _ => {}
         }
     }
     out

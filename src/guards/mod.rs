@@ -287,6 +287,8 @@ pub fn check(view: &CallView, env: &GuardEnv, enabled: &[Guard]) -> Vec<Finding>
 
 /// A command shown in a reason: its argv, shortened.
 pub fn show(cmd: &Command) -> String {
+    // A container's command has the host's paths (`call::containers`): say where it runs.
+    let inside = cmd.wrappers.first().is_some_and(|w| w == "container");
     let mut s = cmd
         .argv
         .iter()
@@ -295,6 +297,9 @@ pub fn show(cmd: &Command) -> String {
         .join(" ");
     if s.chars().count() > 80 {
         s = s.chars().take(77).collect::<String>() + "…";
+    }
+    if inside {
+        s.insert_str(0, "(in a container) ");
     }
     s
 }

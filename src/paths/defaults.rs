@@ -71,6 +71,12 @@ const NAMES: &[(&str, &str)] = &[
     (".dev.vars", "wrangler local secrets"),
     (".secrets", "secrets file"),
     ("serviceAccountKey.json", "service account key"),
+    // gcloud's application default credentials, copied into projects and containers by name
+    // (`GOOGLE_APPLICATION_CREDENTIALS=./application_default_credentials.json`).
+    (
+        "application_default_credentials.json",
+        "Google Cloud credentials",
+    ),
     ("*-credentials.json", "credentials file"),
     ("*_credentials.json", "credentials file"),
     ("kubeconfig", "Kubernetes config"),
@@ -130,6 +136,13 @@ const LOCATIONS: &[(&str, &str)] = &[
     ("~/.config/gcloud/**", "Google Cloud credentials"),
     ("~/.azure/**", "Azure credentials"),
     ("~/.kube/config", "Kubernetes config"),
+    // The same tools' files where a project keeps its own (`KUBECONFIG=./.kube/config`,
+    // `DOCKER_CONFIG=./.docker`): a `.kube` or `.docker` directory holds them for those tools
+    // wherever it sits. `.aws/credentials`, `.netrc`, `.npmrc`, `.pgpass` and
+    // `.git-credentials` are names above, protected anywhere already; `.aws/config` holds
+    // settings, not keys.
+    ("/**/.kube/config", "Kubernetes config"),
+    ("/**/.docker/config.json", "Docker registry credentials"),
     ("~/.kube/*.yaml", "Kubernetes config"),
     ("~/.docker/config.json", "Docker registry credentials"),
     ("~/.config/gh/hosts.yml", "GitHub CLI token"),

@@ -45,6 +45,12 @@ fn scan<'s>(
         if let Some(label) = set.name_hit(&name.to_string_lossy()) {
             return Some(label);
         }
+        // `.kube/config` one level down: a directory and a name in it.
+        if subdirs.is_none() {
+            if let Some(label) = set.anywhere_hit(&entry.path().to_string_lossy()) {
+                return Some(label);
+            }
+        }
         if let Some(list) = subdirs.as_deref_mut() {
             let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
             if is_dir && list.len() < SUBDIRS {

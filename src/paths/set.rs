@@ -46,6 +46,10 @@ struct Entry {
     prefix: String,
     suffix: String,
     label: String,
+    /// A location written to hold anywhere (`/**/.kube/config`): a directory and a name in
+    /// it, as a basename entry is a name. Every directory could hold one below it, so a
+    /// recursive reader is judged by what the disk shows (`probe`), not by this entry.
+    anywhere: bool,
 }
 
 /// Protected globs and their exceptions, compiled once (see module doc for the two kinds).
@@ -101,7 +105,8 @@ impl PathSet {
     fn add(&mut self, glob: &str, label: &str, home: Option<&str>) -> Result<(), PathSetError> {
         if let Some(text) = location_text(glob, home)? {
             let tokens = parse(&text, EXACT);
-            let entry = entry(tokens.clone(), tokens, label);
+            let mut entry = entry(tokens.clone(), tokens, label);
+            entry.anywhere = glob.starts_with("/**/");
             let at = self.locations.len();
             match place_of(&entry) {
                 Some(place) => self.places.entry(place).or_default().push(at),
@@ -297,7 +302,17 @@ impl PathSet {
         below.push(Token::deep());
         self.locations
             .iter()
+            .filter(|e| !e.anywhere)
             .find(|e| overlap(&below, &e.deep) != Overlap::No)
+            .map(|e| e.label.as_str())
+    }
+
+    /// The label of an entry protected wherever it sits (`/**/.kube/config`) that the file at
+    /// `path`, found by the probe, is.
+    pub(crate) fn anywhere_hit(&self, path: &str) -> Option<&str> {
+        (self.locations.iter())
+            .filter(|e| e.anywhere)
+            .find(|e| e.admits(path, EXACT))
             .map(|e| e.label.as_str())
     }
 
@@ -326,6 +341,7 @@ fn entry(glob: Vec<Token>, deep: Vec<Token>, label: &str) -> Entry {
         glob,
         deep,
         label: label.to_string(),
+        anywhere: false,
     }
 }
 

@@ -139,6 +139,7 @@ pub enum OpaqueKind {
 mod ansi;
 mod expand;
 mod fast;
+mod githooks;
 mod hooks;
 mod makefile;
 mod nest;
@@ -151,6 +152,7 @@ mod walk;
 mod wrappers;
 mod written;
 
+pub use githooks::HOOKS_FILLED;
 pub use makefile::{closing_paren, makefile_commands};
 pub use written::copy_operands;
 
@@ -177,6 +179,20 @@ pub fn analyze_argv(argv: &[String], env: &[(String, String)], earlier: &[Writte
     walker.env_hooks(env, 0);
     let args = argv.iter().map(|t| Arg::literal(t)).collect();
     walker.exec(args, walk::Exec::new(0, argv.join(" ")));
+    walker.finish()
+}
+
+/// The same for words a command line already expanded, run at `depth` (the command a container
+/// runs, given after its image): each word keeps what is known of it (a part only known when it
+/// runs stays so), wrappers and nested scripts are followed as in `analyze`.
+pub fn analyze_words(words: &[Arg], depth: u32) -> Script {
+    let mut walker = walk::Walker::new(&[], &[]);
+    let src = words
+        .iter()
+        .map(|a| a.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    walker.exec(words.to_vec(), walk::Exec::new(depth, src));
     walker.finish()
 }
 

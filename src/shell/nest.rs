@@ -158,6 +158,7 @@ impl Walker {
             return out;
         }
         self.note_written(&name, &args, &cx);
+        self.note_hooks_filled(&name, &args);
         let program = self.given_scripts(&name, &args, &cx);
         self.note_unpacked(&name, &args, &cx);
         if let Some(out) = self.run_written(&name, &args, &cx) {

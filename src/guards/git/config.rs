@@ -126,7 +126,9 @@ pub fn scripts(c: &Command, written: &[Written]) -> Vec<String> {
     // git's and no command to run: they are let go at once.
     let sub = super::sub_index(a);
     let verb = sub.map_or("", |i| a[i].text.as_str());
-    let quiet = sub == Some(0)
+    let filled = runs_filled_hooks(verb, written);
+    let quiet = !filled
+        && sub == Some(0)
         && !c.wrappers.iter().any(|w| w.starts_with("GIT_"))
         && !matches!(
             verb,
@@ -177,11 +179,66 @@ pub fn scripts(c: &Command, written: &[Written]) -> Vec<String> {
         let templates = option_values(&a[i + 1..], None, "--template");
         entries.extend(templates.iter().map(|d| Runs::Hooks(format!("{d}/hooks"))));
     }
+    let hooks_dir = filled
+        .then(|| {
+            (entries.iter()).find_map(|r| match r {
+                Runs::Hooks(dir) => Some(dir.clone()),
+                _ => None,
+            })
+        })
+        .flatten();
     let mut out: Vec<String> = (entries.into_iter())
         .flat_map(|r| effect(r, written, 0))
         .collect();
     out.extend(given_commands(a, &inv));
+    if filled && hooks_dir.as_deref() != Some("/dev/null") {
+        // Without a hooks path here, the one an earlier call set (or `.git/hooks`) is used.
+        let dir = hooks_dir.unwrap_or_else(|| "the repository's hooks".to_string());
+        let place = format!("{dir}, filled by this session with text it never saw");
+        out.push(unknown("hooks in", &place));
+    }
     out
+}
+
+/// Subcommands that run hooks (githooks(5)): commits and their messages, merges, checkouts
+/// (`post-checkout` runs for a path checkout too), rebases, patches applied, pushes, garbage
+/// collection, and every ref update (`reference-transaction`).
+const RUNS_HOOKS: [&str; 24] = [
+    "commit",
+    "merge",
+    "push",
+    "pull",
+    "checkout",
+    "switch",
+    "rebase",
+    "am",
+    "cherry-pick",
+    "revert",
+    "clone",
+    "worktree",
+    "gc",
+    "send-email",
+    "fetch",
+    "reset",
+    "branch",
+    "tag",
+    "stash",
+    "update-ref",
+    "add",
+    "mv",
+    "rm",
+    "p4",
+];
+
+/// Whether `verb` runs hooks while the session has put files of text it never showed where
+/// git runs hooks from (`shell::HOOKS_FILLED`, or a file named as a hook): copies from outside
+/// the project, a hooks directory checked out of a fetched commit, an archive unpacked there.
+/// Hooks the session wrote with known text are judged when written (`call::startup`).
+fn runs_filled_hooks(verb: &str, written: &[Written]) -> bool {
+    crate::guards::argv::listed(&RUNS_HOOKS, verb)
+        && (written.iter()).any(|(k, t)| {
+            t.is_none() && (k == crate::shell::HOOKS_FILLED || HOOKS.contains(&k.as_str()))
+        })
 }
 
 /// What one entry runs, as scripts: its command, the commands of a file's config (followed

@@ -106,9 +106,35 @@ impl WrittenFiles {
                         || MAKEFILES.contains(&name) && s.contains("make")
                 })
         };
-        (files.iter())
-            .filter(|(p, _)| named(p))
-            .map(|(p, t)| (crate::paths::basename(p).to_string(), t.clone()))
+        let mut picked: Vec<bool> = files.iter().map(|(p, _)| named(p)).collect();
+        // A picked file that names another (a makefile's `include build/config.inc`, a
+        // script's `source lib.sh`) brings that one along: the program reads it too.
+        for _ in 0..2 {
+            let texts: Vec<&str> = (files.iter().zip(&picked))
+                .filter_map(|((_, t), &p)| t.as_deref().filter(|_| p))
+                .collect();
+            if texts.is_empty() {
+                break;
+            }
+            let mut more = false;
+            let brought: Vec<usize> = (files.iter().enumerate())
+                .filter(|(i, (path, _))| {
+                    let name = crate::paths::basename(path);
+                    !picked[*i] && !name.is_empty() && texts.iter().any(|t| t.contains(name))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            for i in brought {
+                picked[i] = true;
+                more = true;
+            }
+            if !more {
+                break;
+            }
+        }
+        (files.iter().zip(picked))
+            .filter(|(_, p)| *p)
+            .map(|((p, t), _)| (crate::paths::basename(p).to_string(), t.clone()))
             .collect()
     }
 }

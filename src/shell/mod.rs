@@ -133,6 +133,7 @@ pub enum OpaqueKind {
 }
 
 mod ansi;
+mod documents;
 mod expand;
 mod fast;
 mod hooks;

@@ -118,6 +118,24 @@ impl WrittenFiles {
                 || imports::loaded_unnamed(path, said)
         };
         let mut chosen: Vec<bool> = files.iter().map(|(p, _)| named(p)).collect();
+        // A chosen file that names another (a makefile's `include build/config.inc`, a
+        // script's `source lib.sh`) brings that one along: the program reads it too.
+        for _ in 0..2 {
+            let texts: Vec<&str> = (files.iter().zip(&chosen))
+                .filter_map(|((_, t), &c)| t.as_deref().filter(|_| c))
+                .collect();
+            let brought: Vec<usize> = (files.iter().enumerate())
+                .filter(|(i, (path, _))| {
+                    let name = crate::paths::basename(path);
+                    !chosen[*i] && !name.is_empty() && texts.iter().any(|t| t.contains(name))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if brought.is_empty() {
+                break;
+            }
+            brought.into_iter().for_each(|i| chosen[i] = true);
+        }
         // A program the call runs may import another file the session wrote (`import util`
         // in app.py): the files the chosen code files import are chosen too.
         let mut read = vec![false; files.len()];

@@ -25,7 +25,7 @@ const TREE_READERS: [&str; 8] = [
 ];
 
 /// A variable name that holds a secret by convention (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`).
-fn secret_name(name: &str) -> bool {
+pub(super) fn secret_name(name: &str) -> bool {
     let n = name.to_ascii_uppercase();
     [
         "KEY",
@@ -157,6 +157,9 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         return None;
     }
     if let Some(why) = served(s, protected, c) {
+        return Some(why);
+    }
+    if let Some(why) = awk_operands(s, protected, prog, c) {
         return Some(why);
     }
     let copies = matches!(prog, "cp" | "mv" | "install");
@@ -520,6 +523,16 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
         return None;
     }
     let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
+    // `make VERSION=$(git describe)`, `--name="$N"`: a value not known at all names nothing,
+    // as a word not known at all does not.
+    if a.unresolved && word.chars().all(|ch| ch == '*') {
+        return None;
+    }
+    if let Some(files) = file_url_files(c, a, word) {
+        return files
+            .iter()
+            .find_map(|f| names_credential(s, protected, c, f));
+    }
     // curl's `-d @file`; not an extglob `@(…)`.
     let word = match word.strip_prefix('@') {
         Some(rest) if !rest.starts_with('(') => rest,
@@ -545,6 +558,81 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
     let path = s.path_of(c, &word);
     let label = judged_hit(s, protected, a, &path);
     label.map(|label| format!("`{}` opens {} ({label})", show(c), path.path))
+}
+
+/// The files a `file://` URL names, percent-decoded; for curl also through its URL globbing
+/// (`{a,b}` alternatives, `[a-z]` ranges, unless `-g`/`--globoff`), each alternative a word
+/// and a range any character. `None`: the word is no such URL.
+fn file_url_files(c: &Command, a: &Arg, word: &str) -> Option<Vec<Arg>> {
+    let lower = word.get(..7)?;
+    if !lower.eq_ignore_ascii_case("file://") {
+        return None;
+    }
+    // Quoted glob characters come escaped (`\[`): curl sees them bare.
+    let bare = word.replace('\\', "");
+    let globs = program(c) == "curl" && !has_flag(args(c), &['g'], &["globoff"]);
+    let urls = if globs {
+        curl_alternatives(&bare)
+    } else {
+        vec![bare]
+    };
+    let files = urls.iter().filter_map(|u| {
+        let ranged = globs && u.contains('[');
+        let path = crate::paths::url_file_path(u)?;
+        Some(Arg {
+            text: if ranged {
+                ranges_as_wildcards(&path)
+            } else {
+                crate::paths::glob_escape(&path)
+            },
+            pattern: ranged,
+            unresolved: a.unresolved,
+        })
+    });
+    Some(files.collect())
+}
+
+/// A path with curl's `[a-z]` ranges as the glob `*` (each could be any character), the rest
+/// escaped.
+fn ranges_as_wildcards(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut in_range = false;
+    for ch in path.chars() {
+        match ch {
+            '[' if !in_range => {
+                in_range = true;
+                out.push('*');
+            }
+            ']' if in_range => in_range = false,
+            _ if in_range => {}
+            c => out.push_str(&crate::paths::glob_escape(c.encode_utf8(&mut [0; 4]))),
+        }
+    }
+    out
+}
+
+/// curl's `{a,b}` sets expanded (up to 16 URLs).
+fn curl_alternatives(url: &str) -> Vec<String> {
+    let mut out = vec![url.to_string()];
+    for _ in 0..4 {
+        let mut next = Vec::new();
+        for u in &out {
+            let (Some(open), Some(close)) = (u.find('{'), u.find('}')) else {
+                next.push(u.clone());
+                continue;
+            };
+            if close < open {
+                next.push(u.clone());
+                continue;
+            }
+            for alt in u[open + 1..close].split(',').take(16) {
+                next.push(format!("{}{alt}{}", &u[..open], &u[close + 1..]));
+            }
+        }
+        next.truncate(16);
+        out = next;
+    }
+    out
 }
 
 /// The protected entry a word's resolved path may name: a literal path by lookup, a word
@@ -754,6 +842,10 @@ fn printed_secret_variable<'c>(prog: &str, c: &'c Command) -> Option<&'c str> {
 /// The whole environment printed: where API keys of the agent's process live.
 fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
     let a = args(c);
+    // `strace -v CMD` prints the whole environment of every execve it traces, CMD's first.
+    if c.wrappers.iter().any(|w| w == "strace -v") {
+        return Some("prints the environment, where the agent's keys and tokens live");
+    }
     let dumps = match prog {
         // `printenv -0` (NUL-separated) prints everything as plain `printenv` does.
         "printenv" => operands(a, &[]).is_empty() || a.iter().any(|x| secret_name(&x.text)),
@@ -785,6 +877,10 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
             matches!(words.first(), Some(&("run" | "run-script"))) && words.get(1) == Some(&"env")
         }
         "systemctl" => a.iter().any(|x| x.text == "show-environment"),
+        // gdb's `show environment` prints what the program it runs would get: this one's.
+        "gdb" => super::editors::gdb_commands(a)
+            .into_iter()
+            .any(gdb_shows_environment),
         "tmux" => a
             .iter()
             .any(|x| matches!(x.text.as_str(), "show-environment" | "showenv")),
@@ -800,6 +896,19 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         _ => false,
     };
     dumps.then_some("prints the environment, where the agent's keys and tokens live")
+}
+
+/// `show environment`, `show env HOME`, `sho env`: gdb takes any unique prefix of a word.
+fn gdb_shows_environment(cmd: &str) -> bool {
+    let mut words = cmd.split_whitespace();
+    let show = words
+        .next()
+        .is_some_and(|w| w.len() >= 3 && "show".starts_with(w));
+    let env = words
+        .next()
+        .is_some_and(|w| w.len() >= 3 && "environment".starts_with(w));
+    // One variable of another name (`show environment HOME`) is not a dump.
+    show && env && words.next().is_none_or(secret_name)
 }
 
 /// How programs name their environment, as whole words: awk's `ENVIRON`, Perl's `%ENV`/
@@ -1018,6 +1127,16 @@ fn tree_search(prog: &str, c: &Command) -> bool {
         "rg" | "ag" | "ack" => true,
         _ => false,
     }
+}
+
+/// `awk 'BEGIN{ARGV[1]=".e" "nv"} 1'`: the files an awk program names as its input.
+fn awk_operands(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
+    if !matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
+        return None;
+    }
+    let code = super::inline::code(c)?;
+    let files = super::inline::awk_argv_files(&code);
+    (files.into_iter().flatten()).find_map(|f| names_credential(s, protected, c, &Arg::literal(&f)))
 }
 
 /// `python3 -m http.server --directory ~/.ssh` serves a directory to the network.

@@ -28,8 +28,54 @@ pub fn check(s: &Subject) -> Option<String> {
             return Some(format!("overwrites the system file {}", p.path));
         }
     }
-    s.commands()
-        .find_map(|(_, _, c)| command(s, c).or_else(|| system_files(s, c, &rewritten(c))))
+    s.commands().find_map(|(_, _, c)| {
+        command(s, c)
+            .or_else(|| system_files(s, c, &rewritten(c)))
+            .or_else(|| overwritten(s, c))
+    })
+}
+
+/// A file outside the workspace that `c` truncates and writes through its own options or
+/// operands (`outputs`): `shuf -o ~/docs/r.txt`, `uniq /dev/null ~/docs/r.txt`. The user's
+/// file is replaced by the program's output, as `mv` over it would; scratch directories and
+/// the places tools install themselves (`~/.local/bin`, `~/bin`, `~/.cache`) are not anybody's
+/// documents. A name only known when it runs (`curl -o "$tmp"`) is not judged here, as a
+/// credential guard does not judge `cat "$F"`.
+fn overwritten(s: &Subject, c: &Command) -> Option<String> {
+    let files = super::outputs::written(c);
+    files.iter().find_map(|t| {
+        if t.unresolved && t.text.starts_with('*') {
+            return None;
+        }
+        let p = landing(s, c, t, true)?;
+        if s.inside_workspace(&p) || scratch(&p) || tool_place(s, &p) {
+            return None;
+        }
+        let what = if is_system_file(s, &p) {
+            "the system file "
+        } else {
+            ""
+        };
+        Some(format!(
+            "`{}` overwrites {what}{} outside the workspace",
+            show(c),
+            p.path
+        ))
+    })
+}
+
+/// Where tools are installed or keep what they can fetch again: `~/.local/bin`, `~/bin`,
+/// `~/.cache` (`curl -o ~/.local/bin/kubectl URL`).
+fn tool_place(s: &Subject, p: &Resolved) -> bool {
+    let Some(home) = s.env.host.home.as_deref() else {
+        return false;
+    };
+    let rest = p.path.strip_prefix(home.trim_end_matches('/'));
+    rest.is_some_and(|r| {
+        ["/.local/bin/", "/bin/", "/.cache/"]
+            .iter()
+            .any(|d| r.starts_with(d))
+    })
 }
 
 fn command(s: &Subject, c: &Command) -> Option<String> {
@@ -64,28 +110,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             .into_iter()
             .skip(1)
             .collect(),
-        "rsync"
-            if has_flag(
-                a,
-                &[],
-                &[
-                    "delete",
-                    "delete-before",
-                    "delete-after",
-                    "delete-during",
-                    "remove-source-files",
-                ],
-            ) =>
-        {
-            operands(
-                a,
-                &["-e", "--rsh", "--exclude", "--include", "-f", "--filter"],
-            )
-            .into_iter()
-            .rev()
-            .take(1)
-            .collect()
-        }
+        "rsync" if !rsync_deletes(a).is_empty() => rsync_deletes(a),
         "shred" | "wipe" | "srm" => operands(a, &["-n", "-s", "--iterations", "--size"]),
         "truncate" => operands(a, &["-s", "-r", "--size", "--reference"]),
         "find" if finds_to_delete(a) => {
@@ -146,12 +171,75 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         _ => return redirected(s, c),
     };
     match program(c) {
-        "ln" => targets
-            .into_iter()
-            .find_map(|t| outside_as(s, c, t, "replaces")),
-        "fallocate" => (targets.into_iter()).find_map(|t| outside_as(s, c, t, "destroys bytes of")),
-        _ => targets.into_iter().find_map(|t| outside(s, c, t)),
+        "ln" => targets.iter().find_map(|t| outside_as(s, c, t, "replaces")),
+        "fallocate" => (targets.iter()).find_map(|t| outside_as(s, c, t, "destroys bytes of")),
+        _ => (targets.iter().find_map(|t| outside(s, c, t))).or_else(|| moved_in(s, c, &targets)),
     }
+}
+
+/// `mv ~/docs ./old && rm -rf old`: what a `mv` of the call brought into the workspace from
+/// outside it is still the user's, and deleting it there deletes theirs. Scratch sources
+/// (`/tmp/build`) are nobody's documents.
+fn moved_in(s: &Subject, c: &Command, targets: &[&Arg]) -> Option<String> {
+    let moves = s.commands().filter(|(_, _, m)| program(m) == "mv");
+    let brought: Vec<(String, String)> = moves.flat_map(|(_, _, m)| brought_by(s, m)).collect();
+    if brought.is_empty() {
+        return None;
+    }
+    targets.iter().find_map(|t| {
+        let p = s.path_in(c, t);
+        let (to, from) = brought.iter().find(|(to, _)| overlaps(&p.path, to))?;
+        Some(format!(
+            "`{}` deletes {to}, moved there from {from} outside the workspace",
+            show(c)
+        ))
+    })
+}
+
+/// The (destination, source) of each file or tree `m` moves into the workspace from outside
+/// it; a destination that is a directory takes the source's name.
+fn brought_by(s: &Subject, m: &Command) -> Vec<(String, String)> {
+    let a = args(m);
+    let ops = operands(a, &["-S", "--suffix", "-t", "--target-directory"]);
+    let into: Option<&str> = (a.windows(2))
+        .find(|w| matches!(w[0].text.as_str(), "-t" | "--target-directory"))
+        .map(|w| w[1].text.as_str());
+    let (sources, dest) = match into {
+        Some(dir) => (&ops[..], Some(dir.to_string() + "/")),
+        None => match ops.split_last() {
+            Some((d, rest)) => (rest, Some(d.text.clone())),
+            None => (&ops[..], None),
+        },
+    };
+    let Some(dest) = dest else { return Vec::new() };
+    let dest_dir = sources.len() > 1
+        || dest.ends_with('/')
+        || std::path::Path::new(&s.path_of(m, &dest).path).is_dir();
+    (sources.iter())
+        .filter_map(|src| {
+            let from = s.path_in(m, src);
+            if src.unresolved || s.inside_workspace(&from) || scratch(&from) {
+                return None;
+            }
+            let to = match dest_dir {
+                true => format!(
+                    "{}/{}",
+                    dest.trim_end_matches('/'),
+                    crate::paths::basename(&from.path)
+                ),
+                false => dest.clone(),
+            };
+            let to = s.path_of(m, &to);
+            s.inside_workspace(&to)
+                .then(|| (to.path.clone(), from.path.clone()))
+        })
+        .collect()
+}
+
+/// One path is the other or lies under it.
+fn overlaps(a: &str, b: &str) -> bool {
+    let under = |x: &str, y: &str| x.strip_prefix(y).is_some_and(|r| r.starts_with('/'));
+    a == b || under(a, b) || under(b, a)
 }
 
 fn outside(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
@@ -235,6 +323,33 @@ fn recursive(c: &Command) -> bool {
 
 fn finds_to_delete(a: &[Arg]) -> bool {
     a.iter().any(|x| x.text == "-delete")
+}
+
+/// What rsync deletes: the destination's extra files under `--delete*`, and every source file
+/// it sent under `--remove-source-files` (a move: `rsync --remove-source-files ~/docs/ x/`
+/// empties ~/docs).
+fn rsync_deletes(a: &[Arg]) -> Vec<&Arg> {
+    let deletes = has_flag(
+        a,
+        &[],
+        &["delete", "delete-before", "delete-after", "delete-during"],
+    );
+    let moves = has_flag(a, &[], &["remove-source-files"]);
+    let ops = operands(
+        a,
+        &["-e", "--rsh", "--exclude", "--include", "-f", "--filter"],
+    );
+    let Some((dest, sources)) = ops.split_last() else {
+        return Vec::new();
+    };
+    let mut out: Vec<&Arg> = Vec::new();
+    if moves {
+        out.extend(sources.iter().copied());
+    }
+    if deletes {
+        out.push(dest);
+    }
+    out
 }
 
 /// `rclone purge|delete|deletefile|rmdirs DEST`: a local DEST is judged like `rm -r`; a remote

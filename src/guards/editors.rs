@@ -20,7 +20,7 @@ pub fn reaches(c: &Command) -> Option<&'static str> {
             let piped = c.stdin_text.as_deref().filter(|_| silent);
             given.chain(plus).chain(piped).find_map(ex)
         }
-        "gdb" => (option_values(a, Some("-ex"), "--eval-command").iter()).find_map(|cmd| gdb(cmd)),
+        "gdb" => gdb_commands(a).into_iter().find_map(gdb),
         "emacs" => option_values(a, None, "--eval")
             .iter()
             .chain(option_values(a, Some("-eval"), "--execute").iter())
@@ -154,6 +154,14 @@ fn ex(script: &str) -> Option<&'static str> {
             .then_some("a file named in its script")
             .or_else(|| (word == "call" || word == "py" || word == "python").then_some("code"))
     })
+}
+
+/// gdb's commands given on its command line: `-ex`/`--eval-command`, and `-iex`/
+/// `--init-eval-command`, run before anything is loaded.
+pub fn gdb_commands(a: &[crate::shell::Arg]) -> Vec<&str> {
+    let mut out = option_values(a, Some("-ex"), "--eval-command");
+    out.extend(option_values(a, Some("-iex"), "--init-eval-command"));
+    out
 }
 
 /// gdb's `!cmd`, `shell cmd`, `pipe`, `python …`, `source f`, `dump … f`.

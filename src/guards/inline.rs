@@ -63,14 +63,50 @@ fn own_code(c: &Command) -> Option<Cow<'_, str>> {
             return Some(Cow::Owned(code));
         }
     }
+    if prog == "perl" {
+        if let Some(uses) = perl_modules(a) {
+            let own = inline_text(prog, flags, a).unwrap_or("");
+            return Some(Cow::Owned(format!("{uses}\n{own}")));
+        }
+    }
+    inline_text(prog, flags, a).map(Cow::Borrowed)
+}
+
+/// The text after an interpreter's code flag (`-c CODE`, `-cCODE` for Python).
+fn inline_text<'a>(prog: &str, flags: &[&str], a: &'a [crate::shell::Arg]) -> Option<&'a str> {
     let k = a.iter().position(|x| {
         crate::guards::argv::listed(flags, &x.text)
             || x.text.starts_with("-c") && prog.starts_with("python") && x.text.len() > 2
     })?;
     if a[k].text.len() > 2 && a[k].text.starts_with("-c") {
-        return Some(Cow::Borrowed(&a[k].text[2..]));
+        return Some(&a[k].text[2..]);
     }
-    a.get(k + 1).map(|x| Cow::Borrowed(x.text.as_str()))
+    a.get(k + 1).map(|x| x.text.as_str())
+}
+
+/// perl's `-MTEXT` is the code `use TEXT;` run before the program (`-M'strict; system …'`
+/// runs the rest, perlrun(1)); `-MMod=a,b` is `use Mod qw(a b);`, `-mMod` `use Mod ();`.
+fn perl_modules(a: &[crate::shell::Arg]) -> Option<String> {
+    let mut uses = Vec::new();
+    let mut words = a.iter().map(|x| x.text.as_str()).take_while(|t| *t != "--");
+    while let Some(w) = words.next() {
+        let (text, empty) = match w {
+            "-M" | "-m" => (words.next().unwrap_or(""), w == "-m"),
+            _ if w.starts_with("-M") || w.starts_with("-m") => (&w[2..], w.starts_with("-m")),
+            _ if !w.starts_with('-') => break,
+            _ => continue,
+        };
+        let text = text.strip_prefix('-').unwrap_or(text);
+        let used = match text.split_once('=') {
+            Some((module, list)) if !module.contains([' ', ';']) => {
+                format!("use {module} qw({});", list.replace(',', " "))
+            }
+            _ if empty => format!("use {text} ();"),
+            _ => format!("use {text};"),
+        };
+        uses.push(used);
+    }
+    (!uses.is_empty()).then(|| uses.join("\n"))
 }
 
 fn awk_program(c: &Command) -> Option<&str> {
@@ -191,7 +227,9 @@ pub fn reaches(code: &str) -> Option<&'static str> {
 /// comparison in Perl.
 pub fn reaches_in(prog: &str, code: &str) -> Option<&'static str> {
     let hit = match prog {
-        "awk" | "gawk" | "mawk" | "nawk" => awk_output_redirect(code),
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            awk_output_redirect(code) || awk_argv_files(code).iter().any(Option::is_none)
+        }
         "perl" => perl_open(code),
         "sqlite3" => SQLITE_DOT
             .iter()
@@ -206,6 +244,44 @@ const SQLITE_DOT: [&str; 13] = [
     ".import", ".read", ".output", ".once", ".save", ".backup", ".restore", ".open", ".load",
     ".system", ".excel", ".log", ".cd",
 ];
+
+/// The files an awk program adds to its operands by assigning `ARGV` elements (`BEGIN {
+/// ARGV[1] = "/h/.ss" "h/id_rsa"; ARGC = 2 }`): awk then reads and prints each as input
+/// (POSIX awk, ARGV). A value of string literals only (juxtaposed, awk's concatenation) is
+/// the file's name; any other is computed (`None`).
+pub fn awk_argv_files(code: &str) -> Vec<Option<String>> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(at) = rest.find("ARGV[") {
+        let after = &rest[at + "ARGV[".len()..];
+        let Some(close) = after.find(']') else { break };
+        let tail = after[close + 1..].trim_start();
+        rest = &after[close + 1..];
+        let Some(value) = tail.strip_prefix('=').filter(|v| !v.starts_with('=')) else {
+            continue;
+        };
+        let end = value.find([';', '}', '\n']).unwrap_or(value.len());
+        out.push(awk_literal(&value[..end]));
+    }
+    out
+}
+
+/// Juxtaposed awk string literals (`"a" "b"`) as the one string they make.
+fn awk_literal(expr: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut rest = expr.trim();
+    while !rest.is_empty() {
+        let body = rest.strip_prefix('"')?;
+        let end = body.find('"')?;
+        let part = &body[..end];
+        if part.contains('\\') {
+            return None;
+        }
+        out.push_str(part);
+        rest = body[end + 1..].trim_start();
+    }
+    (!out.is_empty()).then_some(out)
+}
 
 /// awk's `print … > "f"`, `print … | "cmd"` (also `>>`, `|&`, and printf): a redirect is a `>`
 /// or `|` in a print statement outside parentheses and strings; `$3 > 100` in a pattern or

@@ -12,6 +12,7 @@ pub mod git;
 pub mod inline;
 mod opaque;
 pub mod outbound;
+mod outputs;
 pub mod production;
 mod projects;
 pub mod remote_code;
@@ -374,6 +375,12 @@ impl<'a> CallFacts<'a> {
     pub fn downloaded(&self) -> Vec<String> {
         remote_code::downloaded_names(&Subject::new(self.view(), self.env))
     }
+}
+
+/// Whether a variable's name says it holds a secret (`DB_PASSWORD`, `GITHUB_TOKEN`): what
+/// prints one from the environment prints a secret.
+pub fn secret_variable(name: &str) -> bool {
+    credential::secret_name(name)
 }
 
 /// A word that is only flags (`-la`, `--short`): no path to judge. One with a value attached

@@ -581,6 +581,14 @@ fn installed_then_run(script: &Script) -> Option<String> {
             ));
         }
         let a = args(c);
+        if let Some(by) = gh_extension_run(c, &installed) {
+            return Some(format!(
+                "`{}` runs a gh extension `{}` fetched from a repository",
+                show(c),
+                show(by)
+            ));
+        }
+        installed.extend(gh_extensions(c).into_iter().map(|n| (format!("gh {n}"), c)));
         if program(c) == "go" && a.first().is_some_and(|v| v.text == "install") {
             let modules = a
                 .iter()
@@ -590,6 +598,40 @@ fn installed_then_run(script: &Script) -> Option<String> {
         }
     }
     None
+}
+
+/// `gh extension install OWNER/gh-NAME` (also `gh ext install`, a URL): the extension's
+/// command name, NAME; gh runs the repository's executable as `gh NAME`.
+fn gh_extensions(c: &Command) -> Vec<String> {
+    if program(c) != "gh" {
+        return Vec::new();
+    }
+    let words: Vec<&str> = args(c).iter().map(|x| x.text.as_str()).collect();
+    if !matches!(words.as_slice(), ["extension" | "ext", "install", ..]) {
+        return Vec::new();
+    }
+    (words[2..].iter())
+        .filter(|w| !w.starts_with('-'))
+        .map(|w| {
+            let repo = w.trim_end_matches('/').rsplit('/').next().unwrap_or(w);
+            repo.strip_prefix("gh-").unwrap_or(repo).to_string()
+        })
+        .collect()
+}
+
+/// `gh NAME …` or `gh extension exec NAME` of an extension installed earlier in the line.
+fn gh_extension_run<'c>(c: &Command, installed: &[(String, &'c Command)]) -> Option<&'c Command> {
+    if program(c) != "gh" || installed.is_empty() {
+        return None;
+    }
+    let words: Vec<&str> = args(c).iter().map(|x| x.text.as_str()).collect();
+    let name = match words.as_slice() {
+        ["extension" | "ext", "exec", name, ..] => *name,
+        [name, ..] => *name,
+        [] => return None,
+    };
+    let key = format!("gh {name}");
+    installed.iter().find(|(n, _)| *n == key).map(|(_, by)| *by)
 }
 
 /// The binary `go install` makes of `host/path/x@v` (`x`; a `/vN` major-version suffix is
@@ -665,6 +707,7 @@ fn piped(script: &Script) -> Option<String> {
         let make_stdin =
             program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
         let runs_input = make_stdin
+            || to_command_runs_input(c)
             || filter_runs_input(c)
             || takes_commands_on_stdin(c)
             || is_interpreter(program(c)) && !runs_own_literal(c);
@@ -711,12 +754,66 @@ fn takes_commands_on_stdin(c: &Command) -> bool {
         "awk" | "gawk" | "mawk" | "nawk" | "sed" | "gsed" => {
             (option_values(a, Some("-f"), "--file").iter()).any(|f| is_stdin(f))
         }
+        // ssh runs the `Match exec`/`ProxyCommand` lines of a config read from stdin; groff
+        // in unsafe mode the `.sy` requests of a document read from it.
+        "ssh" | "scp" | "sftp" => {
+            let files = option_values(a, Some("-F"), "-F");
+            files.iter().any(|f| is_stdin(f))
+        }
+        "groff" | "nroff" | "troff" => {
+            let unsafe_mode = a.iter().any(|x| x.text == "-U" || x.text.starts_with("-U"));
+            unsafe_mode && roff_files(a).iter().all(|f| is_stdin(f))
+        }
         "gdb" | "lldb" => {
             let files = option_values(a, Some("-x"), "--command");
             let lldb = option_values(a, Some("-s"), "--source");
             (files.iter().chain(lldb.iter())).any(|f| is_stdin(f))
         }
         _ => false,
+    }
+}
+
+/// groff's input files (none: standard input).
+fn roff_files(a: &[crate::shell::Arg]) -> Vec<&str> {
+    const VALUED: [&str; 15] = [
+        "-T", "-P", "-d", "-f", "-F", "-I", "-K", "-L", "-M", "-n", "-o", "-r", "-w", "-W", "-m",
+    ];
+    operands(a, &VALUED)
+        .iter()
+        .map(|o| o.text.as_str())
+        .collect()
+}
+
+/// `tar -x --to-command=sh`: each member of the archive is piped into the command, which runs
+/// it when it is a shell or interpreter reading its input (or `make -f -`).
+fn to_command_runs_input(c: &Command) -> bool {
+    if !matches!(program(c), "tar" | "gtar") {
+        return false;
+    }
+    let commands = option_values(args(c), None, "--to-command");
+    commands.iter().any(|text| {
+        let script = crate::shell::analyze(&crate::shell::ShellInput {
+            script: text,
+            ..Default::default()
+        });
+        script.commands.first().is_some_and(|inner| {
+            let make = program(inner) == "make"
+                && option_values(args(inner), Some("-f"), "--file").contains(&"-");
+            make || is_interpreter(program(inner)) && !runs_own_literal(inner)
+        })
+    })
+}
+
+/// Files a program reads instructions from that run commands: ssh's `-F` config (`Match
+/// exec`), a groff document in unsafe mode (`.sy`), the archive whose members tar pipes into
+/// a shell (`--to-command=sh`).
+fn instruction_files(c: &Command) -> Vec<&str> {
+    let a = args(c);
+    match program(c) {
+        "ssh" | "scp" | "sftp" => option_values(a, Some("-F"), "-F"),
+        "groff" | "nroff" | "troff" if a.iter().any(|x| x.text.starts_with("-U")) => roff_files(a),
+        "tar" | "gtar" if to_command_runs_input(c) => option_values(a, Some("-f"), "--file"),
+        _ => Vec::new(),
     }
 }
 
@@ -857,8 +954,37 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
         if let Some(dir) = cloned(c) {
             saved.push(resolved(s, c, &dir));
         }
+        // `git apply p.diff`, `patch -p1 < p.diff` of a download: the files it creates or
+        // changes (a Makefile, package.json) are the download's, by names not known here.
+        unnamed |= applies_saved(s, c, &saved);
     }
     None
+}
+
+/// A patch from a file saved by a download applied to the working tree.
+fn applies_saved(s: &Subject, c: &Command, saved: &[String]) -> bool {
+    let a = args(c);
+    let patches: Vec<&str> = match program(c) {
+        "git" if matches!(a.first().map(|v| v.text.as_str()), Some("apply" | "am")) => operands(
+            &a[1..],
+            &["-p", "-C", "--directory", "--exclude", "--include"],
+        )
+        .iter()
+        .map(|o| o.text.as_str())
+        .collect(),
+        "patch" => option_values(a, Some("-i"), "--input"),
+        _ => return false,
+    };
+    let redirected = c
+        .redirects
+        .iter()
+        .filter(|r| r.kind == crate::shell::RedirectKind::Read);
+    let from: Vec<&str> = patches
+        .into_iter()
+        .chain(redirected.map(|r| r.target.text.as_str()))
+        .collect();
+    from.iter()
+        .any(|f| saved.iter().any(|d| same_file(d, &resolved(s, c, f))))
 }
 
 /// The names of the files a call's downloads save (`curl -o i.sh URL`, `wget URL`, `curl -O
@@ -1018,18 +1144,21 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
             || p.named.iter().any(|f| named(f))
             || saved.iter().any(|f| projects::runs(&p, &dir, f))
     });
+    let instructed = instruction_files(c).iter().any(|f| named(f) || unnamed);
     let made_executable = program(c) == "chmod"
         && args(c).iter().any(|x| x.text.contains('x'))
         && operands(args(c), &[])
             .iter()
             .skip(1)
             .any(|f| named(&f.text));
-    (executes_path || interpreted || installed || built || made_executable).then(|| {
-        format!(
-            "`{}` runs a file the same command line downloaded or decoded",
-            show(c)
-        )
-    })
+    (executes_path || interpreted || installed || built || instructed || made_executable).then(
+        || {
+            format!(
+                "`{}` runs a file the same command line downloaded or decoded",
+                show(c)
+            )
+        },
+    )
 }
 
 /// `make -C /tmp/r`, `npm install /tmp/r`, after an earlier call of the session ran `git clone

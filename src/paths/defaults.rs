@@ -77,6 +77,16 @@ const NAMES: &[(&str, &str)] = &[
         "application_default_credentials.json",
         "Google Cloud credentials",
     ),
+    // google-github-actions/auth writes the credentials it obtained (a service-account key or
+    // a workload-identity token config) into the workspace as `gha-creds-<random>.json`;
+    // Google's API quickstarts keep the user's OAuth access and refresh tokens in
+    // `token.json` (`token.pickle` before). Neither name is used for anything else.
+    (
+        "gha-creds-*.json",
+        "Google credentials from google-github-actions/auth",
+    ),
+    ("token.json", "OAuth token store"),
+    ("token.pickle", "OAuth token store"),
     ("*-credentials.json", "credentials file"),
     ("*_credentials.json", "credentials file"),
     ("kubeconfig", "Kubernetes config"),

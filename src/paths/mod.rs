@@ -12,6 +12,7 @@ mod probe;
 mod resolve;
 mod set;
 mod url;
+pub use url::url_file_path;
 
 pub use defaults::credential_files;
 pub use links::{follow, Link, Reached};

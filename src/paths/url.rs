@@ -28,6 +28,20 @@ pub(crate) fn file_url_path(url: &str) -> Option<String> {
     percent_decode(path)
 }
 
+/// The path of a `file://` URL as curl reads it (any case of the scheme, the host part
+/// dropped, the query and fragment cut off, every `%XX` decoded, an encoded `/` too); `None`
+/// for no `file:` URL.
+pub fn url_file_path(url: &str) -> Option<String> {
+    let scheme = url.get(..7).filter(|s| s.eq_ignore_ascii_case("file://"))?;
+    let rest = &url[scheme.len()..];
+    let path = match rest.find('/') {
+        Some(slash) => &rest[slash..],
+        None => "/",
+    };
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    Some(percent_decode(path).unwrap_or_else(|| path.to_string()))
+}
+
 /// `decodeURIComponent`: every `%` must start two hex digits and the bytes must be UTF-8, or
 /// it throws (None).
 fn percent_decode(text: &str) -> Option<String> {
@@ -77,6 +91,14 @@ mod tests {
         assert_eq!(p("file://\\srv\\.env").as_deref(), Some("/srv/.env"));
         assert_eq!(p("file:///a/%C3%A9").as_deref(), Some("/a/é"));
         assert_eq!(p("file:///a/%2fb"), None);
+        assert_eq!(
+            url_file_path("FILE:///a/%2eenv").as_deref(),
+            Some("/a/.env")
+        );
+        assert_eq!(
+            url_file_path("file://h/a/id_%72sa?x").as_deref(),
+            Some("/a/id_rsa")
+        );
         assert_eq!(p("file:///a/%ZZ"), None);
         assert_eq!(p("file:///a/%FF"), None);
         assert_eq!(p("file:/a"), None);

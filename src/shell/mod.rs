@@ -137,6 +137,7 @@ pub enum OpaqueKind {
 }
 
 mod ansi;
+mod documents;
 mod expand;
 mod fast;
 mod githooks;

@@ -143,6 +143,7 @@ impl Walker {
                     // (`-o ProxyCommand=…`): it stays a command, without the remote words.
                     if label.starts_with("ssh ") {
                         self.emit(args[..from].to_vec(), cx.clone());
+                        self.documents(basename(&args[0].text), &args[..from], &cx);
                     }
                     return self.nested_shell(&label, &args, script, Vec::new(), cx);
                 }
@@ -160,6 +161,7 @@ impl Walker {
         self.note_written(&name, &args, &cx);
         self.note_hooks_filled(&name, &args);
         let program = self.given_scripts(&name, &args, &cx);
+        self.documents(&name, &args, &cx);
         self.note_unpacked(&name, &args, &cx);
         if let Some(out) = self.run_written(&name, &args, &cx) {
             return out;

@@ -214,7 +214,9 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
             if has_flag(args, start, "p", &["attach"]) {
                 return Peel::Program;
             }
-            wrap(name, start, args)
+            // `strace -v` prints every execve's environment (guards::credential).
+            let verbose = name == "strace" && has_flag(args, start, "v", &["no-abbrev"]);
+            wrap(if verbose { "strace -v" } else { name }, start, args)
         }
         "rr" if sub_is(args, "record") => wrap("rr record", after_options(args, 2, "", &[]), args),
         "dbus-launch" => {

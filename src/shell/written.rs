@@ -198,7 +198,7 @@ impl Walker {
         cx: &Exec,
     ) -> Option<Vec<usize>> {
         if matches!(name, "make" | "gmake") {
-            return self.run_written_makefile(name, args, cx);
+            return self.make(name, args, cx);
         }
         if code_interpreter(name) || matches!(name, "pytest" | "py.test") {
             // pytest's files, named or not, are the tests it collects (`loaded`).
@@ -585,27 +585,6 @@ pub(super) fn prints_literal(c: &crate::shell::Command) -> bool {
 }
 
 impl Walker {
-    /// `make -f Mk` (or plain `make`) of a makefile the script wrote: its recipe lines are
-    /// shell commands make runs.
-    fn run_written_makefile(&mut self, name: &str, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
-        let named = makefile_option(args);
-        let text = match named {
-            Some(file) => self.written_text(basename(file))?,
-            None => ["GNUmakefile", "makefile", "Makefile"]
-                .iter()
-                .find_map(|f| self.written_text(f))?,
-        };
-        let mut out = vec![self.emit(args.to_vec(), cx.clone())];
-        let Some(text) = text else {
-            self.opaque(OpaqueKind::DynamicScript, &cx.src);
-            return Some(out);
-        };
-        let label = format!("{name} (written)");
-        let script = Arg::literal(&super::makefile_commands(&text));
-        out.extend(self.nested_shell(&label, args, script, Vec::new(), cx.clone()));
-        Some(out)
-    }
-
     /// What the script wrote to a file named `key` (by basename): `Some(None)` when written
     /// but not known.
     pub(super) fn written_text(&self, key: &str) -> Option<Option<String>> {
@@ -662,24 +641,6 @@ impl Walker {
             self.remember(UNPACKED.to_owned(), None);
         }
     }
-}
-
-/// The makefile `make -f FILE` / `--file=FILE` / `--makefile FILE` reads.
-fn makefile_option(args: &[Arg]) -> Option<&str> {
-    let mut words = args[1..].iter().map(|a| a.text.as_str());
-    while let Some(w) = words.next() {
-        match w {
-            "-f" | "--file" | "--makefile" => return words.next(),
-            _ => {}
-        }
-        if let Some(v) = w.strip_prefix("--file=").or(w.strip_prefix("--makefile=")) {
-            return Some(v);
-        }
-        if let Some(v) = w.strip_prefix("-f").filter(|v| !v.is_empty()) {
-            return Some(v);
-        }
-    }
-    None
 }
 
 /// Files a program takes as a script of its own language through an option.

@@ -1,0 +1,233 @@
+//! Files programs truncate and write through their own options or operands rather than a
+//! redirect: `sort -o F`, `shuf -o F`, `uniq IN F`, `iconv -o F`, `openssl rand -out F`,
+//! `curl -o F`, `wget -O F`, `xxd IN F`, `git diff --output=F`, `tar -cf F`, `gcc -o F`, `cp
+//! SRC F`. Whatever F held is gone once the program starts, as it is under `dd of=F` or `mv
+//! SRC F`. One table, from the programs' manuals (GNU coreutils sort/shuf/uniq/cp, iconv(1),
+//! openssl(1), curl(1), wget(1), xxd(1), git-diff(1)/git-archive(1), GNU tar, gcc(1), cpp(1),
+//! pandoc, gpg(1), patch(1)); `tee` and `dd` are judged as redirects are (`destructive`).
+
+use super::argv::{args, has_flag, operands};
+use crate::shell::{Arg, Command};
+
+/// The files `c` truncates and writes by its own options or operands. Every program outside
+/// the table takes the first arm and allocates nothing.
+pub fn written(c: &Command) -> Vec<Arg> {
+    let a = args(c);
+    match super::argv::program(c) {
+        "sort" | "shuf" | "iconv" | "pandoc" | "gpg" | "gpg2" | "uudecode" => {
+            values(a, Some("-o"), &["--output"], true)
+        }
+        "uniq" => second_operand(a, &["-f", "-s", "-w", "--skip-fields", "--skip-chars"]),
+        "xxd" => second_operand(a, &XXD_VALUED),
+        "cpp" => {
+            let mut out = values(a, Some("-o"), &[], false);
+            out.extend(second_operand(a, &CPP_VALUED));
+            out
+        }
+        "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "rustc" => {
+            values(a, Some("-o"), &[], false)
+        }
+        "go" if a.first().is_some_and(|v| v.text == "build") => values(a, Some("-o"), &[], false),
+        "openssl" => values(a, None, &["-out", "--out", "-keyout", "--keyout"], false),
+        "curl" => {
+            let mut out = values(a, Some("-o"), &["--output"], true);
+            out.extend(values(a, Some("-D"), &["--dump-header"], true));
+            out.extend(values(a, Some("-c"), &["--cookie-jar"], true));
+            out.extend(values(a, None, &CURL_FILES, true));
+            out
+        }
+        "wget" | "wget2" => {
+            let mut out = values(a, Some("-O"), &["--output-document"], true);
+            out.extend(values(
+                a,
+                Some("-o"),
+                &["--output-file", "--save-cookies"],
+                true,
+            ));
+            out
+        }
+        "git" => git(a),
+        "tar" | "bsdtar" if creates_archive(a) => archive(a),
+        "patch" => values(a, Some("-o"), &["--output"], true),
+        "cp" => copy_destination(a),
+        _ => Vec::new(),
+    }
+}
+
+/// xxd's options that take a value (`-c cols`, `-s seek`, …), so that the second operand is
+/// found after them.
+const XXD_VALUED: [&str; 12] = [
+    "-c",
+    "-g",
+    "-l",
+    "-o",
+    "-s",
+    "-n",
+    "-cols",
+    "-groupsize",
+    "-len",
+    "-offset",
+    "-seek",
+    "-name",
+];
+
+/// The C preprocessor's options that take the next word.
+const CPP_VALUED: [&str; 14] = [
+    "-D",
+    "-U",
+    "-I",
+    "-o",
+    "-x",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-iprefix",
+    "-MF",
+    "-MT",
+    "-MQ",
+];
+
+/// curl's other files it writes: traces, its own error output, the C code of `--libcurl`,
+/// the ETag it saw.
+const CURL_FILES: [&str; 5] = [
+    "--trace",
+    "--trace-ascii",
+    "--stderr",
+    "--libcurl",
+    "--etag-save",
+];
+
+/// `git log|diff|show … --output=F` (any command taking diff options), `git archive -o F`.
+fn git(a: &[Arg]) -> Vec<Arg> {
+    let mut out = values(a, None, &["--output"], false);
+    let sub = operands(a, &super::argv::GIT_VALUED);
+    if sub.first().is_some_and(|s| s.text == "archive") {
+        out.extend(values(a, Some("-o"), &[], true));
+    }
+    out
+}
+
+/// `tar -c`, `tar czf`, `--create`: `-f` names the archive written, not one read.
+fn creates_archive(a: &[Arg]) -> bool {
+    let old_style = a
+        .first()
+        .is_some_and(|x| !x.text.starts_with('-') && x.text.contains('c'));
+    old_style || has_flag(a, &['c'], &["create"])
+}
+
+/// The archive `tar -cf F` / `tar czf F` (old style: the letters' values follow the first
+/// word, `f`'s as the only one taken here) writes.
+fn archive(a: &[Arg]) -> Vec<Arg> {
+    let mut out = values(a, Some("-f"), &["--file"], true);
+    let old = a
+        .first()
+        .filter(|x| !x.text.starts_with('-') && x.text.contains('f'));
+    out.extend(old.and_then(|_| a.get(1)).cloned());
+    out
+}
+
+/// `uniq IN OUT`, `xxd IN OUT`, `cpp IN OUT`: the second operand is the output file.
+fn second_operand(a: &[Arg], valued: &[&str]) -> Vec<Arg> {
+    operands(a, valued)
+        .get(1)
+        .map(|o| (*o).clone())
+        .into_iter()
+        .collect()
+}
+
+/// `cp SRC FILE`: FILE replaced (not a directory given as such, nor with `-t`, `-n`, a backup
+/// or `-r`, which copies into one).
+fn copy_destination(a: &[Arg]) -> Vec<Arg> {
+    let keeps = has_flag(
+        a,
+        &['n', 'b', 't', 'r', 'R', 'a'],
+        &[
+            "no-clobber",
+            "backup",
+            "target-directory",
+            "recursive",
+            "archive",
+        ],
+    ) || a.iter().any(|x| x.text.starts_with("--update=none"));
+    let ops = operands(a, &["-S", "--suffix"]);
+    match ops.split_last() {
+        Some((dest, sources)) if !keeps && !sources.is_empty() && !dest.text.ends_with('/') => {
+            vec![(*dest).clone()]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// An option's values wherever it stands, each with how its word was expanded: `-o F`, `-oF`,
+/// a cluster ending in the letter (`-so F`, for `clusters`: getopt's programs, not gcc's),
+/// `--output F`, `--output=F`. `-` (standard output) is left out.
+fn values(a: &[Arg], short: Option<&str>, long: &[&str], clusters: bool) -> Vec<Arg> {
+    let letter = short.and_then(|s| s.strip_prefix('-'));
+    let part = |x: &Arg, text: &str| Arg {
+        text: text.to_string(),
+        ..x.clone()
+    };
+    let mut out = Vec::new();
+    for (i, x) in a.iter().enumerate() {
+        let t = x.text.as_str();
+        if t == "--" {
+            break;
+        }
+        let single = !t.starts_with("--") && t.starts_with('-');
+        let cluster_ends =
+            clusters && letter.is_some_and(|l| single && t.len() > 2 && t.ends_with(l));
+        if long.contains(&t) || short == Some(t) || cluster_ends {
+            out.extend(a.get(i + 1).cloned());
+        } else if let Some(v) = (long.iter()).find_map(|l| t.strip_prefix(l)?.strip_prefix('=')) {
+            out.push(part(x, v));
+        } else if let Some(v) =
+            (short.and_then(|s| t.strip_prefix(s))).filter(|v| single && !v.is_empty())
+        {
+            // `-oFILE`.
+            out.push(part(x, v));
+        }
+    }
+    out.retain(|v| v.text != "-");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Command {
+        Command {
+            argv: line.split_whitespace().map(Arg::literal).collect(),
+            ..Command::default()
+        }
+    }
+
+    fn outs(line: &str) -> Vec<String> {
+        written(&words(line)).into_iter().map(|a| a.text).collect()
+    }
+
+    #[test]
+    fn output_files_by_option_and_operand() {
+        assert_eq!(outs("sort -o out.txt in.txt"), ["out.txt"]);
+        assert_eq!(outs("shuf -o/x/r.txt"), ["/x/r.txt"]);
+        assert_eq!(outs("uniq -f 2 in out"), ["out"]);
+        assert_eq!(outs("xxd -c 16 in out"), ["out"]);
+        assert_eq!(outs("openssl rand -out r.bin 8"), ["r.bin"]);
+        assert_eq!(outs("curl -sSfLo x.tgz URL"), ["x.tgz"]);
+        assert_eq!(outs("curl -o - URL"), Vec::<String>::new());
+        assert_eq!(outs("wget -q -O f URL"), ["f"]);
+        assert_eq!(outs("git diff --output=p.diff"), ["p.diff"]);
+        assert_eq!(
+            outs("git format-patch --output-directory d"),
+            Vec::<String>::new()
+        );
+        assert_eq!(outs("tar czf a.tgz src"), ["a.tgz"]);
+        assert_eq!(outs("tar -xf a.tgz"), Vec::<String>::new());
+        assert_eq!(outs("cp a b"), ["b"]);
+        assert_eq!(outs("cp -r a b"), Vec::<String>::new());
+        assert_eq!(outs("cp a b/"), Vec::<String>::new());
+        assert_eq!(outs("ls -o x"), Vec::<String>::new());
+    }
+}

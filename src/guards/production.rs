@@ -8,13 +8,26 @@ use crate::shell::{Arg, Command};
 
 mod clis;
 mod databases;
+mod firewalls;
 mod frameworks;
 mod http;
 mod process_managers;
 mod remote;
 mod services;
 
-const PROTECTED_BRANCHES: [&str; 6] = ["main", "master", "prod", "production", "release", "live"];
+/// Branches a push to which reaches production or the public: the default branches
+/// (`trunk` in trunk-based repositories), the deployed ones, and `gh-pages`, which GitHub
+/// Pages serves as the live site.
+const PROTECTED_BRANCHES: [&str; 8] = [
+    "main",
+    "master",
+    "trunk",
+    "prod",
+    "production",
+    "release",
+    "live",
+    "gh-pages",
+];
 
 pub fn check(s: &Subject) -> Option<String> {
     s.commands().find_map(|(_, _, c)| {
@@ -59,7 +72,7 @@ fn command(c: &Command) -> Option<&'static str> {
                 .then_some("changes a running service")
         });
     }
-    let known = match module.unwrap_or(prog) {
+    let known = match module.unwrap_or(unversioned(prog)) {
         "git-push" | "git-send-pack" => Some("pushes with git's own push binary"),
         "git"
             if operands(a, &GIT_VALUED)
@@ -117,6 +130,7 @@ fn command(c: &Command) -> Option<&'static str> {
     };
     known
         .or_else(|| clis::mutation(c))
+        .or_else(|| firewalls::change(c))
         .or_else(|| services::change(c))
         .or_else(|| process_managers::change(c))
         .or_else(|| frameworks::change(c))
@@ -198,6 +212,11 @@ fn first_in(a: &[Arg], valued: &[&str], verbs: &[&str]) -> bool {
 
 fn git(a: &[Arg]) -> Option<&'static str> {
     let ops = operands(a, &GIT_VALUED);
+    // `git config remote.origin.push feat:main`, and `-c remote.origin.push=feat:main` on
+    // any git command, map a plain push as the stored setting does.
+    if config_maps_push(a) {
+        return Some(MAPS_PUSH);
+    }
     if ops.first()?.text != "push" {
         return None;
     }
@@ -218,7 +237,61 @@ fn git(a: &[Arg]) -> Option<&'static str> {
     specs
         .iter()
         .any(|r| reaches_protected(r))
-        .then_some("pushes to a protected branch")
+        .then_some("pushes to a protected branch or a release tag")
+}
+
+const MAPS_PUSH: &str =
+    "maps later pushes to a protected branch or a release tag (remote.<name>.push)";
+
+/// `remote.<name>.push` set to a refspec whose destination is protected, as `git config KEY
+/// VALUE` (kept for every later push: `git push origin feat` then updates main) or as
+/// `-c KEY=VALUE`. Only the destination decides: `feat:feat` maps nothing protected.
+fn config_maps_push(a: &[Arg]) -> bool {
+    // Compared in place: this runs for every git command's every word.
+    let is_key = |k: &str| {
+        let b = k.as_bytes();
+        b.len() > 12
+            && b[..7].eq_ignore_ascii_case(b"remote.")
+            && b[b.len() - 5..].eq_ignore_ascii_case(b".push")
+    };
+    a.iter().enumerate().any(|(i, x)| {
+        let t = x.text.as_str();
+        if let Some((k, v)) = t.split_once('=') {
+            return is_key(k) && reaches_protected(&Arg::literal(v));
+        }
+        is_key(t) && a.get(i + 1).is_some_and(reaches_protected)
+    })
+}
+
+/// A tag a release pipeline publishes: `v9.9.9`, `1.2.0`, `refs/tags/…`.
+fn release_tag(dst: &str) -> bool {
+    if dst.starts_with("refs/tags/") {
+        return true;
+    }
+    let v = dst.strip_prefix('v').unwrap_or(dst);
+    v.starts_with(|ch: char| ch.is_ascii_digit())
+        && v.contains('.')
+        && v.chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '.' | '-' | '+'))
+}
+
+/// `kubectl-1.29`, `kubectl1.28`, `helm-3.14`, `terraform_1.6`: a versioned copy kept next to
+/// others is the same program. Plugins (`kubectl-neat`) have a name, not a number, after it.
+fn unversioned(prog: &str) -> &str {
+    for base in ["kubectl", "helm", "terraform"] {
+        let Some(rest) = prog.strip_prefix(base) else {
+            continue;
+        };
+        let rest = rest
+            .trim_start_matches(['-', '_', '.'])
+            .trim_start_matches('v');
+        if rest.starts_with(|ch: char| ch.is_ascii_digit())
+            && rest.chars().all(|ch| ch.is_ascii_digit() || ch == '.')
+        {
+            return base;
+        }
+    }
+    prog
 }
 
 /// `src:dst` pushes to dst, a bare name to the branch of that name, `:dst` deletes dst; `HEAD`
@@ -241,9 +314,12 @@ fn reaches_protected(spec: &Arg) -> bool {
         || dst.starts_with('@')
         || PROTECTED_BRANCHES.contains(&dst)
         || dst.starts_with("release/")
+        || release_tag(dst)
 }
 
-const KUBECTL_VALUED: [&str; 14] = [
+/// kubectl's global options that take the next word (`kubectl options`): any of them may
+/// stand before the verb, and its value (`--as-uid get delete …`) is no verb.
+const KUBECTL_VALUED: [&str; 30] = [
     "-v",
     "--v",
     "-n",
@@ -258,6 +334,22 @@ const KUBECTL_VALUED: [&str; 14] = [
     "-l",
     "--selector",
     "--as",
+    "--as-uid",
+    "--as-group",
+    "--tls-server-name",
+    "--profile",
+    "--profile-output",
+    "--certificate-authority",
+    "--client-certificate",
+    "--client-key",
+    "--cache-dir",
+    "--request-timeout",
+    "--username",
+    "--password",
+    "--log-dir",
+    "--log-file",
+    "--vmodule",
+    "--kuberc",
 ];
 const KUBECTL_MUTATING: [&str; 23] = [
     "certificate",

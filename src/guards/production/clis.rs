@@ -230,15 +230,53 @@ const MUTATIONS: &[Mutation] = &[
         AnyWord(&["stop", "restart", "reload", "disable", "remove", "zap"]),
         SERVICE,
     ),
+    // Key-value and secret stores others' services read their data and settings from; their
+    // reads (`etcdctl get`, `consul kv get`, `vault secrets list`) stay allowed.
+    m(&["etcdctl"], AnyWord(&["del", "rm", "rmdir"]), DATA),
+    m(&["etcdctl"], Says(&["member", "remove"]), SERVICE),
+    m(&["consul"], Says(&["kv", "delete"]), DATA),
+    m(&["consul"], Says(&["snapshot", "restore"]), DATA),
+    m(&["consul"], Says(&["services", "deregister"]), SERVICE),
     m(
-        &["redis-cli"],
-        AnyWord(&["flushall", "flushdb", "shutdown"]),
-        DATA,
+        &["consul"],
+        Says(&["operator", "raft", "remove-peer"]),
+        SERVICE,
     ),
+    m(&["vault"], Says(&["secrets", "disable"]), DATA),
+    m(&["vault"], Says(&["secrets", "move"]), DATA),
+    m(&["vault"], Says(&["auth", "disable"]), DATA),
+    m(&["vault"], Says(&["kv", "delete"]), DATA),
+    m(&["vault"], Says(&["kv", "destroy"]), DATA),
+    m(&["vault"], Says(&["metadata", "delete"]), DATA),
+    m(&["vault"], Says(&["policy", "delete"]), DATA),
+    m(&["vault"], Says(&["lease", "revoke"]), DATA),
+    m(&["vault"], Says(&["operator", "seal"]), SERVICE),
+    m(&["hcloud"], AnyWord(&HCLOUD_MUTATING), DEPLOYS),
+];
+
+/// Hetzner Cloud: `server delete|poweroff|rebuild`, `volume detach`, … (`list`, `describe`
+/// read).
+const HCLOUD_MUTATING: [&str; 12] = [
+    "create",
+    "delete",
+    "update",
+    "poweroff",
+    "shutdown",
+    "reset",
+    "reboot",
+    "rebuild",
+    "change-type",
+    "detach",
+    "disable-protection",
+    "apply",
 ];
 
 /// aws operations that create, change or delete (`describe-`, `list-`, `get-` read).
-const AWS_MUTATING: [&str; 18] = [
+/// `send-command` (SSM) and `execute-command` (ECS) run commands on the instances or
+/// containers they name.
+const AWS_MUTATING: [&str; 20] = [
+    "send-command",
+    "execute-command",
     "delete-",
     "terminate-",
     "remove-",
@@ -382,9 +420,24 @@ const fn m(programs: &'static [&'static str], when: When, why: &'static str) -> 
 }
 
 /// Programs `special` reads.
-const SPECIAL: [&str; 14] = [
-    "gh", "gradle", "gradlew", "vercel", "nginx", "ansible", "ko", "psql", "mysql", "mariadb",
-    "mongosh", "sqlcmd", "sbt", "mix",
+const SPECIAL: [&str; 17] = [
+    "gh",
+    "gradle",
+    "gradlew",
+    "vercel",
+    "nginx",
+    "ansible",
+    "ko",
+    "psql",
+    "mysql",
+    "mariadb",
+    "mongosh",
+    "sqlcmd",
+    "sbt",
+    "mix",
+    "redis-cli",
+    "goreleaser",
+    "gcloud",
 ];
 
 /// Whether the table or `special` knows the program: most commands are none of these, and
@@ -488,6 +541,12 @@ fn special(prog: &str, a: &[Arg], plain: &[&str]) -> Option<&'static str> {
             drops_data(prog, a).then_some(DATA)
         }
         "sbt" => sbt_publishes(plain).then_some(PUBLISHES),
+        "redis-cli" => redis_destroys(plain).then_some(DATA),
+        "goreleaser" => goreleaser_publishes(a, plain).then_some(PUBLISHES),
+        // `gcloud compute ssh prod-1 --command …`: a shell on a production VM, as `ssh`.
+        "gcloud" => (says(plain, &["compute", "ssh"])
+            && plain.iter().skip(2).any(|w| super::names_production(w)))
+        .then_some(super::remote::FLEET),
         // `mix hex.publish`, `hex.retire`, `hex.owner add`; `--dry-run` builds only.
         "mix" => {
             let hex = plain.iter().any(|w| {
@@ -516,6 +575,40 @@ fn sbt_publishes(plain: &[&str]) -> bool {
         })
 }
 
+/// Redis takes its commands in any case (`FLUSHDB`, `flushall`), and a Lua script run by
+/// `EVAL`/`EVALSHA`/`FCALL` calls them as `redis.call('flushall')`.
+fn redis_destroys(plain: &[&str]) -> bool {
+    let destroys = |w: &str| {
+        ["flushall", "flushdb", "shutdown"]
+            .iter()
+            .any(|d| w.eq_ignore_ascii_case(d))
+    };
+    let scripted = plain.iter().any(|w| {
+        ["eval", "eval_ro", "evalsha", "fcall", "function"]
+            .iter()
+            .any(|e| w.eq_ignore_ascii_case(e))
+    });
+    plain.iter().any(|w| destroys(w))
+        || scripted
+            && plain.iter().any(|w| {
+                let l = w.to_ascii_lowercase();
+                l.contains("flushall") || l.contains("flushdb")
+            })
+}
+
+/// `goreleaser` and `goreleaser release` publish the release and its artifacts, unless
+/// `--snapshot` or a skipped publish keeps them local; `check`, `build`, `init` do not.
+fn goreleaser_publishes(a: &[Arg], plain: &[&str]) -> bool {
+    let releases = matches!(plain.first(), None | Some(&"release"));
+    let local = given(
+        a,
+        &["--snapshot", "--skip-publish", "--help", "-h", "--version"],
+    ) || option_values(a, None, "--skip")
+        .iter()
+        .any(|v| v.split(',').any(|s| s == "publish"));
+    releases && !local
+}
+
 /// `gh api -X PUT|PATCH|DELETE …`, or a POST to an endpoint that merges, releases, deploys or
 /// starts a workflow.
 fn gh_api_writes(a: &[Arg]) -> bool {
@@ -527,6 +620,10 @@ fn gh_api_writes(a: &[Arg]) -> bool {
                 .filter(|m| !m.is_empty())
                 .map(str::to_ascii_uppercase),
         }
+    });
+    // Fields make the request a POST unless a method is named (gh-api(1)).
+    let method = method.or_else(|| {
+        given(a, &["-f", "-F", "--field", "--raw-field", "--input"]).then(|| "POST".to_string())
     });
     let endpoint = ["merge", "dispatches", "releases", "deployments", "git/refs"];
     let touches = a
@@ -577,6 +674,9 @@ fn drops_data(prog: &str, a: &[Arg]) -> bool {
             "drop schema",
             "truncate ",
             "dropdatabase",
+            // MongoDB: `db.users.drop()`, `db.users.deleteMany({})`.
+            ".drop(",
+            "deletemany(",
         ]
         .iter()
         .any(|d| s.contains(d))

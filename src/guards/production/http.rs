@@ -65,7 +65,10 @@ fn judge(u: &Url, method: &str, mutation: bool) -> Option<&'static str> {
     let cloud = CLOUD_HOSTS
         .iter()
         .any(|h| u.host == *h || u.host.ends_with(&format!(".{h}")));
-    cloud.then_some(super::clis::DEPLOYS)
+    // A host that says production in one of its labels (`api.prod.example.com`,
+    // `prod-api.internal`): a write there changes the production service's data.
+    let production = !local(u.host) && super::names_production(u.host);
+    (cloud || production).then_some(super::clis::DEPLOYS)
 }
 
 /// GitHub endpoints whose POST merges, releases, deploys, dispatches a workflow, or sets

@@ -9,7 +9,7 @@
 use crate::guards::argv::{args, given, operands, program};
 use crate::shell::{Arg, Command};
 
-const FLEET: &str = "runs commands or changes on remote hosts";
+pub(super) const FLEET: &str = "runs commands or changes on remote hosts";
 
 pub fn change(c: &Command) -> Option<&'static str> {
     // The shell model reads a parallel shell's command as a script run on every host

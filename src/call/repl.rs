@@ -92,8 +92,11 @@ fn quoted_arg(rest: &str) -> &str {
 
 /// `|cmd` or `'|cmd'`: the command output is piped to.
 fn piped(arg: &str) -> Option<String> {
-    let unquoted = arg.trim_matches(|c| c == '\'' || c == '"');
-    unquoted
+    let quoted = ['\'', '"']
+        .iter()
+        .find_map(|q| arg.strip_prefix(*q)?.strip_suffix(*q));
+    quoted
+        .unwrap_or(arg)
         .strip_prefix('|')
         .map(|cmd| cmd.trim().to_string())
         .filter(|cmd| !cmd.is_empty())

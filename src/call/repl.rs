@@ -54,8 +54,12 @@ fn command(line: &str) -> Option<String> {
         // run it, so a written file is read by the same readers as a script.
         ".load" => rest.split_whitespace().next().map(|f| format!("node {f}")),
         ".read" | "\\i" | "\\ir" | "\\include" | "\\." => {
+            // A piped source (`'|cmd'`) is the whole rest, quotes and spaces included.
+            if let Some(cmd) = piped(rest) {
+                return Some(cmd);
+            }
             let f = rest.split_whitespace().next()?;
-            Some(piped(f).unwrap_or_else(|| format!("sh {f}")))
+            Some(format!("sh {f}"))
         }
         _ => None,
     }

@@ -135,6 +135,7 @@ pub enum OpaqueKind {
 mod ansi;
 mod expand;
 mod fast;
+mod git_alias;
 mod hooks;
 mod makefile;
 mod nest;

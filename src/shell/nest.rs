@@ -163,6 +163,11 @@ impl Walker {
         if let Some(out) = self.run_written(&name, &args, &cx) {
             return out;
         }
+        if name == "git" {
+            if let Some(out) = self.git(&args, &cx) {
+                return out;
+            }
+        }
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, args, cx);
         }

@@ -136,7 +136,7 @@ impl Walker {
 
     /// Notes `text` as written to the file named `key`: appended to what was known of it
     /// (judging more, never less), unknown once any part is.
-    fn remember(&mut self, key: String, text: Option<String>) {
+    pub(super) fn remember(&mut self, key: String, text: Option<String>) {
         let entry = self.written.iter().position(|(k, _)| *k == key);
         match (entry, text) {
             (Some(i), Some(more)) => {

@@ -22,7 +22,7 @@ impl Walker {
     /// copy (`cp`, `mv`, `ln`, `install`, `dd`, `cat a.sh > b.sh`) of a file the script or
     /// session wrote holds that file's text.
     pub(super) fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
-        if self.note_copied(name, args, cx) {
+        if self.note_copied(name, args, cx) || self.note_in_place(name, args) {
             return;
         }
         let mut targets: Vec<&Arg> = cx

@@ -96,7 +96,8 @@ impl Walker {
             self.too_deep(text);
             return out;
         }
-        let script = Arg::literal(&format!("{text} \"$@\""));
+        let words = super::nest::positional_words(positional.len().saturating_sub(1));
+        let script = Arg::literal(&format!("{text}{words}"));
         let label = format!("git alias {name}");
         out.extend(self.nested_shell(&label, &argv, script, positional, cx));
         out
@@ -107,9 +108,10 @@ impl Walker {
     /// wins, as in git.
     fn stored_alias(&self, name: &str) -> Option<Alias> {
         for file in CONFIG_FILES {
-            let text = match self.written_text(file)? {
-                Some(text) => text,
-                None => return Some(Alias::Unknown),
+            let text = match self.written_text(file) {
+                Some(Some(text)) => text,
+                Some(None) => return Some(Alias::Unknown),
+                None => continue,
             };
             let entries = file_entries(&text);
             let found = (entries.iter().rev()).find(|(k, _)| alias_key(k) == Some(name));

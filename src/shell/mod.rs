@@ -140,6 +140,7 @@ mod hooks;
 mod makefile;
 mod nest;
 mod parse;
+mod project_run;
 mod sed;
 mod setup;
 #[cfg(test)]

@@ -120,8 +120,9 @@ impl Walker {
         name: &str,
         args: &'a [Arg],
     ) -> Option<(Option<String>, bool, &'a [Arg])> {
-        let wanted = scripts(name, args)?;
+        // Most package manager lines run in projects the session did not write: no parse.
         let text = self.written_text("package.json")?;
+        let wanted = scripts(name, args)?;
         let positional = match wanted {
             Scripts::Named(_, rest) => rest,
             Scripts::Install => &[],
@@ -169,22 +170,27 @@ fn scripts<'a>(name: &str, args: &'a [Arg]) -> Option<Scripts<'a>> {
     let after = &args[at + 1..];
     let named = |i: usize| {
         let rest = after.get(i + 1..).unwrap_or(&[]);
-        let rest = rest.strip_prefix(&[Arg::literal("--")][..]).unwrap_or(rest);
-        Some(Scripts::Named(after.get(i)?.text.as_str(), rest))
+        Some(Scripts::Named(
+            after.get(i)?.text.as_str(),
+            past_dashes(rest),
+        ))
     };
     match sub {
         "run" | "run-script" | "rum" | "urn" | "rs" => named(0),
         "install" | "i" | "ci" | "in" => Some(Scripts::Install),
-        "test" | "t" | "tst" if name != "bun" => {
-            let rest = after
-                .strip_prefix(&[Arg::literal("--")][..])
-                .unwrap_or(after);
-            Some(Scripts::Named("test", rest))
-        }
+        "test" | "t" | "tst" if name != "bun" => Some(Scripts::Named("test", past_dashes(after))),
         "start" | "stop" | "restart" => Some(Scripts::Named(&args[at].text, after)),
         _ if name == "npm" || BUILTIN.contains(&sub) || sub.contains('/') => None,
         // `yarn post`, `pnpm post`, `bun post`: a script of that name.
         _ => Some(Scripts::Named(&args[at].text, after)),
+    }
+}
+
+/// The words after a leading `--`, which ends the tool's own options.
+fn past_dashes(words: &[Arg]) -> &[Arg] {
+    match words.first() {
+        Some(w) if w.text == "--" => &words[1..],
+        _ => words,
     }
 }
 

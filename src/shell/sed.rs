@@ -41,8 +41,8 @@ impl Walker {
     /// with the substitutions applied, or unknown. True when the command edits in place.
     pub(super) fn note_in_place(&mut self, name: &str, args: &[Arg]) -> bool {
         let edit = match name {
-            "sed" | "gsed" => sed(&args[1..]),
-            "perl" => perl(&args[1..]),
+            "sed" | "gsed" if may_edit_in_place(&args[1..]) => sed(&args[1..]),
+            "perl" if may_edit_in_place(&args[1..]) => perl(&args[1..]),
             _ => None,
         };
         let Some(edit) = edit else { return false };
@@ -72,6 +72,15 @@ impl Walker {
         }
         true
     }
+}
+
+/// Whether some option may be `-i` (alone or in a cluster: `-Ei`, `-pi`) or `--in-place`:
+/// the common sed and perl lines, which edit nothing, are not parsed further.
+fn may_edit_in_place(words: &[Arg]) -> bool {
+    words.iter().any(|w| {
+        let t = w.text.as_str();
+        t.starts_with("--in-place") || t.starts_with('-') && !t.starts_with("--") && t.contains('i')
+    })
 }
 
 /// sed's words after its name, when it edits in place (`-i[SUFFIX]`, `--in-place[=SUFFIX]`).

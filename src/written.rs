@@ -17,8 +17,25 @@ const MAX_SESSIONS: usize = 1024;
 const MAX_FILES: usize = 64;
 /// Longer texts are kept as unknown: judging a truncated script would judge part of it.
 const MAX_TEXT: usize = 64 * 1024;
-/// The names `make` reads without `-f`.
-const MAKEFILES: [&str; 3] = ["GNUmakefile", "makefile", "Makefile"];
+/// Files a program reads without being named, by the word that names the program: the
+/// makefiles `make` reads without `-f`, the package.json whose scripts `npm run x` (yarn, pnpm,
+/// bun) runs, the justfile of `just x`, and git's config files, whose aliases `git x` runs.
+const READ_BY: [(&str, &str); 13] = [
+    ("GNUmakefile", "make"),
+    ("makefile", "make"),
+    ("Makefile", "make"),
+    ("package.json", "npm"),
+    ("package.json", "yarn"),
+    ("package.json", "pnpm"),
+    ("package.json", "bun"),
+    ("justfile", "just"),
+    ("Justfile", "just"),
+    (".justfile", "just"),
+    // `.git/config`, `~/.config/git/config`; `~/.gitconfig`; `/etc/gitconfig`.
+    ("config", "git"),
+    (".gitconfig", "git"),
+    ("gitconfig", "git"),
+];
 /// Files a program loads without being named: Python's startup hooks, and the mark the shell
 /// model leaves for an archive unpacked with contents only known when it runs.
 const IMPLICIT: [&str; 3] = ["sitecustomize.py", "usercustomize.py", "*"];
@@ -83,9 +100,9 @@ impl WrittenFiles {
 
     /// The session's files a call could run, by name: those whose name, name without its
     /// extension (`python3 -m tools.clean` runs clean.py) or directory (`run-parts
-    /// /tmp/hooks.d`) its text mentions; the default makefiles when
-    /// it mentions `make`; files programs load without being named (`sitecustomize.py`, a
-    /// `.pth`); and the mark of an archive unpacked with unknown contents (`*`). Most calls
+    /// /tmp/hooks.d`) its text mentions; the files a program it mentions reads without being
+    /// named (`READ_BY`: the default makefiles for `make`, git's config for `git`); files
+    /// programs load without being named (`sitecustomize.py`, a `.pth`); and the mark of an archive unpacked with unknown contents (`*`). Most calls
     /// mention none, and nothing is copied for them.
     pub fn mentioned(&self, session: &str, said: &[&str]) -> Vec<File> {
         let Ok(map) = self.inner.lock() else {
@@ -113,7 +130,7 @@ impl WrittenFiles {
                     s.contains(name)
                         || !stem.is_empty() && s.contains(stem)
                         || !dir.is_empty() && s.contains(dir)
-                        || MAKEFILES.contains(&name) && s.contains("make")
+                        || READ_BY.iter().any(|(f, p)| *f == name && s.contains(p))
                 })
                 || imports::loaded_unnamed(path, said)
         };

@@ -75,6 +75,40 @@ pub fn moved(input: &str, earlier: &[Written]) -> Vec<(String, String)> {
     out
 }
 
+/// `*** Update File: a` without a move: each updated file's hunks, as (old text, new text)
+/// pairs `written::Change::Edit` applies to what the session wrote into it, so a later run
+/// of the file runs the patched text rather than the old text with the new lines added.
+pub fn updated(input: &str) -> Vec<(String, Vec<(String, String)>)> {
+    let mut out = Vec::new();
+    let mut lines = input.lines().peekable();
+    while let Some(line) = lines.next() {
+        let line = line.trim_start_matches(js_space);
+        let Some(path) = line.strip_prefix("*** Update File:") else {
+            continue;
+        };
+        let moves = lines
+            .peek()
+            .is_some_and(|l| l.trim_start_matches(js_space).starts_with("*** Move to:"));
+        if moves {
+            continue;
+        }
+        let body: Vec<&str> = lines
+            .clone()
+            .take_while(|l| !l.trim_start_matches(js_space).starts_with("*** "))
+            .collect();
+        out.push((path.trim_matches(js_space).to_string(), hunks(&body)));
+    }
+    out
+}
+
+/// `*** Add File: p`: the files a patch creates whole.
+pub fn added(input: &str) -> Vec<String> {
+    (input.lines())
+        .filter_map(|l| l.trim_start_matches(js_space).strip_prefix("*** Add File:"))
+        .map(|p| p.trim_matches(js_space).to_string())
+        .collect()
+}
+
 /// Each hunk of an update as (old text, new text).
 fn hunks(body: &[&str]) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -121,5 +155,17 @@ mod tests {
         assert!(moved(input, &[]).is_empty());
         let unmoved = "*** Begin Patch\n*** Update File: scripts/a.txt\n@@\n-echo ok\n+echo done\n*** End Patch";
         assert!(moved(unmoved, &earlier).is_empty());
+        assert_eq!(
+            updated(unmoved),
+            [(
+                "scripts/a.txt".to_string(),
+                vec![("echo ok".to_string(), "echo done".to_string())]
+            )]
+        );
+        assert!(updated(input).is_empty());
+        assert_eq!(
+            added("*** Begin Patch\n*** Add File: b.sh\n+x\n*** End Patch"),
+            ["b.sh"]
+        );
     }
 }

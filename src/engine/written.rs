@@ -119,11 +119,24 @@ pub(super) fn changes(req: &Request, call: &crate::guards::CallFacts) -> Vec<(St
             .collect(),
         _ => Vec::new(),
     };
+    // An updated file holds its text with the hunks applied; an added one is new, whole.
+    let (updated, added) = match tool {
+        "apply_patch" => (
+            crate::call::patch::updated(input),
+            crate::call::patch::added(input),
+        ),
+        _ => (Vec::new(), Vec::new()),
+    };
     (crate::call::startup::written(tool, p, earlier).into_iter())
         .map(|(path, text)| match tool {
             "write" => (path, Change::Whole(Some(text))),
-            _ if moved.contains(&path) => (path, Change::Whole(Some(text))),
-            _ => (path, Change::Added(text)),
+            _ if moved.contains(&path) || added.contains(&path) => {
+                (path, Change::Whole(Some(text)))
+            }
+            _ => match updated.iter().find(|(f, _)| *f == path) {
+                Some((_, pairs)) => (path, Change::Edit(pairs.clone())),
+                None => (path, Change::Added(text)),
+            },
         })
         .collect()
 }

@@ -389,13 +389,15 @@ fn message(cfg: &ExternalConfig, req: &Request) -> Option<Outbound> {
     Some(Outbound::new(format!("message to {channel}"), p, true))
 }
 
-/// A configured posting command anywhere in the call's scripts: its words after the command's
-/// own (the post), with what it reads as input — stdin, or input lines under `xargs` — when
-/// that is a literal of the line (a here-doc, `echo`/`printf` piped in). When part of the
-/// post is only known when the line runs (`"$1"` of a function, `"$l"` of a read loop, a
-/// file, a decoder's output), the whole command line is judged, as it holds whatever literal
-/// feeds the post, and the post is not `known`.
+/// Every configured posting command in the call's scripts: its words after the command's own
+/// (the post), with what it reads as input — stdin, or input lines under `xargs` — when that
+/// is a literal of the line (a here-doc, `echo`/`printf` piped in). A script may post several
+/// times (a harmless post first, then the claim): all of them are judged, as one text. When
+/// part of a post is only known when the line runs (`"$1"` of a function, `"$l"` of a read
+/// loop, a file, a decoder's output), the whole command line is judged, as it holds whatever
+/// literal feeds the post, and the post is not `known`.
 fn command(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbound> {
+    let mut found: Option<Outbound> = None;
     for script in &view.scripts {
         for c in &script.commands {
             let Some((words, post)) = cfg.commands.iter().find_map(|w| Some((w, is(c, w)?))) else {
@@ -411,16 +413,26 @@ fn command(cfg: &ExternalConfig, req: &Request, view: &CallView) -> Option<Outbo
                     .join(" "),
                 false => whole_command(req),
             };
-            return Some(Outbound {
-                via: format!("`{}`", words.join(" ")),
-                text,
-                known,
-                leaves: true,
-                files: Vec::new(),
-            });
+            match &mut found {
+                None => {
+                    found = Some(Outbound {
+                        via: format!("`{}`", words.join(" ")),
+                        text,
+                        known,
+                        leaves: true,
+                        files: Vec::new(),
+                    })
+                }
+                Some(out) if !out.text.contains(&text) => {
+                    out.text.push('\n');
+                    out.text.push_str(&text);
+                    out.known &= known;
+                }
+                Some(out) => out.known &= known,
+            }
         }
     }
-    None
+    found
 }
 
 /// What a command reads as input (stdin, or words under `xargs`) when it is a literal of the

@@ -140,11 +140,14 @@ mod ansi;
 mod documents;
 mod expand;
 mod fast;
+mod git_alias;
 mod githooks;
 mod hooks;
 mod makefile;
 mod nest;
 mod parse;
+mod project_run;
+mod sed;
 mod setup;
 #[cfg(test)]
 mod tests;

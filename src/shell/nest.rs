@@ -166,6 +166,14 @@ impl Walker {
         if let Some(out) = self.run_written(&name, &args, &cx) {
             return out;
         }
+        if let Some(out) = self.run_project(&name, &args, &cx) {
+            return out;
+        }
+        if name == "git" {
+            if let Some(out) = self.git(&args, &cx) {
+                return out;
+            }
+        }
         if SHELLS.contains(&name.as_str()) {
             return self.shell(&name, args, cx);
         }
@@ -544,6 +552,12 @@ fn printf_format(format: &str) -> Option<(Vec<String>, Vec<char>)> {
 /// `%b`'s escapes: those of `$'…'`, with octal written `\0NNN`.
 fn printf_b(v: &str) -> String {
     ansi::decode(&v.replace("\\0", "\\"))
+}
+
+/// `"$@"` as the words it expands to (`"${1}" "${2}"` for two), each a positional parameter
+/// the model knows (it keeps no list for `$@` itself), after a space.
+pub(super) fn positional_words(n: usize) -> String {
+    (1..=n).map(|i| format!(" \"${{{i}}}\"")).collect()
 }
 
 /// Words joined by spaces, as `eval` and `sh -c "$*"` see them.

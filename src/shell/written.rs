@@ -23,7 +23,7 @@ impl Walker {
     /// copy (`cp`, `mv`, `ln`, `install`, `dd`, `cat a.sh > b.sh`) of a file the script or
     /// session wrote holds that file's text.
     pub(super) fn note_written(&mut self, name: &str, args: &[Arg], cx: &Exec) {
-        if self.note_copied(name, args, cx) {
+        if self.note_copied(name, args, cx) || self.note_in_place(name, args) {
             return;
         }
         let mut targets: Vec<&Arg> = cx
@@ -141,7 +141,7 @@ impl Walker {
 
     /// Notes `text` as written to the file named `key`: appended to what was known of it
     /// (judging more, never less), unknown once any part is.
-    fn remember(&mut self, key: String, text: Option<String>) {
+    pub(super) fn remember(&mut self, key: String, text: Option<String>) {
         let entry = self.written.iter().position(|(k, _)| *k == key);
         match (entry, text) {
             (Some(i), Some(more)) => {

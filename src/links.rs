@@ -68,6 +68,7 @@ mod tests {
         LinkChange::Made(Link {
             at: at.into(),
             to: Some(to.into()),
+            tree: false,
         })
     }
 
@@ -83,7 +84,8 @@ mod tests {
             s.of("a"),
             vec![Link {
                 at: "/w/x".into(),
-                to: Some("/w/y".into())
+                to: Some("/w/y".into()),
+                tree: false,
             }]
         );
     }

@@ -640,3 +640,87 @@ fn shell_scripts_fed_by_other_routes_are_followed() {
     // A makefile the line did not write is the project's own.
     assert!(run("make -f build.mk").commands.len() == 1);
 }
+
+/// Code bash runs from data: `${x@P}`, arithmetic subscripts, mapfile's callback, `env -S`.
+/// Each was checked with bash 5.2 (`touch` in place of `rm`).
+#[test]
+fn shell_code_run_from_values_and_builtins_is_followed() {
+    let runs_rm = [
+        "x='$(rm -rf /x)'; : \"${x@P}\"",
+        "x='`rm -rf /x`'; : ${x@P}",
+        "i='a[$(rm -rf /x)]'; echo $((i))",
+        "j='a[$(rm -rf /x)]'; i=j; (( i ))",
+        "i='a[$(rm -rf /x)]'; [[ $i -eq 0 ]]",
+        "declare -i n; v='z[$(rm -rf /x)]'; n=v",
+        "declare -i n='a[$(rm -rf /x)]'",
+        "let 'q=a[$(rm -rf /x)]'",
+        "test -v 'm[$(rm -rf /x)]'",
+        "[[ -v 'm[$(rm -rf /x)]' ]]",
+        "printf -v 'a[$(rm -rf /x)]' %s x",
+        "read -r 'a[$(rm -rf /x)]' <<< x",
+        "echo \"${a[$(rm -rf /x)]}\"",
+        "a[$(rm -rf /x)]=1",
+        "i='a[$(rm -rf /x)]'; x=( [i]=1 )",
+        "i='a[$(rm -rf /x)]'; s=abc; echo \"${s:i:1}\"",
+        "i='a[$(rm -rf /x)]'; echo $[i]",
+        "mapfile -t -C 'rm -rf /x #' -c 1 l <<< x",
+        "readarray -tC'rm -rf /x #' -c1 l <<< x",
+        "env -S 'rm -rf /x'",
+        "env -vS'rm -rf /x'",
+        "env --split-string='rm -rf /x'",
+        "ssh-agent -t 60 rm -rf /x",
+    ];
+    for script in runs_rm {
+        let s = run(script);
+        assert!(
+            argvs(&s).contains(&vec!["rm", "-rf", "/x"]),
+            "{script}: {:?}",
+            argvs(&s)
+        );
+    }
+    let opaque = [
+        "x=$(cat f); : \"${x@P}\"",
+        "k=$(cat f); read \"a[$k]\" <<< x",
+        "mapfile -C \"sh -c 'eval \\\"\\$2\\\"' _\" -c 1 < f",
+    ];
+    for script in opaque {
+        assert!(!run(script).opaque.is_empty(), "{script}");
+    }
+    let plain = [
+        "echo $((1+2))",
+        "i=0; (( i++ )); echo $i",
+        "n=$(wc -l < f); echo $((n + 1))",
+        "echo \"${PS1@P}\"",
+        "x='\\u@\\h'; echo \"${x@P}\"",
+        "mapfile -t lines < f",
+        "read -r line < f",
+        "printf -v x %s y",
+        "declare -i n=3",
+        "ssh-agent bash",
+        "env -S 'node --version'",
+    ];
+    for script in plain {
+        let s = run(script);
+        assert!(s.opaque.is_empty(), "{script}: {:?}", s.opaque);
+        assert!(
+            !argvs(&s).iter().any(|a| a.first() == Some(&"rm")),
+            "{script}"
+        );
+    }
+}
+
+#[test]
+fn shell_env_split_string_expands_braced_variables() {
+    let s = run_env("env -S 'cat ${D}/k'", &[("D", "/secret")]);
+    assert_eq!(argv(find(&s, "cat")), ["cat", "/secret/k"]);
+    let s = run("env -S 'cat ${HOME}/k'");
+    assert_eq!(argv(find(&s, "cat")), ["cat", "~/k"]);
+}
+
+#[test]
+fn shell_globignore_turns_dotglob_on() {
+    assert!(run("GLOBIGNORE=x; cat *").dotglob);
+    assert!(run("export GLOBIGNORE=.git; cat *").dotglob);
+    assert!(!run("GLOBIGNORE=; cat *").dotglob);
+    assert!(!run("cat *").dotglob);
+}

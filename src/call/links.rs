@@ -120,7 +120,11 @@ fn link(target: &Arg, name: &str, ctx: &PathContext, relative: bool) -> Option<L
         };
         paths::resolve(&target.text, &from).path
     });
-    Some(Link { at: at.path, to })
+    Some(Link {
+        at: at.path,
+        to,
+        tree: false,
+    })
 }
 
 fn parent(path: &str) -> &str {
@@ -131,12 +135,10 @@ fn parent(path: &str) -> &str {
 }
 
 /// `cp -s` makes links instead of copies; with `-r` a directory becomes a real directory of
-/// links to its files, which removing recursively does not follow, so only the plain form
-/// is a link to follow.
+/// links to its files (a `tree`: writing a file below it writes the original, removing one
+/// removes the link).
 fn copies_as_link(c: &Command) -> bool {
-    let a = args(c);
-    has_flag(a, &['s'], &["symbolic-link"])
-        && !has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"])
+    has_flag(args(c), &['s'], &["symbolic-link"])
 }
 
 fn made_by_cp(c: &Command, ctx: &PathContext) -> Option<Link> {
@@ -148,9 +150,9 @@ fn made_by_cp(c: &Command, ctx: &PathContext) -> Option<Link> {
         true => format!("{}{}", dest.text, paths::basename(&source.text)),
         false => dest.text.clone(),
     };
-    (!dest.unresolved)
-        .then(|| link(source, &name, ctx, true))
-        .flatten()
+    let tree = has_flag(args(c), &['r', 'R', 'a'], &["recursive", "archive"]);
+    let made = (!dest.unresolved).then(|| link(source, &name, ctx, true));
+    made.flatten().map(|l| Link { tree, ..l })
 }
 
 /// `mv dl notes`: a known link renamed still leads where it did (its target is kept as
@@ -180,7 +182,7 @@ fn renamed(c: &Command, ctx: &PathContext, known: &[&Link]) -> Vec<LinkChange> {
     }
     let moved = Link {
         at: at.path,
-        to: link.to.clone(),
+        ..(*link).clone()
     };
     vec![LinkChange::Removed(from), LinkChange::Made(moved)]
 }
@@ -224,6 +226,7 @@ mod tests {
         LinkChange::Made(Link {
             at: at.into(),
             to: to.map(str::to_string),
+            tree: false,
         })
     }
 
@@ -262,7 +265,14 @@ mod tests {
             links_of("cp -s /h/a.txt a.txt"),
             [made_link("/w/a.txt", Some("/h/a.txt"))]
         );
-        assert!(links_of("cp -rs /h/docs d").is_empty());
+        assert_eq!(
+            links_of("cp -rs /h/docs d"),
+            [LinkChange::Made(Link {
+                at: "/w/d".into(),
+                to: Some("/h/docs".into()),
+                tree: true,
+            })]
+        );
         assert_eq!(
             links_of("rm dl; rm -rf x/"),
             [LinkChange::Removed("/w/dl".into())]

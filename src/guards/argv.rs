@@ -42,6 +42,16 @@ pub const GIT_VALUED: [&str; 6] = [
     "--exec-path",
 ];
 
+/// The path a word may name: the value of `--opt=value` / `if=value`, else the word. An `=`
+/// inside a glob's bracket (`id_[[=r=]]sa`, an equivalence class) is the pattern's own.
+pub fn path_word(a: &Arg) -> &str {
+    match a.text.split_once('=') {
+        Some((key, _)) if a.pattern && key.contains('[') => &a.text,
+        Some((_, value)) => value,
+        None => &a.text,
+    }
+}
+
 /// Whether `word` is one of `list` (program names, options). Compared by length and last byte
 /// first (options all begin with `-`): most words are in no list, and `contains` calls memcmp
 /// for every entry of the same length — ~60 calls for an ordinary command line.

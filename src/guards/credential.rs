@@ -522,7 +522,7 @@ fn names_credential(s: &Subject, protected: &PathSet, c: &Command, a: &Arg) -> O
     if a.unresolved && a.text.chars().all(|ch| ch == '*') || super::only_flags(a) {
         return None;
     }
-    let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
+    let word = super::argv::path_word(a);
     // `make VERSION=$(git describe)`, `--name="$N"`: a value not known at all names nothing,
     // as a word not known at all does not.
     if a.unresolved && word.chars().all(|ch| ch == '*') {
@@ -1186,13 +1186,15 @@ fn without_extglob(text: &str) -> String {
     out
 }
 
-/// Whether the call's scripts turn on dotglob (then a wildcard matches dotfiles too).
+/// Whether the call's scripts turn on dotglob (then a wildcard matches dotfiles too), by
+/// `shopt -s dotglob` or a non-empty `GLOBIGNORE` (`Script::dotglob`).
 fn dotglob(s: &Subject) -> bool {
-    s.commands().any(|(_, _, c)| {
-        program(c) == "shopt"
-            && args(c).iter().any(|a| a.text == "dotglob")
-            && args(c).iter().any(|a| a.text == "-s")
-    })
+    s.view.scripts.iter().any(|script| script.dotglob)
+        || s.commands().any(|(_, _, c)| {
+            program(c) == "shopt"
+                && args(c).iter().any(|a| a.text == "dotglob")
+                && args(c).iter().any(|a| a.text == "-s")
+        })
 }
 
 /// The words an extglob group `@(a|b)`, `+(a|b)` or `?(a|b)` stands for (its first group, up

@@ -460,7 +460,8 @@ fn links_walked_into(s: &Subject, c: &Command, root: &Resolved) -> Option<String
         return None;
     }
     let under = format!("{}/", root.path.trim_end_matches('/'));
-    let met = s.view.links.iter().filter(|l| l.at.starts_with(&under));
+    // A tree of links (`cp -rs`) is walked too, but deleting in it deletes the links.
+    let met = (s.view.links.iter()).filter(|l| !l.tree && l.at.starts_with(&under));
     met.into_iter().find_map(|l| {
         let to = match &l.to {
             None => {

@@ -291,7 +291,7 @@ fn command(s: &Subject, script: &Script, c: &Command) -> Option<String> {
     s.distinct_args(c)
         .filter(|a| !super::only_flags(a))
         .find_map(|a| {
-            let word = a.text.split_once('=').map_or(a.text.as_str(), |(_, v)| v);
+            let word = super::argv::path_word(a);
             let p = s.path_of(c, word);
             let why = touches_state(s, &p, access).or_else(|| {
                 listed(&REMOVERS, prog)

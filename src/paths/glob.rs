@@ -165,12 +165,11 @@ fn class_end(chars: &[char], open: usize) -> Option<usize> {
         match chars[i] {
             '\\' => i += 1,
             ']' => return Some(i),
-            '[' if chars.get(i + 1) == Some(&':') => {
-                // `[:alpha:]` inside a class: skip to its `:]` so its `]` does not end the class.
-                let close = (i + 2..chars.len().saturating_sub(1))
-                    .find(|&k| chars[k] == ':' && chars[k + 1] == ']');
-                if let Some(k) = close {
-                    i = k + 1;
+            '[' if matches!(chars.get(i + 1), Some(':' | '=' | '.')) => {
+                // `[:alpha:]`, `[=e=]`, `[.y.]` inside a class: skip to the closing `:]`, `=]`
+                // or `.]` so its `]` does not end the class.
+                if let Some(k) = bracket_item_end(chars, i) {
+                    i = k;
                 }
             }
             _ => {}
@@ -178,6 +177,15 @@ fn class_end(chars: &[char], open: usize) -> Option<usize> {
         i += 1;
     }
     None
+}
+
+/// Index of the `]` that closes a `[:class:]`, `[=equivalence=]` or `[.collating.]` item
+/// opened at `open`.
+fn bracket_item_end(chars: &[char], open: usize) -> Option<usize> {
+    let kind = *chars.get(open + 1)?;
+    (open + 2..chars.len().saturating_sub(1))
+        .find(|&k| chars[k] == kind && chars[k + 1] == ']')
+        .map(|k| k + 1)
 }
 
 /// Compiles glob text. Escapes are always honoured: entries are written by us or the operator,
@@ -254,11 +262,18 @@ fn class_items(items: &[char]) -> (Vec<(u32, u32)>, bool) {
     let mut i = 0;
     while i < items.len() {
         let mut c = items[i];
-        if c == '[' && items.get(i + 1) == Some(&':') {
-            posix = true;
-            let close = (i + 2..items.len().saturating_sub(1))
-                .find(|&k| items[k] == ':' && items[k + 1] == ']');
-            i = close.map_or(items.len(), |k| k + 2);
+        if c == '[' && matches!(items.get(i + 1), Some(':' | '=' | '.')) {
+            let close = bracket_item_end(items, i);
+            // `[=r=]` and `[.r.]` of one character are that character (in the C locale;
+            // elsewhere an equivalence class may hold accented forms too, and a multi-letter
+            // collating name like `[.hyphen.]` is a character we do not look up): those, and
+            // named classes, are taken as any character, which fails closed.
+            let inner = close.map(|k| &items[i + 2..k - 1]);
+            match (items[i + 1], inner) {
+                ('=' | '.', Some([one])) => ranges.push((*one as u32, *one as u32)),
+                _ => posix = true,
+            }
+            i = close.map_or(items.len(), |k| k + 1);
             continue;
         }
         if c == '\\' && i + 1 < items.len() {
@@ -462,6 +477,16 @@ mod tests {
         assert!(m(".[!x]nv", ".env"));
         assert!(!m("a[!x]b", "a/b"));
         assert!(m("[]]", "]"));
+    }
+
+    #[test]
+    fn equivalence_and_collating_items_are_their_character() {
+        assert!(m("id_[[=r=]]sa", "id_rsa"));
+        assert!(m("*[[.y.]]", "trust.key"));
+        assert!(!m("*[[.y.]]", "trust.pem"));
+        assert!(m("[[:alpha:]]x", "ax"));
+        assert!(m("[[=e=]x]nv", "env"));
+        assert!(has_pattern("id_[[=r=]]sa"));
     }
 
     #[test]

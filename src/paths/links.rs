@@ -12,13 +12,17 @@ use super::{PathContext, Resolved};
 const MAX_HOPS: usize = 40;
 
 /// A symbolic link the session made.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Link {
     /// Where the link is: absolute and lexically normal.
     pub at: String,
     /// Where it points, absolute and lexically normal; `None` when it was only known when the
     /// command ran (`ln -s "$(…)" dl`).
     pub to: Option<String>,
+    /// A tree of links rather than one (`cp -rs DIR snap`): `at` is a real directory whose
+    /// files are links to the files of `to`. Opening a file below it goes through; removing
+    /// a name below it removes that name (a link or a directory of the copy), not the target.
+    pub tree: bool,
 }
 
 /// Where a path lands once known links are followed.
@@ -63,7 +67,7 @@ pub fn follow(raw: &str, ctx: &PathContext, links: &[Link], last: bool) -> Reach
         if is_last && !last {
             break;
         }
-        let Some(link) = link_at(links, &dir, &kept) else {
+        let Some(link) = link_at(links, &dir, &kept).filter(|l| last || !l.tree) else {
             continue;
         };
         hops += 1;
@@ -118,14 +122,22 @@ mod tests {
             Link {
                 at: "/w/dl".into(),
                 to: Some("/home/a/docs".into()),
+                ..Link::default()
             },
             Link {
                 at: "/w/odd".into(),
                 to: None,
+                ..Link::default()
             },
             Link {
                 at: "/w/bin/app".into(),
                 to: Some("/w/build/app".into()),
+                ..Link::default()
+            },
+            Link {
+                at: "/w/snap".into(),
+                to: Some("/home/a/docs".into()),
+                tree: true,
             },
         ]
     }
@@ -174,15 +186,27 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_of_links_is_followed_only_to_open_a_file() {
+        assert_eq!(at("snap/a/b", "/w", false), Reached::Lexical);
+        assert_eq!(at("snap/", "/w", false), Reached::Lexical);
+        assert_eq!(
+            at("snap/a/b", "/w", true),
+            through("/home/a/docs/a/b", false)
+        );
+    }
+
+    #[test]
     fn a_loop_of_links_is_unknown() {
         let ring = vec![
             Link {
                 at: "/w/a".into(),
                 to: Some("/w/b".into()),
+                ..Link::default()
             },
             Link {
                 at: "/w/b".into(),
                 to: Some("/w/a".into()),
+                ..Link::default()
             },
         ];
         let ctx = PathContext {

@@ -285,7 +285,7 @@ impl Walker {
                 // Each value is a file the pattern matches: judged as the pattern itself.
                 f.cur.push(&glob, false);
             }
-            WordPiece::ParameterExpansion(expr) => match self.parameter(expr, depth, inputs) {
+            WordPiece::ParameterExpansion(expr) => match self.expansion(expr, depth, inputs) {
                 Some(v) => f.expansion(&v, dq),
                 None => {
                     self.note_env_read(expr);
@@ -378,25 +378,13 @@ impl Walker {
             return;
         }
         // Every form that yields (part of) the value; not its length, nor variable names.
-        let parameter = match expr {
-            P::Parameter { parameter, .. }
-            | P::UseDefaultValues { parameter, .. }
-            | P::AssignDefaultValues { parameter, .. }
-            | P::IndicateErrorIfNullOrUnset { parameter, .. }
-            | P::RemoveSmallestSuffixPattern { parameter, .. }
-            | P::RemoveLargestSuffixPattern { parameter, .. }
-            | P::RemoveSmallestPrefixPattern { parameter, .. }
-            | P::RemoveLargestPrefixPattern { parameter, .. }
-            | P::Substring { parameter, .. }
-            | P::Transform { parameter, .. }
-            | P::UppercaseFirstChar { parameter, .. }
-            | P::UppercasePattern { parameter, .. }
-            | P::LowercaseFirstChar { parameter, .. }
-            | P::LowercasePattern { parameter, .. }
-            | P::ReplaceSubstring { parameter, .. } => parameter,
-            _ => return,
-        };
-        let word::Parameter::Named(n) = parameter else {
+        if matches!(
+            expr,
+            P::ParameterLength { .. } | P::UseAlternativeValue { .. }
+        ) {
+            return;
+        }
+        let Some(word::Parameter::Named(n)) = parameter_of(expr) else {
             return;
         };
         if self.vars.get(n) != Val::Unknown {
@@ -413,11 +401,24 @@ impl Walker {
         }
     }
 
-    /// Arithmetic can hide substitutions (`$(( $(rm …) ))`); its value is never needed.
-    pub(super) fn arith(&mut self, expr: &str, depth: u32, inputs: &mut Vec<usize>) {
-        if expr.contains('$') || expr.contains('`') {
-            let _ = self.fields(expr, depth, inputs, false, true);
+    /// `${…}`: the arithmetic it evaluates on the way (an indexed subscript `${a[i]}`, the
+    /// offset and length of `${x:o:l}`), then its value when the script makes it known.
+    fn expansion(
+        &mut self,
+        expr: &ParameterExpr,
+        depth: u32,
+        inputs: &mut Vec<usize>,
+    ) -> Option<String> {
+        if let Some(word::Parameter::NamedWithIndex { index, .. }) = parameter_of(expr) {
+            self.arith(index, depth, inputs);
         }
+        if let ParameterExpr::Substring { offset, length, .. } = expr {
+            self.arith(&offset.value, depth, inputs);
+            if let Some(l) = length {
+                self.arith(&l.value, depth, inputs);
+            }
+        }
+        self.parameter(expr, depth, inputs)
     }
 
     /// The value of `${…}`, when the script makes it known.
@@ -481,6 +482,11 @@ impl Walker {
                 parameter,
                 indirect: false,
             } => known(self.lookup(parameter)).map(|v| v.chars().count().to_string()),
+            P::Transform {
+                parameter,
+                indirect,
+                op: word::ParameterTransformOp::PromptExpand,
+            } => self.prompt_expand(parameter, *indirect, depth, inputs),
             _ => None,
         }
     }
@@ -498,7 +504,7 @@ impl Walker {
         Some(glob.clone())
     }
 
-    fn lookup(&self, parameter: &word::Parameter) -> Val {
+    pub(super) fn lookup(&self, parameter: &word::Parameter) -> Val {
         match parameter {
             // An unknown HOME is the agent's home: `~` tells the path resolver, which knows it.
             word::Parameter::Named(n) if n == "HOME" => match self.vars.get(n) {
@@ -510,6 +516,31 @@ impl Walker {
             word::Parameter::Special(word::SpecialParameter::ShellName) => self.vars.get("0"),
             _ => Val::Unknown,
         }
+    }
+}
+
+/// The parameter a `${…}` form reads (every form but `${!prefix*}` and `${!a[@]}`).
+fn parameter_of(expr: &ParameterExpr) -> Option<&word::Parameter> {
+    use ParameterExpr as P;
+    match expr {
+        P::Parameter { parameter, .. }
+        | P::UseDefaultValues { parameter, .. }
+        | P::AssignDefaultValues { parameter, .. }
+        | P::UseAlternativeValue { parameter, .. }
+        | P::IndicateErrorIfNullOrUnset { parameter, .. }
+        | P::ParameterLength { parameter, .. }
+        | P::RemoveSmallestSuffixPattern { parameter, .. }
+        | P::RemoveLargestSuffixPattern { parameter, .. }
+        | P::RemoveSmallestPrefixPattern { parameter, .. }
+        | P::RemoveLargestPrefixPattern { parameter, .. }
+        | P::Substring { parameter, .. }
+        | P::Transform { parameter, .. }
+        | P::UppercaseFirstChar { parameter, .. }
+        | P::UppercasePattern { parameter, .. }
+        | P::LowercaseFirstChar { parameter, .. }
+        | P::LowercasePattern { parameter, .. }
+        | P::ReplaceSubstring { parameter, .. } => Some(parameter),
+        _ => None,
     }
 }
 

@@ -4,11 +4,14 @@
 //! inside them runs), and `BASH_FUNC_<name>%%` in the environment (a child bash imports it as
 //! the function `<name>`, which then runs in place of the program of that name). Names made to
 //! run something else (`hash -p /bin/rm ls`) and builtins loaded from a shared object
-//! (`enable -f x.so name`) belong here too.
+//! (`enable -f x.so name`) belong here too, and so does `${x@P}`, which expands x's value as a
+//! prompt string, running the `$(…)` in it.
 //!
 //! A value is judged when it is set, whichever route sets it (an assignment, `export`, a
 //! command's prefix, `env`, the exec tool's `env` param): whether and when a shell later runs
 //! it is not knowable here, and nobody needs a prompt that deletes files.
+
+use brush_parser::word::Parameter;
 
 use super::vars::Val;
 use super::walk::{Exec, Walker};
@@ -45,6 +48,13 @@ impl Walker {
     /// Judges every variable in `set` that the shell runs as code, as a script of its own
     /// labelled with the variable; one only known when it runs is opaque.
     pub(super) fn shell_hooks(&mut self, set: &[(String, Val)], cx: &Exec) {
+        // A non-empty GLOBIGNORE turns dotglob on: `*` then matches `.env`.
+        if set
+            .iter()
+            .any(|(n, v)| n == "GLOBIGNORE" && *v != Val::Set(String::new()) && *v != Val::Unset)
+        {
+            self.note_dotglob();
+        }
         for (name, val) in set.iter().filter(|(n, _)| runs_as_code(n)) {
             let text = match val {
                 Val::Set(v) => code_of(name, v),
@@ -65,6 +75,45 @@ impl Walker {
             inner.wrappers.push(name.clone());
             self.in_prefix(&inner, |w| w.script(&text, cx.depth + 1, &[]));
         }
+    }
+
+    /// `${x@P}`: x's value expanded as a prompt string (backslash escapes decoded, then
+    /// parameters and substitutions expanded as in double quotes). A value the script set is
+    /// followed one level down; one assigned something only known when it runs is opaque. A
+    /// variable the script never set is the host's own (`${PS1@P}` shows the prompt).
+    pub(super) fn prompt_expand(
+        &mut self,
+        parameter: &Parameter,
+        indirect: bool,
+        depth: u32,
+        inputs: &mut Vec<usize>,
+    ) -> Option<String> {
+        let host = matches!(parameter, Parameter::Named(n) if !self.vars.assigned(n));
+        let value = if indirect {
+            Val::Unknown
+        } else {
+            self.lookup(parameter)
+        };
+        let text = match value {
+            Val::Set(v) => v,
+            Val::Unset => return Some(String::new()),
+            Val::Unknown if host && !indirect => return None,
+            Val::Unknown => {
+                let what = format!("{parameter}@P of a value only known when it runs");
+                self.opaque(OpaqueKind::DynamicScript, &what);
+                return None;
+            }
+        };
+        if !text.contains(['$', '`']) {
+            return (!text.contains('\\')).then_some(text);
+        }
+        // One level down per expansion, so a value that names itself stops at the bound.
+        if depth + 1 > MAX_DEPTH {
+            self.too_deep(&text);
+            return None;
+        }
+        let out = self.heredoc(&text, depth + 1, inputs);
+        (!out.unresolved && !out.text.contains('\\')).then_some(out.text)
     }
 
     /// The exec tool's `env` param, judged as any other route that sets these variables.

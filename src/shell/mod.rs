@@ -40,6 +40,9 @@ pub struct Script {
     /// Files the script printed into (`echo … > p.sh`), with the earlier calls' files it was
     /// given: what a later call that runs one runs.
     pub written: Vec<Written>,
+    /// Wildcards may match a leading dot: `shopt -s dotglob`'s effect, which setting
+    /// `GLOBIGNORE` to anything non-empty has too (`GLOBIGNORE=x; cat *` prints `.env`).
+    pub dotglob: bool,
 }
 
 /// One simple command as it would be executed.
@@ -137,6 +140,8 @@ pub enum OpaqueKind {
 }
 
 mod ansi;
+mod arith;
+mod builtins;
 mod documents;
 mod expand;
 mod fast;
@@ -149,6 +154,7 @@ mod parse;
 mod project_run;
 mod sed;
 mod setup;
+mod split_string;
 #[cfg(test)]
 mod tests;
 mod vars;

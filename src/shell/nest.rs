@@ -117,10 +117,17 @@ impl Walker {
                         xargs_input(&mut args);
                     }
                 }
-                Peel::Split { label, index } => {
+                Peel::Split {
+                    label,
+                    at,
+                    end,
+                    keep,
+                    value,
+                } => {
                     cx.wrappers.push(label);
-                    let words: Vec<Arg> = split_words(&args[index]);
-                    args.splice(..=index, words);
+                    let mut words: Vec<Arg> = keep.iter().map(|k| Arg::literal(k)).collect();
+                    words.extend(self.env_split(&value));
+                    args.splice(at..end.min(args.len()), words);
                 }
                 Peel::Package { label, index } => {
                     cx.wrappers.push(label);
@@ -181,6 +188,10 @@ impl Walker {
             "eval" => self.eval(args, cx),
             "source" | "." => self.source(&name, args, cx),
             "find" => self.find(args, cx),
+            "mapfile" | "readarray" => {
+                self.declare(&name, &args, &cx);
+                self.mapfile(args, cx)
+            }
             // `echo CMD | at now`: at runs its stdin as a shell script (unless `-f FILE`).
             "at" | "batch" if !args[1..].iter().any(|a| a.text.starts_with("-f")) => {
                 self.stdin_script(&name, args, cx)
@@ -196,6 +207,7 @@ impl Walker {
                 out
             }
             _ => {
+                self.evaluated_words(&name, &args, cx.depth, &cx.src);
                 self.declare(&name, &args, &cx);
                 let at = self.emit(args, cx);
                 if let (Some(text), Some(c)) = (program, self.get_mut(at)) {
@@ -573,14 +585,25 @@ pub(super) fn join(words: &[Arg]) -> Arg {
     out
 }
 
-/// `env -S`'s splitting: on blanks (its own escapes are rare enough to leave out).
-fn split_words(arg: &Arg) -> Vec<Arg> {
-    arg.text
-        .split_whitespace()
-        .map(|w| Arg {
-            text: w.to_owned(),
-            pattern: false,
-            unresolved: arg.unresolved,
-        })
-        .collect()
+impl Walker {
+    /// `env -S STRING`'s words, with `${NAME}` from the variables env inherits (an unknown
+    /// HOME is the agent's, `~`); a STRING only known when it runs stays one unknown word.
+    fn env_split(&self, value: &Arg) -> Vec<Arg> {
+        if value.unresolved {
+            return vec![value.clone()];
+        }
+        let lookup = |n: &str| match self.vars.get(n) {
+            Val::Set(v) => Some(v),
+            Val::Unset => Some(String::new()),
+            Val::Unknown if n == "HOME" => Some("~".to_owned()),
+            Val::Unknown => None,
+        };
+        (super::split_string::split(&value.text, lookup).into_iter())
+            .map(|w| Arg {
+                pattern: w.unresolved,
+                text: w.text,
+                unresolved: w.unresolved,
+            })
+            .collect()
+    }
 }

@@ -23,6 +23,8 @@ struct Var {
     val: Val,
     /// Passed to child processes (`bash -c`, `env`): set by `export`, or inherited.
     exported: bool,
+    /// `declare -i`: every assignment evaluates its value as arithmetic.
+    integer: bool,
 }
 
 /// bash resets IFS at startup (it is never imported), so its default is known.
@@ -62,8 +64,35 @@ impl Vars {
         };
         self.loader |= name.starts_with("LD_");
         self.hooks |= super::setup::HOOK_VARS.contains(&name);
-        let exported = export || self.map.get(name).is_some_and(|v| v.exported);
-        self.map.insert(name.to_owned(), Var { val, exported });
+        let old = self.map.get(name);
+        let exported = export || old.is_some_and(|v| v.exported);
+        let integer = old.is_some_and(|v| v.integer);
+        self.map.insert(
+            name.to_owned(),
+            Var {
+                val,
+                exported,
+                integer,
+            },
+        );
+    }
+
+    /// `declare -i NAME`: later assignments to NAME are evaluated as arithmetic.
+    pub(super) fn set_integer(&mut self, name: &str) {
+        match self.map.get_mut(name) {
+            Some(v) => v.integer = true,
+            None => {
+                self.set(name, Val::Unknown, false);
+                if let Some(v) = self.map.get_mut(name) {
+                    v.integer = true;
+                }
+            }
+        }
+    }
+
+    /// Whether NAME has the integer attribute.
+    pub(super) fn integer(&self, name: &str) -> bool {
+        self.map.get(name).is_some_and(|v| v.integer)
     }
 
     /// Whether an `LD_*` variable was ever given a value.

@@ -123,6 +123,11 @@ impl Walker {
         }
     }
 
+    /// Wildcards from here on match a leading dot (see `Script::dotglob`).
+    pub(super) fn note_dotglob(&mut self) {
+        self.out.dotglob = true;
+    }
+
     pub(super) fn too_deep(&mut self, text: &str) {
         self.opaque(OpaqueKind::TooDeep, text);
     }
@@ -384,12 +389,21 @@ impl Walker {
                 self.extended_test(b, depth, inputs);
             }
             E::Not(a) | E::Parenthesized(a) => self.extended_test(a, depth, inputs),
-            E::UnaryTest(_, w) => {
-                self.single(&w.value, depth, inputs);
+            E::UnaryTest(op, w) => {
+                let name = self.single(&w.value, depth, inputs);
+                if matches!(op, ast::UnaryPredicate::ShellVariableIsSetAndAssigned) {
+                    self.name_operand(&name, depth, &w.value);
+                }
             }
-            E::BinaryTest(_, a, b) => {
-                self.single(&a.value, depth, inputs);
-                self.single(&b.value, depth, inputs);
+            E::BinaryTest(op, a, b) => {
+                let a = self.single(&a.value, depth, inputs);
+                let b = self.single(&b.value, depth, inputs);
+                // `-eq` and its kin evaluate both sides as arithmetic.
+                if arithmetic(op) {
+                    for side in [a, b].iter().filter(|s| !s.unresolved) {
+                        self.arith(&side.text, depth, inputs);
+                    }
+                }
             }
         }
     }
@@ -527,15 +541,33 @@ impl Walker {
     }
 
     fn assignment(&mut self, a: &ast::Assignment, depth: u32, inputs: &mut Vec<usize>) -> Val {
+        // `a[i]=…` evaluates the subscript (arithmetic for an indexed array).
+        if let ast::AssignmentName::ArrayElementName(_, sub) = &a.name {
+            self.arith(sub, depth, inputs);
+        }
         let ast::AssignmentValue::Scalar(w) = &a.value else {
             if let ast::AssignmentValue::Array(items) = &a.value {
-                for (_, w) in items {
+                for (key, w) in items {
+                    // `x=([i]=1)`: each key is a subscript, evaluated as one.
+                    if let Some(k) = key {
+                        self.arith(&k.value, depth, inputs);
+                    }
                     self.single(&w.value, depth, inputs);
                 }
             }
             return Val::Unknown;
         };
         let value = self.single(&w.value, depth, inputs);
+        // `declare -i n; n=v`: the value is evaluated as arithmetic, so v's value runs too.
+        if self.vars.integer(name_str(a)) {
+            if !value.unresolved {
+                self.arith(&value.text, depth, inputs);
+            }
+            let number = !value.text.is_empty() && value.text.bytes().all(|b| b.is_ascii_digit());
+            if !number || a.append {
+                return Val::Unknown;
+            }
+        }
         if value.unresolved || !matches!(a.name, ast::AssignmentName::VariableName(_)) {
             return Val::Unknown;
         }
@@ -650,10 +682,28 @@ impl Walker {
     }
 }
 
+/// The `[[ ]]` operators that evaluate their operands as arithmetic.
+fn arithmetic(op: &ast::BinaryPredicate) -> bool {
+    use ast::BinaryPredicate as B;
+    matches!(
+        op,
+        B::ArithmeticEqualTo
+            | B::ArithmeticNotEqualTo
+            | B::ArithmeticLessThan
+            | B::ArithmeticLessThanOrEqualTo
+            | B::ArithmeticGreaterThan
+            | B::ArithmeticGreaterThanOrEqualTo
+    )
+}
+
 fn name_of(a: &ast::Assignment) -> String {
+    name_str(a).to_owned()
+}
+
+fn name_str(a: &ast::Assignment) -> &str {
     match &a.name {
-        ast::AssignmentName::VariableName(n) => n.clone(),
-        ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
+        ast::AssignmentName::VariableName(n) => n,
+        ast::AssignmentName::ArrayElementName(n, _) => n,
     }
 }
 

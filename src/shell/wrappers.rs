@@ -25,8 +25,16 @@ pub(super) enum Peel {
         from: usize,
         single: bool,
     },
-    /// `env -S STRING …`: STRING is split on blanks into words that replace it.
-    Split { label: String, index: usize },
+    /// `env -S STRING …`: the words `at..end` (the option and STRING) are replaced by `keep`
+    /// (other flags of the same word, as `-i` of `-iS STRING`) and STRING split as env splits
+    /// it; env then reads the result again.
+    Split {
+        label: String,
+        at: usize,
+        end: usize,
+        keep: Option<String>,
+        value: Arg,
+    },
     /// `npx PKG …`: the program is the package's binary, `PKG` minus scope and version.
     Package { label: String, index: usize },
 }
@@ -314,6 +322,52 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
             wrap("screen", start, args)
         }
         "tmux" => tmux(args),
+        // `ssh-agent [-c|-s] [-Dd] [-a SOCK] [-E HASH] [-O OPT] [-P PROVIDERS] [-t LIFE] CMD…`
+        // runs CMD as its child (`-k` kills an agent instead).
+        "ssh-agent" => {
+            let start = after_options(args, 1, "aEOPt", &[]);
+            if has_flag(args, start, "k", &[]) {
+                return Peel::Program;
+            }
+            wrap(name, start, args)
+        }
+        // `gpg-agent --daemon CMD…` runs CMD as its child (GnuPG manual, `--daemon`).
+        "gpg-agent" if has_flag(args, args.len(), "", &["daemon"]) => {
+            let long = &[
+                "homedir",
+                "options",
+                "log-file",
+                "debug",
+                "debug-level",
+                "pinentry-program",
+                "scdaemon-program",
+                "default-cache-ttl",
+                "max-cache-ttl",
+                "extra-socket",
+                "browser-socket",
+            ];
+            wrap(name, after_options(args, 1, "", long), args)
+        }
+        // `systemd-cat [-t ID] [-p PRIO] CMD…` runs CMD with its output sent to the journal.
+        "systemd-cat" => {
+            let long = &[
+                "identifier",
+                "priority",
+                "stderr-priority",
+                "level-prefix",
+                "namespace",
+            ];
+            wrap(name, after_options(args, 1, "tp", long), args)
+        }
+        // `run-one CMD…` and its kin (Ubuntu's run-one) run CMD unless a copy already runs.
+        "run-one"
+        | "run-this-one"
+        | "keep-one-running"
+        | "run-one-constantly"
+        | "run-one-until-success"
+        | "run-one-until-failure" => wrap(name, 1, args),
+        // `trickle [-d RATE] [-u RATE] … CMD…` runs CMD with its bandwidth shaped.
+        "trickle" => wrap(name, after_options(args, 1, "duwtlnLP", &[]), args),
         "ssh" | "autossh" => ssh(args),
         // Parallel shells: `pssh -h hosts CMD…`, `pdsh -w hosts CMD…` run CMD through each
         // host's shell.
@@ -826,22 +880,59 @@ fn option_value(args: &[Arg], short: char, long: &str) -> Option<usize> {
 fn env(args: &[Arg]) -> Peel {
     let long = &["unset", "chdir", "split-string"];
     let start = after_options(args, 1, "uCSP", long);
-    if let Some(i) = args[1..start.min(args.len())]
-        .iter()
-        .position(|a| a.text == "-S" || a.text == "--split-string")
-    {
-        let index = i + 2;
-        if index < args.len() {
-            return Peel::Split {
-                label: "env".to_owned(),
-                index,
-            };
-        }
+    if let Some(split) = split_string(args, start.min(args.len())) {
+        return split;
     }
     let clear = has_flag(args, start, "i", &["ignore-environment"])
         || args[1..start.min(args.len())].iter().any(|a| a.text == "-");
     let (end, env) = assignments(args, start);
     with_env("env", end, env, clear, args)
+}
+
+/// env's `-S STRING` among its options `args[1..end]`: `-S STR`, `-SSTR`, `-iS STR`,
+/// `--split-string STR`, `--split-string=STR`.
+fn split_string(args: &[Arg], end: usize) -> Option<Peel> {
+    let split = |at: usize, end: usize, keep: Option<String>, value: Arg| Peel::Split {
+        label: "env -S".to_owned(),
+        at,
+        end,
+        keep,
+        value,
+    };
+    for (i, a) in args.iter().enumerate().take(end).skip(1) {
+        let t = a.text.as_str();
+        if let Some(v) = t.strip_prefix("--split-string=") {
+            let value = Arg {
+                text: v.to_owned(),
+                ..a.clone()
+            };
+            return Some(split(i, i + 1, None, value));
+        }
+        if t == "--split-string" {
+            return Some(split(i, i + 2, None, args.get(i + 1)?.clone()));
+        }
+        let Some(cluster) = t.strip_prefix('-').filter(|c| !c.starts_with('-')) else {
+            continue;
+        };
+        // The first letter that takes a value ends the cluster: `-uS` unsets `S`.
+        let Some((pos, c)) = cluster.char_indices().find(|(_, c)| "uCSP".contains(*c)) else {
+            continue;
+        };
+        if c != 'S' {
+            continue;
+        }
+        let keep = (pos > 0).then(|| format!("-{}", &cluster[..pos]));
+        let joined = &cluster[pos + 1..];
+        if joined.is_empty() {
+            return Some(split(i, i + 2, keep, args.get(i + 1)?.clone()));
+        }
+        let value = Arg {
+            text: joined.to_owned(),
+            ..a.clone()
+        };
+        return Some(split(i, i + 1, keep, value));
+    }
+    None
 }
 
 /// Where bubblewrap's command starts: its options are all long, and take none, one or more

@@ -102,15 +102,43 @@ impl WrittenFiles {
     /// extension (`python3 -m tools.clean` runs clean.py) or directory (`run-parts
     /// /tmp/hooks.d`) its text mentions; the files a program it mentions reads without being
     /// named (`READ_BY`: the default makefiles for `make`, git's config for `git`); files
-    /// programs load without being named (`sitecustomize.py`, a `.pth`); and the mark of an archive unpacked with unknown contents (`*`). Most calls
-    /// mention none, and nothing is copied for them.
+    /// programs load without being named (`sitecustomize.py`, a `.pth`); libraries and
+    /// headers the session built for a call that links or compiles; and the mark of an
+    /// archive unpacked with unknown contents (`*`). Most calls mention none, and nothing is
+    /// copied for them.
     pub fn mentioned(&self, session: &str, said: &[&str]) -> Vec<File> {
+        self.mentioned_and_all(session, said, || false).0
+    }
+
+    /// `mentioned`, and every file of the session by its path as the call named it (relative
+    /// to the workspace for a file tool, a base name for a command line's redirect) when
+    /// `wants_all` says so: what a build or test tool may run (`call::startup::build`). One
+    /// look at the store; `wants_all` is only asked when the session wrote files.
+    pub fn mentioned_and_all(
+        &self,
+        session: &str,
+        said: &[&str],
+        wants_all: impl FnOnce() -> bool,
+    ) -> (Vec<File>, Vec<File>) {
         let Ok(map) = self.inner.lock() else {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         };
-        let Some(files) = map.get(session) else {
-            return Vec::new();
+        let Some(files) = map.get(session).filter(|f| !f.is_empty()) else {
+            return (Vec::new(), Vec::new());
         };
+        let all = if wants_all() {
+            files.clone()
+        } else {
+            Vec::new()
+        };
+        // A call that links or loads libraries (`-lhook`, `LD_LIBRARY_PATH=/tmp/lib`) may load
+        // any shared object the session built; one that compiles may include any header or
+        // module the session wrote (`#include "x.h"`, `mod x;`). Looked for only when the
+        // session has such files.
+        let has = |ext: fn(&str) -> bool| files.iter().any(|(p, _)| ext(p));
+        let says = |words: &[&str]| said.iter().any(|s| words.iter().any(|w| s.contains(w)));
+        let links = has(shared_object) && says(&["LD_", "-l"]);
+        let compiles = has(included_source) && says(&["cc", "++", "clang", "rustc"]);
         // Files where git runs hooks from are run by any git command (`guards::git::config`),
         // and compose reads its files without being told their names.
         let git = said.iter().any(|s| s.contains("git"));
@@ -126,6 +154,8 @@ impl WrittenFiles {
                 || compose
                     && name.contains("compose")
                     && (name.ends_with(".yml") || name.ends_with(".yaml"))
+                || links && shared_object(name)
+                || compiles && included_source(name)
                 || said.iter().any(|s| {
                     s.contains(name)
                         || !stem.is_empty() && s.contains(stem)
@@ -176,7 +206,7 @@ impl WrittenFiles {
                 out.push((q.to_string(), t.clone()));
             }
         }
-        out
+        (out, all)
     }
 }
 
@@ -188,6 +218,18 @@ fn code_of((path, text): &File) -> Option<(crate::code::Lang, &str)> {
         _ => return None,
     };
     Some((lang, text.as_deref()?))
+}
+
+/// `libx.so`, `libx.so.1`.
+fn shared_object(path: &str) -> bool {
+    path.ends_with(".so") || path.contains(".so.")
+}
+
+/// A file a compiler pulls in by name from the file it compiles.
+fn included_source(path: &str) -> bool {
+    [".h", ".hh", ".hpp", ".hxx", ".inc", ".c", ".rs"]
+        .iter()
+        .any(|e| path.ends_with(e))
 }
 
 /// `text` with each replacement made where its old text is, else its new text added.

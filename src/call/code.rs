@@ -67,6 +67,9 @@ fn tests(lang: Lang, text: &str) -> String {
     let kind = match lang {
         Lang::Python => startup::Project::Python,
         Lang::Js => startup::Project::Js,
+        // Discovered tests are Python or JavaScript files (`imports`); a compiled
+        // language's tests are built first and judged by `startup::build`.
+        Lang::C | Lang::Rust | Lang::Go => return String::new(),
     };
     startup::commands(startup::Runs::Project(kind), text)
 }

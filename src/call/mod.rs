@@ -63,6 +63,9 @@ pub struct Earlier {
     pub shell: crate::typed::ShellState,
     /// Symbolic links they made (`crate::links`), which this call's paths may run through.
     pub links: Vec<paths::Link>,
+    /// Every file they wrote, by path, when this call names a build or test tool, which may
+    /// run any of them (`startup::build`); empty otherwise.
+    pub programs: Vec<Written>,
 }
 
 /// What one tool call would do.
@@ -194,6 +197,7 @@ pub fn view(req: &Request, agent_id: &str, host: &HostPaths, earlier: &Earlier) 
         );
     }
     containers::follow(&mut v, host);
+    startup::build::follow(&mut v, host, earlier);
     code::follow(&mut v, host, earlier);
     v.link_changes = links::changes(&v, host.home.as_deref(), &earlier.links);
     v.links = earlier.links.clone();

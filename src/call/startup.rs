@@ -11,6 +11,7 @@
 use crate::shell::Written;
 use serde_json::{Map, Value};
 
+pub mod build;
 mod config;
 mod project;
 pub use config::Lang;

@@ -139,6 +139,9 @@ pub fn modules(lang: Lang, code: &str) -> Vec<Load> {
     match lang {
         Lang::Python => python_imports(&t, &mut out),
         Lang::Js => js_imports(&t, &mut out),
+        // A compiled language's includes are the written files a compile call brings along
+        // (`written::mentioned`).
+        Lang::C | Lang::Rust | Lang::Go => {}
     }
     out.truncate(MAX_LOADS);
     out
@@ -302,6 +305,7 @@ pub fn command(lang: Lang, program: &str, words: &[&str], startup: Option<&str>)
         Lang::Python if matches!(program, "pytest" | "py.test") => pytest(words),
         Lang::Python => python_command(words, startup),
         Lang::Js => node_command(words),
+        Lang::C | Lang::Rust | Lang::Go => Vec::new(),
     }
 }
 
@@ -482,10 +486,12 @@ pub fn inline<'a>(lang: Lang, words: &[&'a str]) -> Option<std::borrow::Cow<'a, 
     let flags: &[&str] = match lang {
         Lang::Python => &["-c"],
         Lang::Js => &["-e", "--eval", "-p", "--print"],
+        Lang::C | Lang::Rust | Lang::Go => return None,
     };
     let valued: &[&str] = match lang {
         Lang::Python => &PY_VALUED,
         Lang::Js => &NODE_PRELOAD,
+        Lang::C | Lang::Rust | Lang::Go => return None,
     };
     let mut i = 0;
     while let Some(w) = words.get(i) {
@@ -503,7 +509,7 @@ pub fn inline<'a>(lang: Lang, words: &[&'a str]) -> Option<std::borrow::Cow<'a, 
     }
     match lang {
         Lang::Python => module_code(words).map(std::borrow::Cow::Owned),
-        Lang::Js => None,
+        Lang::Js | Lang::C | Lang::Rust | Lang::Go => None,
     }
 }
 

@@ -1,7 +1,12 @@
-//! Python and JavaScript cut into the tokens the readers need: names, string literals (their
-//! value when it is fixed text), numbers and punctuation. Comments are dropped. The lexer is
-//! small on purpose; where it could misread a language (a JavaScript regex literal holding a
-//! quote), the readers' residual check on the raw text still sees every name it skipped.
+//! Program text cut into the tokens the readers need: names, string literals (their value when
+//! it is fixed text), numbers and punctuation. Comments are dropped. The lexer is small on
+//! purpose; where it could misread a language (a JavaScript regex literal holding a quote),
+//! the readers' residual check on the raw text still sees every name it skipped.
+//!
+//! C/C++, Rust and Go (`literal` has their quoting) get three more things, so one reader walks
+//! all five alike: a path's `::` is a member `.` (`std::fs::remove_file` is the chain
+//! `std.fs.remove_file`), Go's line ends are the `;` its compiler inserts, and a C
+//! preprocessor line (`#define CMD "rm"`) ends with a `;`.
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
@@ -17,6 +22,17 @@ pub enum Tok {
 pub enum Lang {
     Python,
     Js,
+    /// C and C++.
+    C,
+    Rust,
+    Go,
+}
+
+impl Lang {
+    /// A compiled language whose literals `literal` lexes.
+    pub fn native(self) -> bool {
+        matches!(self, Lang::C | Lang::Rust | Lang::Go)
+    }
 }
 
 /// At most this many tokens are read; past it, a program is not read in part.
@@ -44,12 +60,18 @@ fn lex_into(
     }
     let b = &code.as_bytes()[..range.end];
     let mut i = range.start;
+    // Inside a C preprocessor line; at the start of a line.
+    let (mut directive, mut line_start) = (false, true);
     while i < b.len() {
         if out.len() > MAX_TOKENS {
             return None;
         }
         let c = b[i];
         let start = i;
+        if c == b'\n' && lang.native() {
+            directive = at_line_end(out, lang, directive, i);
+            line_start = true;
+        }
         if c.is_ascii_whitespace() {
             i += 1;
             continue;
@@ -58,7 +80,20 @@ fn lex_into(
             i = end;
             continue;
         }
-        if let Some((tok, end, holes)) = string(&code[..range.end], i, lang) {
+        directive |= lang == Lang::C && line_start && c == b'#';
+        line_start = false;
+        if lang.native() {
+            if let Some((tok, end)) = super::literal::at(&code[..range.end], i, lang) {
+                out.extend(tok.map(|t| (t, start..end)));
+                i = end;
+                continue;
+            }
+            if c == b':' && b.get(i + 1) == Some(&b':') {
+                path_separator(out, i);
+                i += 2;
+                continue;
+            }
+        } else if let Some((tok, end, holes)) = string(&code[..range.end], i, lang) {
             out.push((tok, start..end));
             for hole in holes {
                 out.push((Tok::Punct(';'), hole.start..hole.start));
@@ -92,6 +127,47 @@ fn lex_into(
         i += 1;
     }
     Some(())
+}
+
+/// At a line end of a native language: Go's inserted `;` (after a name, a literal or a
+/// closing bracket, as its spec says), and the `;` that ends a C preprocessor line unless a
+/// `\` continues it. Whether a directive goes on.
+fn at_line_end(
+    out: &mut Vec<(Tok, std::ops::Range<usize>)>,
+    lang: Lang,
+    directive: bool,
+    i: usize,
+) -> bool {
+    let last = out.last().map(|x| &x.0);
+    let ends = match lang {
+        Lang::Go => matches!(
+            last,
+            Some(Tok::Name(_) | Tok::Num(_) | Tok::Str(_) | Tok::Punct(')' | ']' | '}'))
+        ),
+        Lang::C if directive && last == Some(&Tok::Punct('\\')) => {
+            // Continued on the next line: the backslash is no token of the directive.
+            out.pop();
+            false
+        }
+        Lang::C => directive,
+        _ => false,
+    };
+    if ends {
+        out.push((Tok::Punct(';'), i..i));
+    }
+    directive && !ends
+}
+
+/// `a::b` is the member `a.b`; a leading `::` (`::std::fs`, `::system(…)`) names the root and
+/// is dropped, so the chain starts at the name after it.
+fn path_separator(out: &mut Vec<(Tok, std::ops::Range<usize>)>, i: usize) {
+    let member = matches!(
+        out.last().map(|x| &x.0),
+        Some(Tok::Name(_) | Tok::Punct('>'))
+    );
+    if member {
+        out.push((Tok::Punct('.'), i..i + 2));
+    }
 }
 
 /// Whether a `/` here divides (after a value) rather than opens a regular expression.
@@ -165,8 +241,9 @@ fn comment_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
     let line_end = |from: usize| (from..b.len()).find(|&j| b[j] == b'\n').unwrap_or(b.len());
     match (lang, b[i], b.get(i + 1)) {
         (Lang::Python, b'#', _) => Some(line_end(i)),
-        (Lang::Js, b'/', Some(b'/')) => Some(line_end(i)),
-        (Lang::Js, b'/', Some(b'*')) => Some(
+        (Lang::Python, ..) => None,
+        (_, b'/', Some(b'/')) => Some(line_end(i)),
+        (_, b'/', Some(b'*')) => Some(
             (i + 2..b.len().saturating_sub(1))
                 .find(|&j| b[j] == b'*' && b[j + 1] == b'/')
                 .map_or(b.len(), |j| j + 2),
@@ -252,9 +329,9 @@ fn string(code: &str, i: usize, lang: Lang) -> Option<Lexed> {
     Some((Tok::Str(None), b.len(), holes))
 }
 
-/// A backslash escape at the start of `s`: its value and length (both languages' common
-/// escapes; others stand for themselves).
-fn escape(s: &str) -> (String, usize) {
+/// A backslash escape at the start of `s`: its value and length (the languages' common
+/// escapes, octal ones included; others stand for themselves).
+pub(super) fn escape(s: &str) -> (String, usize) {
     let mut chars = s.chars();
     chars.next();
     let Some(c) = chars.next() else {
@@ -270,7 +347,19 @@ fn escape(s: &str) -> (String, usize) {
         'n' => simple('\n'),
         't' => simple('\t'),
         'r' => simple('\r'),
-        '0' => simple('\0'),
+        '0'..='7' => {
+            // `\0`, `\033`, `\101`: up to three octal digits.
+            let digits = s[1..]
+                .bytes()
+                .take(3)
+                .take_while(|d| (b'0'..=b'7').contains(d))
+                .count();
+            let v = u32::from_str_radix(&s[1..1 + digits], 8).unwrap_or(0);
+            match char::from_u32(v) {
+                Some(ch) => (ch.to_string(), 1 + digits),
+                None => simple(c),
+            }
+        }
         'x' => hex(2).unwrap_or_else(|| simple('x')),
         'u' if s.get(2..3) == Some("{") => {
             let close = s.find('}').unwrap_or(2);

@@ -14,12 +14,17 @@
 //! names a path is read as a file the program may open, so a credential named anywhere is
 //! seen.
 
+mod c;
 mod chain;
+mod go;
 pub mod imports;
 mod js;
 mod lex;
+mod literal;
+mod native;
 mod python;
 mod reader;
+mod rust;
 
 pub use lex::Lang;
 
@@ -30,6 +35,40 @@ pub struct Reading {
     pub script: String,
     /// The first thing that could not be read (`eval`, `a path computed at run time`…).
     pub unread: Option<String>,
+    /// The first of those that runs a program, deletes, moves, changes permissions, loads code
+    /// or opens a connection: all but a read, write or listing of a computed path.
+    pub grave: Option<String>,
+}
+
+impl Reading {
+    /// The commands, then, when `unread` names what could not be read, a line whose effect is
+    /// only known when it runs, so the opaque guard names the program as such.
+    pub fn script_with(&self, unread: Option<&str>) -> String {
+        match unread {
+            Some(why) if self.script.is_empty() => unread_line(why),
+            Some(why) => format!("{}\n{}", self.script, unread_line(why)),
+            None => self.script.clone(),
+        }
+    }
+
+    /// The commands without the variables read (`printenv NAME`): a project's code takes its
+    /// settings from the environment, and what it sends out is judged by the line that sends.
+    pub fn without_env_reads(&self) -> String {
+        (self.script.lines())
+            .filter(|l| *l != "printenv" && !l.starts_with("printenv '"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+}
+
+/// A shell line whose effect is only known when it runs (`eval` of a substitution), carrying
+/// `why` as plain words.
+pub fn unread_line(why: &str) -> String {
+    let words: String = why
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-' | '/'))
+        .collect();
+    format!("eval \"$(: {words})\"")
 }
 
 /// The language an interpreter program speaks, for those the readers know.
@@ -47,7 +86,25 @@ pub fn read(lang: Lang, code: &str) -> Reading {
     match lang {
         Lang::Python => python::read(code),
         Lang::Js => js::read(code),
+        Lang::C => c::read(code),
+        Lang::Rust => rust::read(code),
+        Lang::Go => go::read(code),
     }
+}
+
+/// The language of a source file, by its name: what the readers know, for the files build
+/// tools compile or run.
+pub fn source_language(name: &str) -> Option<Lang> {
+    let ext = name.rsplit_once('.').map(|(_, e)| e)?;
+    Some(match ext {
+        "py" => Lang::Python,
+        "js" | "mjs" | "cjs" | "jsx" | "ts" | "mts" | "cts" | "tsx" => Lang::Js,
+        "c" | "h" | "cc" | "cp" | "cpp" | "cxx" | "c++" | "C" | "hh" | "hpp" | "hxx" | "i"
+        | "ii" => Lang::C,
+        "rs" => Lang::Rust,
+        "go" => Lang::Go,
+        _ => return None,
+    })
 }
 
 /// A value known without running the program: a path or text, possibly relative to home.
@@ -56,6 +113,9 @@ enum Val {
     Lit(String),
     /// `~` followed by this text (`os.path.expanduser('~/x')`, `os.homedir() + '/x'`).
     Home(String),
+    /// A path in a temporary directory the program made itself (Go's `t.TempDir()`,
+    /// `os.MkdirTemp`): removing it deletes nothing that was there before.
+    Temp(String),
 }
 
 impl Val {
@@ -63,8 +123,18 @@ impl Val {
         match (self, other) {
             (Val::Lit(a), Val::Lit(b)) => Some(Val::Lit(a + &b)),
             (Val::Home(a), Val::Lit(b)) => Some(Val::Home(a + &b)),
+            (Val::Temp(a), Val::Lit(b)) => Some(Val::temp(a + &b)),
+            (Val::Lit(a), Val::Temp(b)) => Some(Val::Lit(a + &b)),
             // Home in the middle of a text is no path the shell could spell.
             _ => None,
+        }
+    }
+
+    /// A path under a fresh temporary directory, unless `..` may lead out of it.
+    fn temp(path: String) -> Val {
+        match path.contains("..") {
+            true => Val::Lit(path),
+            false => Val::Temp(path),
         }
     }
 
@@ -84,8 +154,10 @@ impl Val {
                 match self {
                     Val::Lit(a) => Val::Lit(format!("{a}{}{p}", sep(&a))),
                     Val::Home(a) => Val::Home(format!("{a}{}{p}", sep(&format!("~{a}")))),
+                    Val::Temp(a) => Val::temp(format!("{a}{}{p}", sep(&a))),
                 }
             }
+            Val::Temp(_) => part,
         }
     }
 
@@ -100,7 +172,7 @@ impl Val {
     /// The value as one shell word.
     fn word(&self) -> String {
         match self {
-            Val::Lit(s) => quote(s),
+            Val::Lit(s) | Val::Temp(s) => quote(s),
             Val::Home(rest) if rest.is_empty() => "~".to_string(),
             Val::Home(rest) => format!("~{}", quote(rest)),
         }
@@ -132,6 +204,7 @@ fn path_like(s: &str) -> bool {
 struct Out {
     lines: Vec<String>,
     unread: Option<String>,
+    grave: Option<String>,
 }
 
 impl Out {
@@ -140,6 +213,15 @@ impl Out {
     }
 
     fn unread(&mut self, why: impl Into<String>) {
+        let why = why.into();
+        if self.grave.is_none() {
+            self.grave = Some(why.clone());
+        }
+        self.unknown(why);
+    }
+
+    /// Unread, but only a read, write or listing of a path computed at run time.
+    fn unknown(&mut self, why: impl Into<String>) {
         if self.unread.is_none() {
             self.unread = Some(why.into());
         }
@@ -149,6 +231,7 @@ impl Out {
         Reading {
             script: self.lines.join("\n"),
             unread: self.unread,
+            grave: self.grave,
         }
     }
 }

@@ -16,7 +16,11 @@ pub enum Step {
     /// Computes nothing outside (`os.path.join`, `path.basename`): its names are read, its
     /// arguments are read on their own.
     Pure,
+    /// Could not be read: the program's effect is unknown.
     Unread(String),
+    /// A read, write or listing of a path computed at run time: unread, but no call that runs
+    /// a program, deletes, moves or opens a connection (`Reading::grave` leaves it out).
+    Unknown(String),
 }
 
 /// A language's tables.
@@ -44,6 +48,11 @@ pub struct Reader<'a> {
     /// Tokens a translated call or an import consumed.
     pub used: Vec<bool>,
     pub out: Out,
+    /// Names bound once, in the whole program, to a value known without running it (`let
+    /// home = env::var("HOME")?`), which the compiled languages' readers find; and the tokens
+    /// of each one's sole definition (a C array's `{…}`).
+    pub vars: HashMap<String, Val>,
+    pub defs: HashMap<String, Range<usize>>,
 }
 
 /// `code` in `lang` read by the dialect `d`: unread as a whole when too long to tokenise.
@@ -64,6 +73,8 @@ pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
         binds: HashMap::new(),
         used: vec![false; t.len()],
         out: Out::default(),
+        vars: HashMap::new(),
+        defs: HashMap::new(),
     };
     d.bind(&mut r);
     r.walk(d);
@@ -125,6 +136,11 @@ impl Reader<'_> {
                 Step::Done => self.consume(c.span.start..self.subscripted(c.span.end)),
                 Step::Pure => self.consume_names(&c),
                 Step::Unread(why) => self.out.unread(why),
+                // The call is known; only its path is not: its names are read.
+                Step::Unknown(why) => {
+                    self.out.unknown(why);
+                    self.consume_names(&c);
+                }
             }
         }
     }
@@ -193,6 +209,11 @@ impl Reader<'_> {
         let mut joins = false;
         while i < r.end {
             let (term, next) = self.term(d, i, r.end)?;
+            // A cast (`p as *const c_char`, `x as string`) keeps the value.
+            let next = match self.name(next) {
+                Some("as") if next < r.end => r.end,
+                _ => next,
+            };
             acc = Some(match acc {
                 None => term,
                 Some(a) if joins => a.join(term),
@@ -222,20 +243,54 @@ impl Reader<'_> {
                     s.push_str(more);
                     j += 1;
                 }
-                Some((Val::Lit(s), j))
+                // A C string's terminator (`b"id\0"`) ends the text.
+                let s = s.trim_end_matches('\0').to_string();
+                Some((Val::Lit(s), self.literal_methods(j, end)))
             }
             Tok::Punct('(') => {
                 let (args, after) = chain::arguments(self.t, i)?;
                 (args.len() == 1).then_some(())?;
                 Some((self.value(d, &args[0])?, after))
             }
-            Tok::Name(_) => {
+            Tok::Name(n) => {
                 let c = chain::at(self.t, i)?;
-                let (v, after) = d.value_of(self, &c)?;
-                (after <= end).then_some((v, after))
+                if let Some((v, after)) = d.value_of(self, &c) {
+                    return (after <= end).then_some((v, after));
+                }
+                // A name bound to a known value, used as it is.
+                let plain = c.links.len() == 1 && c.links[0].args.is_none();
+                let v = self.vars.get(n).filter(|_| plain)?;
+                Some((v.clone(), c.span.end))
             }
+            // Rust's borrow and C's address-of name the same text.
+            Tok::Punct('&') if i + 1 < end => self.term(d, i + 1, end),
             _ => None,
         }
+    }
+
+    /// The index after the methods that leave a literal as it is (`"x".to_string()`,
+    /// `b"id\0".as_ptr()`), which no Python or JavaScript string has.
+    fn literal_methods(&self, mut j: usize, end: usize) -> usize {
+        const KEEP: [&str; 9] = [
+            "to_string",
+            "to_owned",
+            "as_ptr",
+            "as_bytes",
+            "into",
+            "as_str",
+            "as_c_str",
+            "to_vec",
+            "into_bytes",
+        ];
+        while j + 3 < end
+            && self.punct(j, '.')
+            && self.name(j + 1).is_some_and(|m| KEEP.contains(&m))
+            && self.punct(j + 2, '(')
+            && self.punct(j + 3, ')')
+        {
+            j += 4;
+        }
+        j
     }
 
     /// The values of a call's arguments, each known or not.
@@ -269,13 +324,24 @@ impl Reader<'_> {
 
     /// Writes `verb -- paths…` when every path is known.
     pub fn emit(&mut self, verb: &[&str], paths: &[Option<Val>]) -> Step {
+        // A program removing the temporary directory it made deletes nothing that was there.
+        let own = |p: &Option<Val>| matches!(p, Some(Val::Temp(_)));
+        if matches!(verb[0], "rm" | "rmdir") && !paths.is_empty() && paths.iter().all(own) {
+            return Step::Done;
+        }
         let mut words: Vec<String> = verb.iter().map(|s| s.to_string()).collect();
         words.push("--".into());
         for p in paths {
             match p {
                 Some(v) => words.push(v.word()),
                 None => {
-                    return Step::Unread(format!("`{}` of a path computed at run time", verb[0]))
+                    let why = format!("`{}` of a path computed at run time", verb[0]);
+                    // Reading, writing or listing a file it computes is what programs do; a
+                    // deletion, a move or a permission change is not left to chance.
+                    return match verb[0] {
+                        "cat" | "tee" | "ls" | "mkdir" | "cd" => Step::Unknown(why),
+                        _ => Step::Unread(why),
+                    };
                 }
             }
         }

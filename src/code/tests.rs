@@ -15,7 +15,8 @@ fn python_file_calls_become_commands() {
         r,
         Reading {
             script: "rm -rf -- ~'/docs'".into(),
-            unread: None
+            unread: None,
+            grave: None,
         }
     );
     let r = py("import json; print(json.load(open('package.json'))['version'])");
@@ -76,7 +77,8 @@ fn js_file_calls_become_commands() {
         r,
         Reading {
             script: "rm -rf -- ~'/docs'".into(),
-            unread: None
+            unread: None,
+            grave: None,
         }
     );
     let r = js("const fs = require('node:fs'); fs.mkdirSync('dist', {recursive:true}); fs.writeFileSync('dist/out.txt', 'hi')");

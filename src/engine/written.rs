@@ -45,10 +45,15 @@ pub(super) fn earlier(core: &Core, session: &str, req: &Request) -> Earlier {
             _ => {}
         }
     }
+    // A build or test tool may run any program the session wrote, named or not.
+    let builds =
+        || SHELL_TOOLS.contains(&tool) && crate::call::startup::build::mentions_tool(&said);
+    let (files, programs) = core.live.written.mentioned_and_all(session, &said, builds);
     Earlier {
-        files: core.live.written.mentioned(session, &said),
+        files,
         shell,
         links,
+        programs,
     }
 }
 

@@ -144,22 +144,24 @@ fn flag_value<'a>(words: &'a [Arg], flag: &str) -> Option<&'a Arg> {
 /// `16#ff`), each once.
 fn identifiers(expr: &str) -> Vec<&str> {
     let bytes = expr.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let mut out: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        let starts = (b.is_ascii_alphabetic() || b == b'_')
-            && (i == 0 || !matches!(bytes[i - 1], b'0'..=b'9' | b'#' | b'@'));
-        if !starts {
+        if !word(bytes[i]) {
             i += 1;
             continue;
         }
+        // A whole run of word characters: a number (`0x1f`), a base's digits (`16#ff`, `@`
+        // as a digit), or a name.
         let start = i;
-        while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        while i < bytes.len() && word(bytes[i]) {
             i += 1;
         }
+        let digits =
+            bytes[start].is_ascii_digit() || start > 0 && matches!(bytes[start - 1], b'#' | b'@');
         let name = &expr[start..i];
-        if !out.contains(&name) && out.len() < 32 {
+        if !digits && !out.contains(&name) && out.len() < 32 {
             out.push(name);
         }
     }

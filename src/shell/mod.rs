@@ -142,6 +142,7 @@ pub enum OpaqueKind {
 mod ansi;
 mod arith;
 mod builtins;
+mod compile;
 mod documents;
 mod expand;
 mod fast;

@@ -167,6 +167,7 @@ impl Walker {
         }
         self.note_written(&name, &args, &cx);
         self.note_hooks_filled(&name, &args);
+        self.note_compiled(&name, &args, &cx);
         let program = self.given_scripts(&name, &args, &cx);
         self.documents(&name, &args, &cx);
         self.note_unpacked(&name, &args, &cx);

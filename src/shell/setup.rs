@@ -71,16 +71,24 @@ impl Walker {
 
     /// `LD_PRELOAD=/tmp/m.so ls`: the dynamic loader runs the library's code in the program,
     /// so the library is pushed as a program of its own (`/tmp/m.so`, wrapper `LD_PRELOAD`)
-    /// and judged like `./m.so` would be; one only known when it runs is opaque.
+    /// and judged like `./m.so` would be; one only known when it runs is opaque. One the
+    /// session wrote or built runs what its text holds (`Walker::loaded`).
     pub(super) fn preload(&mut self, cx: &Exec) {
         const LOADER_VARS: [&str; 2] = ["LD_PRELOAD", "LD_AUDIT"];
         if cx.env.is_empty() && !self.vars.loader_set() {
             return;
         }
+        // A library path makes the loader find any shared object the session wrote.
+        if let Some(Val::Set(dirs)) = self.given(cx, "LD_LIBRARY_PATH") {
+            self.libraries_loaded("LD_LIBRARY_PATH", &dirs, cx);
+        }
         for var in LOADER_VARS {
             let Some(value) = self.given(cx, var) else {
                 continue;
             };
+            if let Val::Set(libs) = &value {
+                self.libraries_loaded(var, libs, cx);
+            }
             let libs: Vec<Arg> = match value {
                 Val::Set(v) => v
                     .split([':', ' '])

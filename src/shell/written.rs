@@ -80,7 +80,7 @@ impl Walker {
 
     /// What a command reads on stdin, when known: a here-doc or here-string, a literal
     /// printer's output.
-    fn stdin_known(&self, cx: &Exec) -> Option<String> {
+    pub(super) fn stdin_known(&self, cx: &Exec) -> Option<String> {
         cx.stdin_text.clone().or_else(|| self.fed_text(&cx.inputs))
     }
 

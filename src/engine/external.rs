@@ -35,23 +35,26 @@ pub(super) fn judge(
     let mut out = external::detect(cfg, req, call.view())?;
     attach_written(core, req, &mut out);
     let now = req.timestamp.map_or_else(crate::time::now_ms, |t| t as i64);
+    let session = req.session_key.as_deref().unwrap_or("");
     let checked = core.validator.validate(agent_id, &out.text, trust, now);
-    if checked.verdict == OutputVerdict::Block {
-        let why = checked
-            .violations
-            .first()
-            .map(|v| v.reason.to_string())
-            .unwrap_or_else(|| "a claim the facts contradict".into());
-        deny(
-            v,
-            "claims",
-            format!(
-                "{} would publish what output validation blocks: {why}",
-                out.via
-            ),
+    if let Some(why) = blocked(&checked) {
+        let reason = format!(
+            "{} would publish what output validation blocks: {why}",
+            out.via
         );
+        deny(v, "claims", reason);
         return None;
     }
+    if let Some(why) = split_claim(core, session, &out.text, (agent_id, trust, now)) {
+        let reason = format!(
+            "{} would publish, read with the end of the session's previous post, what output \
+             validation blocks: {why}",
+            out.via
+        );
+        deny(v, "claims", reason);
+        return None;
+    }
+    core.live.sent.record(session, &out.text);
     // A route the host picks may leave, or not: the claim stage judged it; a model is only
     // asked about text known to leave.
     if !out.leaves {
@@ -75,6 +78,31 @@ pub(super) fn judge(
     v.llm_escalated = true;
     apply(&out, got, cfg.fail_closed, v);
     None
+}
+
+/// Why output validation blocks a text, if it does.
+fn blocked(checked: &crate::output::OutputResult) -> Option<String> {
+    if checked.verdict != OutputVerdict::Block {
+        return None;
+    }
+    let first = checked.violations.first().map(|v| v.reason.to_string());
+    Some(first.unwrap_or_else(|| "a claim the facts contradict".into()))
+}
+
+/// A claim split over this send and the session's previous one (`output::sent`): blocked when
+/// the two read together block and the earlier one alone does not (the facts may have changed
+/// since it went out; that one is not this send's doing).
+fn split_claim(
+    core: &Core,
+    session: &str,
+    text: &str,
+    (agent_id, trust, now): (&str, TrustSnapshot, i64),
+) -> Option<String> {
+    let before = core.live.sent.before(session, text)?;
+    let joined = format!("{before} {text}");
+    let why = blocked(&core.validator.validate(agent_id, &joined, trust, now))?;
+    let alone = core.validator.validate(agent_id, &before, trust, now);
+    blocked(&alone).is_none().then_some(why)
 }
 
 /// A file the session wrote earlier and now attaches is sent as what it wrote: its text joins

@@ -32,6 +32,8 @@ pub struct Live {
     /// Files each session's calls wrote, for a later call that runs one.
     pub written: crate::written::WrittenFiles,
     pub typed: crate::typed::TypedLines,
+    /// The end of what each session last sent outside, for a claim split over two sends.
+    pub sent: crate::output::sent::SentTails,
     /// Symbolic links each session's calls made, which later paths may run through.
     pub links: crate::links::SessionLinks,
     /// Escalations waiting for the host's answer.
@@ -92,6 +94,7 @@ impl Live {
             conversations: Conversations::new(sizes.context_messages),
             written: Default::default(),
             typed: Default::default(),
+            sent: Default::default(),
             links: Default::default(),
             approvals: Default::default(),
             pushed_facts: Mutex::default(),

@@ -14,6 +14,7 @@ mod readable;
 pub mod registries;
 mod rendered;
 pub mod scan;
+pub mod sent;
 pub mod split;
 pub mod text;
 mod unicode_tables;

@@ -8,8 +8,9 @@ use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
 use super::{Reading, Val};
 
-/// Modules whose use reaches outside plain computation.
-const REACH: [&str; 16] = [
+/// Modules whose use reaches outside plain computation; the last ones run shell command lines
+/// (`` $`…` `` of Bun Shell, zx and execa; ShellJS).
+const REACH: [&str; 20] = [
     "fs",
     "child_process",
     "net",
@@ -26,10 +27,17 @@ const REACH: [&str; 16] = [
     "cluster",
     "repl",
     "process",
+    "bun",
+    "zx",
+    "execa",
+    "shelljs",
 ];
 
-/// Globals that reach outside or run code they are given.
-const GLOBALS: [&str; 11] = [
+/// Globals that reach outside or run code they are given. `exec` is code mode's own exec
+/// tool (a program's own `exec` function, unbound here, is read the same way: its string is
+/// judged as the shell line it would be).
+const GLOBALS: [&str; 12] = [
+    "exec",
     "require",
     "process",
     "eval",
@@ -140,7 +148,15 @@ impl Dialect for Js {
             "fs.link" => r.emit(&["ln"], &[arg(0), arg(1)]),
             "fs.readdir" | "fs.opendir" | "fs.exists" | "fs.stat" | "fs.lstat" | "fs.access"
             | "fs.realpath" | "fs.watch" | "fs.watchFile" => r.emit(&["ls", "-d"], &[arg(0)]),
-            "child_process.exec" | "child_process.execSync" => {
+            "child_process.exec"
+            | "child_process.execSync"
+            | "exec"
+            | "bun.$"
+            | "Bun.$"
+            | "zx.$"
+            | "execa.$"
+            | "execa.execaCommand"
+            | "shelljs.exec" => {
                 let words = r.command(self, args.first(), true);
                 r.emit_words(&name, words)
             }
@@ -416,7 +432,9 @@ fn method(r: &Reader, a: &std::ops::Range<usize>) -> Option<String> {
 
 /// What reaching modules and globals offer that computes without touching anything.
 fn pure(name: &str) -> bool {
-    const PURE: [&str; 21] = [
+    const PURE: [&str; 22] = [
+        // Named, not called (`exec` as a value).
+        "exec",
         "process.version",
         "process.versions",
         "process.platform",

@@ -94,7 +94,16 @@ fn lex_into(
                 continue;
             }
         } else if let Some((tok, end, holes)) = string(&code[..range.end], i, lang) {
+            // A tagged template (`` $`rm -rf x` ``, `` exec`…` ``) calls its tag with the
+            // template: read as the call `tag(`…`)` it amounts to.
+            let tagged = c == b'`' && tags(out);
+            if tagged {
+                out.push((Tok::Punct('('), start..start));
+            }
             out.push((tok, start..end));
+            if tagged {
+                out.push((Tok::Punct(')'), end..end));
+            }
             for hole in holes {
                 out.push((Tok::Punct(';'), hole.start..hole.start));
                 lex_into(code, hole, lang, out, depth + 1)?;
@@ -249,6 +258,32 @@ fn comment_end(b: &[u8], i: usize, lang: Lang) -> Option<usize> {
                 .map_or(b.len(), |j| j + 2),
         ),
         _ => None,
+    }
+}
+
+/// Whether a template literal after the tokens so far is tagged: it follows a name that is
+/// not a keyword (`` return `x` `` is not a call), a `)` or a `]`.
+fn tags(out: &[(Tok, std::ops::Range<usize>)]) -> bool {
+    const NOT_TAGS: [&str; 14] = [
+        "return",
+        "await",
+        "yield",
+        "typeof",
+        "void",
+        "delete",
+        "case",
+        "in",
+        "of",
+        "new",
+        "throw",
+        "else",
+        "do",
+        "instanceof",
+    ];
+    match out.last().map(|x| &x.0) {
+        Some(Tok::Name(n)) => !NOT_TAGS.contains(&n.as_str()),
+        Some(Tok::Punct(')' | ']')) => true,
+        _ => false,
     }
 }
 

@@ -144,3 +144,30 @@ fn a_member_imported_by_name_has_its_value() {
     let r = js("import { rmSync } from 'node:fs';\nimport { homedir } from 'node:os';\nrmSync(homedir()+'/docs',{recursive:true});");
     assert_eq!(r.script, "rm -rf -- ~'/docs'");
 }
+
+#[test]
+fn tagged_templates_that_run_shell_lines() {
+    // Bun Shell, zx and execa run the template as a command line; code mode's own `exec`.
+    for code in [
+        "import { $ } from 'bun'; await $`rm -rf ~/docs`",
+        "import { $ } from \"zx\"\nawait $`rm -rf ~/docs`",
+        "const { $ } = require('execa'); await $`rm -rf ~/docs`",
+        "await Bun.$`rm -rf ~/docs`",
+        "await exec`rm -rf ~/docs`",
+        "await exec('rm -rf ~/docs')",
+    ] {
+        assert_eq!(js(code).script, "rm -rf ~/docs", "{code}");
+    }
+    // A placeholder is only known when it runs: named, not guessed.
+    let r = js("import { $ } from 'bun'; const h = process.argv[2]; await $`rm -rf ${h}/docs`");
+    assert!(r.unread.is_some(), "{r:?}");
+    // Untagged templates and other tags are text, as before.
+    for code in [
+        "console.log(`a ${1 + 1}`)",
+        "return `x`",
+        "const q = sql`select 1`",
+        "const s = String.raw`a\\b`",
+    ] {
+        assert_eq!(js(code).script, "", "{code}");
+    }
+}

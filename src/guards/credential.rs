@@ -12,10 +12,11 @@ mod stores;
 /// Programs that only name a path without showing what it holds: they list, test, create,
 /// delete or change the mode of a file, count its lines, print their words, or set variables
 /// (`export PATH="$HOME/bin:$PATH"`; a bare `export` dumps the environment, judged before).
-const NAMERS: [&str; 24] = [
+/// `:`, `true` and `false` ignore their words (a prompt string is judged as `: "$PS1"`).
+const NAMERS: [&str; 27] = [
     "ls", "stat", "test", "[", "[[", "realpath", "basename", "dirname", "echo", "printf", "touch",
     "chmod", "chown", "chgrp", "rm", "rmdir", "mkdir", "wc", "export", "readonly", "local",
-    "declare", "typeset", "unset",
+    "declare", "typeset", "unset", ":", "true", "false",
 ];
 
 /// Programs that read whole directory trees when given one (git reads trees through its

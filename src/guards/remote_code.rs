@@ -70,6 +70,24 @@ pub fn check(s: &Subject) -> Option<String> {
             .or_else(|| network_shell(script))
             .or_else(|| package_from_url(script))
             .or_else(|| container_given_host(script))
+            .or_else(|| evaluated(script))
+    })
+}
+
+/// `x=$(curl …); echo $((x))`: bash evaluates the downloaded text as arithmetic, and a
+/// subscript in it (`a[$(rm -rf ~)]`) runs.
+fn evaluated(script: &Script) -> Option<String> {
+    script.evaluated.iter().find_map(|&i| {
+        let c = script.commands.get(i)?;
+        let source = if is_source(c) {
+            c
+        } else {
+            feeder(script, i, 0)?
+        };
+        Some(format!(
+            "arithmetic evaluates what `{}` produced (a subscript in it runs)",
+            show(source)
+        ))
     })
 }
 

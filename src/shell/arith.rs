@@ -7,8 +7,9 @@
 //! name (`read`, `printf -v`, `test -v`, `unset`, `declare`) expand the subscript in it.
 //!
 //! A value assigned from something only known when it runs (`n=$(wc -l <f); echo $((n+1))`)
-//! is not followed: counting with command output is everyday shell, and the text that
-//! produced it is judged where it runs.
+//! is not followed: counting with command output is everyday shell. Which commands' output
+//! was evaluated is noted (`Script::evaluated`), so a download evaluated this way is judged
+//! as one run (`guards::remote_code`).
 
 use std::borrow::Cow;
 
@@ -26,15 +27,32 @@ impl Walker {
         self.arith_at(expr, depth, inputs, 0);
     }
 
+    /// The variables an operand only known when it runs names (`$v`): the output they hold
+    /// is evaluated.
+    pub(super) fn note_names(&mut self, raw: &str) {
+        for name in identifiers(raw) {
+            self.note_evaluated(name);
+        }
+    }
+
     fn arith_at(&mut self, expr: &str, depth: u32, inputs: &mut Vec<usize>, level: u32) {
         if level > MAX_LEVELS || !self.charge(expr.len() as u64 + 1) {
             return;
+        }
+        if level == 0 {
+            // `$(( $x ))`: x's value is evaluated as much as `$(( x ))`'s is.
+            self.note_names(expr);
         }
         // The expression is expanded first; in a value met on the way (level > 0), only a
         // subscript is (`i='$(rm …)'; $((i))` is a syntax error, `i='a[$(rm …)]'` runs rm).
         let expands = expr.contains(['$', '`']) && (level == 0 || expr.contains('['));
         let expanded = if expands {
+            let from = inputs.len();
             let e = self.heredoc(expr, depth, inputs);
+            if e.unresolved {
+                // `$(( $(cmd) ))`: cmd's output is evaluated.
+                self.evaluated_output(&inputs[from.min(inputs.len())..].to_vec());
+            }
             // The expansion's text is evaluated, and a subscript in it expanded again.
             let again = e.text.contains('[') && e.text.contains(['$', '`']) && e.text != expr;
             if again && !e.unresolved {
@@ -45,11 +63,13 @@ impl Walker {
             Cow::Borrowed(expr)
         };
         for name in identifiers(&expanded) {
-            if let Val::Set(v) = self.vars.get(name) {
+            match self.vars.get(name) {
                 // A number (or nothing) ends the chain; anything else is an expression.
-                if v.bytes().any(|b| b.is_ascii_alphabetic() || b == b'_') {
+                Val::Set(v) if v.bytes().any(|b| b.is_ascii_alphabetic() || b == b'_') => {
                     self.arith_at(&v, depth, inputs, level + 1);
                 }
+                Val::Unknown => self.note_evaluated(name),
+                _ => {}
             }
         }
     }

@@ -21,8 +21,11 @@ use super::{Arg, OpaqueKind, MAX_DEPTH};
 fn code_of(name: &str, value: &str) -> Option<String> {
     match name {
         "PROMPT_COMMAND" => Some(value.to_owned()),
-        // Only what the shell expands runs: `$(…)` and backquotes inside the prompt.
-        "PS0" | "PS1" | "PS2" | "PS3" | "PS4" if value.contains("$(") || value.contains('`') => {
+        // Only what the shell expands runs: `$(…)` and backquotes inside the prompt, and a
+        // `${…}` whose subscript or operator may evaluate code (`${a[i]}`, `${x@P}`).
+        "PS0" | "PS1" | "PS2" | "PS3" | "PS4"
+            if value.contains("$(") || value.contains('`') || value.contains("${") =>
+        {
             Some(format!(": \"{}\"", value.replace('"', "\\\"")))
         }
         _ => imported_function(name, value),

@@ -43,6 +43,9 @@ pub struct Script {
     /// Wildcards may match a leading dot: `shopt -s dotglob`'s effect, which setting
     /// `GLOBIGNORE` to anything non-empty has too (`GLOBIGNORE=x; cat *` prints `.env`).
     pub dotglob: bool,
+    /// Commands whose output bash evaluates as arithmetic through a variable holding it
+    /// (`x=$(curl …); echo $((x))`): a subscript in that output runs (`a[$(rm …)]`).
+    pub evaluated: Vec<usize>,
 }
 
 /// One simple command as it would be executed.

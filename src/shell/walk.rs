@@ -39,6 +39,8 @@ pub(super) struct Walker {
     pub(super) env_reads: Vec<String>,
     /// `K=$OPENAI_API_KEY`: the host variables each unknown variable was assigned from.
     pub(super) derived: Vec<(String, Vec<String>)>,
+    /// `x=$(curl …)`: the commands whose output each unknown variable holds.
+    pub(super) outputs: Vec<(String, Vec<usize>)>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -84,6 +86,7 @@ impl Walker {
             aliases: Vec::new(),
             env_reads: Vec::new(),
             derived: Vec::new(),
+            outputs: Vec::new(),
         }
     }
 
@@ -396,12 +399,22 @@ impl Walker {
                 }
             }
             E::BinaryTest(op, a, b) => {
-                let a = self.single(&a.value, depth, inputs);
-                let b = self.single(&b.value, depth, inputs);
-                // `-eq` and its kin evaluate both sides as arithmetic.
+                let from = inputs.len();
+                let sides = [
+                    (self.single(&a.value, depth, inputs), &a.value),
+                    (self.single(&b.value, depth, inputs), &b.value),
+                ];
+                // `-eq` and its kin evaluate both sides as arithmetic: a side only known when
+                // it runs evaluates the output it was made of (`$(cmd)`, `$v` holding one).
                 if arithmetic(op) {
-                    for side in [a, b].iter().filter(|s| !s.unresolved) {
-                        self.arith(&side.text, depth, inputs);
+                    if sides.iter().any(|(s, _)| s.unresolved) {
+                        self.evaluated_output(&inputs[from.min(inputs.len())..].to_vec());
+                    }
+                    for (side, raw) in sides {
+                        match side.unresolved {
+                            true => self.note_names(raw),
+                            false => self.arith(&side.text, depth, inputs),
+                        }
                     }
                 }
             }
@@ -459,6 +472,7 @@ impl Walker {
                     self.derived.push((name.clone(), reads.clone()));
                 }
             }
+            self.note_outputs(&assigns, &cx.inputs);
             for (name, val) in assigns {
                 self.vars.set(&name, val, false);
             }
@@ -470,6 +484,34 @@ impl Walker {
         }
         cx.env = assigns;
         self.exec(args, cx)
+    }
+
+    /// `x=$(cmd)` alone: x now holds cmd's output (all the statement's substitutions), which
+    /// arithmetic may evaluate later (`arith`); any other assignment forgets it.
+    fn note_outputs(&mut self, assigns: &[(String, Val)], inputs: &[usize]) {
+        for (name, val) in assigns.iter().take(16) {
+            self.outputs.retain(|(n, _)| n != name);
+            if *val == Val::Unknown && !inputs.is_empty() && self.outputs.len() < 64 {
+                self.outputs.push((name.clone(), inputs.to_vec()));
+            }
+        }
+    }
+
+    /// Arithmetic evaluates `name`, whose value is only known when it runs: the commands
+    /// whose output it holds are noted (`Script::evaluated`).
+    pub(super) fn note_evaluated(&mut self, name: &str) {
+        if let Some((_, from)) = self.outputs.iter().find(|(n, _)| n == name) {
+            self.evaluated_output(&from.clone());
+        }
+    }
+
+    /// Arithmetic evaluates the output of the commands `from`.
+    pub(super) fn evaluated_output(&mut self, from: &[usize]) {
+        for &i in from {
+            if !self.out.evaluated.contains(&i) && self.out.evaluated.len() < 64 {
+                self.out.evaluated.push(i);
+            }
+        }
     }
 
     fn item<'a>(
@@ -557,12 +599,15 @@ impl Walker {
             }
             return Val::Unknown;
         };
+        let before = inputs.len();
         let value = self.single(&w.value, depth, inputs);
         // `declare -i n; n=v`: the value is evaluated as arithmetic, so v's value runs too.
         if self.vars.integer(name_str(a)) {
             if !value.unresolved {
                 self.arith(&value.text, depth, inputs);
             }
+            let from = inputs[before.min(inputs.len())..].to_vec();
+            self.evaluated_output(&from);
             let number = !value.text.is_empty() && value.text.bytes().all(|b| b.is_ascii_digit());
             if !number || a.append {
                 return Val::Unknown;

@@ -414,10 +414,11 @@ pub(super) fn escape(s: &str) -> (String, usize) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
-    fn toks(code: &str, lang: Lang) -> Vec<Tok> {
+    /// The tokens of `code` without their spans (also for `literal`'s tests).
+    pub(in crate::code) fn toks(code: &str, lang: Lang) -> Vec<Tok> {
         tokens(code, lang)
             .unwrap()
             .into_iter()

@@ -133,16 +133,8 @@ fn go_raw(code: &str, q: usize) -> (Option<Tok>, usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lex::tokens;
+    use super::super::lex::tests::toks;
     use super::*;
-
-    fn toks(code: &str, lang: Lang) -> Vec<Tok> {
-        tokens(code, lang)
-            .unwrap()
-            .into_iter()
-            .map(|(t, _)| t)
-            .collect()
-    }
 
     fn name(n: &str) -> Tok {
         Tok::Name(n.into())

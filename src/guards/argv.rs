@@ -42,6 +42,37 @@ pub const GIT_VALUED: [&str; 6] = [
     "--exec-path",
 ];
 
+/// The options of the C family's compilers and preprocessor (gcc, clang, cpp) whose value is
+/// the next word: one list for every reader of their command lines (outputs, the files they
+/// read, what they build).
+pub const CC_VALUED: [&str; 25] = [
+    "-o",
+    "-x",
+    "-D",
+    "-U",
+    "-I",
+    "-L",
+    "-include",
+    "-imacros",
+    "-isystem",
+    "-iquote",
+    "-idirafter",
+    "-iprefix",
+    "-MF",
+    "-MT",
+    "-MQ",
+    "-wrapper",
+    "-Xlinker",
+    "-Xassembler",
+    "-Xpreprocessor",
+    "-T",
+    "-u",
+    "-z",
+    "--param",
+    "-arch",
+    "-target",
+];
+
 /// The path a word may name: the value of `--opt=value` / `if=value`, else the word. An `=`
 /// inside a glob's bracket (`id_[[=r=]]sa`, an equivalence class) is the pattern's own.
 pub fn path_word(a: &Arg) -> &str {

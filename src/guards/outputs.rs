@@ -21,7 +21,7 @@ pub fn written(c: &Command) -> Vec<Arg> {
         "xxd" => second_operand(a, &XXD_VALUED),
         "cpp" => {
             let mut out = values(a, Some("-o"), &[], false);
-            out.extend(second_operand(a, &CPP_VALUED));
+            out.extend(second_operand(a, &super::argv::CC_VALUED));
             out
         }
         "gcc" | "g++" | "cc" | "c++" | "clang" | "clang++" | "rustc" => {
@@ -69,24 +69,6 @@ const XXD_VALUED: [&str; 12] = [
     "-offset",
     "-seek",
     "-name",
-];
-
-/// The C preprocessor's options that take the next word.
-const CPP_VALUED: [&str; 14] = [
-    "-D",
-    "-U",
-    "-I",
-    "-o",
-    "-x",
-    "-include",
-    "-imacros",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-iprefix",
-    "-MF",
-    "-MT",
-    "-MQ",
 ];
 
 /// curl's other files it writes: traces, its own error output, the C code of `--libcurl`,

@@ -29,31 +29,6 @@ struct Build {
     lang: Option<Lang>,
 }
 
-/// gcc's and clang's options whose value is the next word.
-const CC_VALUED: [&str; 21] = [
-    "-I",
-    "-L",
-    "-D",
-    "-U",
-    "-include",
-    "-imacros",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-MF",
-    "-MT",
-    "-MQ",
-    "-Xlinker",
-    "-Xassembler",
-    "-Xpreprocessor",
-    "-T",
-    "-u",
-    "-z",
-    "--param",
-    "-arch",
-    "-target",
-];
-
 /// The C family's compilers by name: `cc`, `gcc-13`, `x86_64-linux-gnu-gcc`, `clang++`.
 fn c_compiler(name: &str) -> bool {
     matches!(
@@ -249,7 +224,7 @@ fn cc(args: &[Arg], from: usize) -> Build {
                 }
             }
             "-l" => b.libs.extend(words.next().map(str::to_string)),
-            _ if CC_VALUED.contains(&t) => {
+            _ if crate::guards::argv::CC_VALUED.contains(&t) => {
                 words.next();
             }
             _ if t.starts_with("-o") => b.output = Some(t[2..].to_string()),

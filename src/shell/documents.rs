@@ -29,26 +29,6 @@ const ROFF_VALUED: [&str; 15] = [
     "-T", "-P", "-d", "-f", "-F", "-I", "-K", "-L", "-M", "-n", "-o", "-r", "-w", "-W", "-m",
 ];
 
-/// The C compilers' and preprocessor's options that take the next word.
-const C_VALUED: [&str; 16] = [
-    "-o",
-    "-D",
-    "-U",
-    "-I",
-    "-x",
-    "-include",
-    "-imacros",
-    "-isystem",
-    "-iquote",
-    "-idirafter",
-    "-iprefix",
-    "-MF",
-    "-MT",
-    "-MQ",
-    "-wrapper",
-    "-Xlinker",
-];
-
 impl Walker {
     /// The instruction files of `name` run with `args` (nothing for any other program).
     pub(super) fn documents(&mut self, name: &str, args: &[Arg], cx: &Exec) {
@@ -59,7 +39,7 @@ impl Walker {
                 (Doc::Roff { unsafe_mode }, inputs(args, &ROFF_VALUED))
             }
             "cpp" | "gcc" | "cc" | "g++" | "c++" | "clang" | "clang++" => {
-                (Doc::C, inputs(args, &C_VALUED))
+                (Doc::C, inputs(args, &crate::guards::argv::CC_VALUED))
             }
             _ => return,
         };

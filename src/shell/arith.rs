@@ -51,7 +51,7 @@ impl Walker {
             let e = self.heredoc(expr, depth, inputs);
             if e.unresolved {
                 // `$(( $(cmd) ))`: cmd's output is evaluated.
-                self.evaluated_output(&inputs[from.min(inputs.len())..].to_vec());
+                self.evaluated_output(&inputs[from.min(inputs.len())..]);
             }
             // The expansion's text is evaluated, and a subscript in it expanded again.
             let again = e.text.contains('[') && e.text.contains(['$', '`']) && e.text != expr;

@@ -408,7 +408,7 @@ impl Walker {
                 // it runs evaluates the output it was made of (`$(cmd)`, `$v` holding one).
                 if arithmetic(op) {
                     if sides.iter().any(|(s, _)| s.unresolved) {
-                        self.evaluated_output(&inputs[from.min(inputs.len())..].to_vec());
+                        self.evaluated_output(&inputs[from.min(inputs.len())..]);
                     }
                     for (side, raw) in sides {
                         match side.unresolved {

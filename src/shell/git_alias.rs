@@ -40,6 +40,11 @@ impl Walker {
     /// first.
     pub(super) fn git(&mut self, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
         self.note_git_config(args);
+        // Most git lines run a builtin (`git status`): nothing to unfold, nothing copied.
+        let first = invocation(&args[1..]).sub.map(|sub| &args[1 + sub]);
+        if first.is_none_or(|w| w.unresolved || builtin(&w.text.to_ascii_lowercase())) {
+            return None;
+        }
         let mut argv = args.to_vec();
         let mut seen: Vec<String> = Vec::new();
         let mut cx = cx.clone();
@@ -437,7 +442,7 @@ const BUILTINS: [&str; 153] = [
 ];
 
 fn builtin(name: &str) -> bool {
-    BUILTINS.contains(&name)
+    crate::guards::argv::listed(&BUILTINS, name)
 }
 
 #[cfg(test)]

@@ -88,10 +88,14 @@ const TOOLS: [&str; 36] = [
 ];
 
 /// Whether `said` (a call's params) names a build or test tool as a word.
+/// Every call of a session that wrote a file asks this, for each of its words: split by byte,
+/// and looked up in a set (no tool name is longer than 10 bytes).
 pub fn mentions_tool(said: &[&str]) -> bool {
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&[u8]>> = std::sync::OnceLock::new();
+    let tools = SET.get_or_init(|| TOOLS.iter().map(|t| t.as_bytes()).collect());
+    let word = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
     said.iter().any(|s| {
-        s.split(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
-            .any(|w| TOOLS.contains(&w))
+        (s.as_bytes().split(|b| !word(b))).any(|w| (2..=10).contains(&w.len()) && tools.contains(w))
     })
 }
 
@@ -467,7 +471,9 @@ mod tests {
 
     #[test]
     fn a_tool_named_as_a_word() {
+        assert!(TOOLS.iter().all(|t| (2..=10).contains(&t.len())));
         assert!(mentions_tool(&["cargo build --release"]));
+        assert!(mentions_tool(&["npx playwright test"]));
         assert!(mentions_tool(&["cd app && ./gradlew test"]));
         assert!(!mentions_tool(&["git log --oneline", "/srv/app"]));
         assert!(!mentions_tool(&["cat cargo.lock.bak"]));

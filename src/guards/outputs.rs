@@ -157,7 +157,12 @@ fn values(a: &[Arg], short: Option<&str>, long: &[&str], clusters: bool) -> Vec<
         if t == "--" {
             break;
         }
-        let single = !t.starts_with("--") && t.starts_with('-');
+        // Only an option names an output (its value is taken by index): the rest of an 80 KB
+        // command line is passed over at one byte's cost.
+        if !t.starts_with('-') {
+            continue;
+        }
+        let single = !t.starts_with("--");
         let cluster_ends =
             clusters && letter.is_some_and(|l| single && t.len() > 2 && t.ends_with(l));
         if long.contains(&t) || short == Some(t) || cluster_ends {

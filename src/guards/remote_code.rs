@@ -309,9 +309,9 @@ fn package_from_url(script: &Script) -> Option<String> {
 /// `yum install URL`, `rpm -Uvh URL`: a package from an address, its scripts run as root.
 fn system_package_from_url(c: &Command) -> bool {
     let a = args(c);
-    let url = a.iter().any(|x| x.text.contains("://"));
+    let url = || a.iter().any(|x| x.text.contains("://"));
     match program(c) {
-        "yum" | "dnf" | "zypper" => url && a.iter().any(|x| x.text == "install"),
+        "yum" | "dnf" | "zypper" => url() && a.iter().any(|x| x.text == "install"),
         "rpm" => {
             let installs = a.iter().any(|x| {
                 !x.text.starts_with("--")
@@ -319,7 +319,7 @@ fn system_package_from_url(c: &Command) -> bool {
                     && x.text.contains(['i', 'U', 'F'])
                     && !x.text.contains('q')
             });
-            url && installs
+            url() && installs
         }
         _ => false,
     }
@@ -393,6 +393,24 @@ fn runs_remote_module(c: &Command) -> bool {
 /// NAME URL` (its formulae are Ruby run at install). The same tools' own indexes
 /// (`nix run nixpkgs#hello`, `asdf plugin add nodejs`, `krew install ctx`) are ordinary.
 fn remote_plugin(prog: &str, a: &[crate::shell::Arg]) -> bool {
+    const RUNNERS: [&str; 12] = [
+        "nix",
+        "nix-env",
+        "nix-build",
+        "ansible-pull",
+        "helm",
+        "kubectl",
+        "kubectl-krew",
+        "krew",
+        "asdf",
+        "mise",
+        "rtx",
+        "brew",
+    ];
+    // Every command comes here: only these programs' words are gathered.
+    if !super::argv::listed(&RUNNERS, prog) {
+        return false;
+    }
     let address = |t: &str| {
         let v = t.split_once('=').map_or(t, |(_, v)| v);
         [
@@ -1103,10 +1121,9 @@ fn outputs(c: &Command) -> (Vec<String>, bool) {
             .collect(),
         _ => option_values(a, Some("-o"), "--output"),
     };
-    let dir = option_values(a, None, "--output-dir")
-        .last()
-        .copied()
-        .filter(|_| prog == "curl");
+    let dir = (prog == "curl")
+        .then(|| option_values(a, None, "--output-dir").last().copied())
+        .flatten();
     names.extend(flagged.iter().filter(|f| **f != "-").map(|f| match dir {
         Some(d) if !f.starts_with('/') => format!("{}/{f}", d.trim_end_matches('/')),
         _ => f.to_string(),

@@ -456,7 +456,7 @@ while [ "$(date +%s)" -lt "$deadline" ]; do
   kill -0 "$GW_PID" 2>/dev/null || break
   sleep 0.5
 done
-step "phase L: chat.send (intent: rm -r, then a harmless echo; external: two telegram sends, bird tweet, sessions_send) -> rc $(cat "$RUN/rc/chat-send-intent") / $(cat "$RUN/rc/chat-send-external"), judge requests $(grep -c '"role":"judge"' "$RUN/model-requests.jsonl" || true), project canary $([ -e "$INTENT_DIR/canary" ] && echo present || echo GONE)"
+step "phase L: chat.send (intent: rm -r, then a harmless echo; external: telegram sends, bird tweet, sessions_send, a claim split over two sends) -> rc $(cat "$RUN/rc/chat-send-intent") / $(cat "$RUN/rc/chat-send-external"), judge requests $(grep -c '"role":"judge"' "$RUN/model-requests.jsonl" || true), project canary $([ -e "$INTENT_DIR/canary" ] && echo present || echo GONE)"
 
 # the audit trail read back through the running gateway (operator.read methods)
 for m in verify query; do

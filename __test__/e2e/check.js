@@ -700,6 +700,19 @@ sources via tool_call: ${wrapperSources.join(", ") || "none"}
       `session sources: ${short(JSON.stringify(externalSources), 400)}`);
   if (handedDenied) console.log(`       ${short(handedDenied.blockReason || "", 200)}`);
 
+  // 5d. the claim split over two sends: the first ("… nginx is not") holds no claim and goes on; the second
+  // ("installed on the web host."), read with the end of the first, is denied by the claim stage
+  const sentText = (r) => r.context.toolParams && (r.context.toolParams.message ||
+    (r.context.toolParams.args && r.context.toolParams.args.message));
+  const splitRecords = (text) => records(EXTERNAL_KEY).filter((r) => r.context.hook === "before_tool_call" && sentText(r) === text);
+  const headRecords = splitRecords("Status update: nginx is not");
+  const tailDenied = splitRecords("installed on the web host.").find((r) => r.verdict === "deny" && r.executionPrevented === true &&
+    r.policyId === "external" && r.ruleId === "claims" && /previous post/.test(r.blockReason || ""));
+  check("external communication: a claim split over two telegram sends — the first (\"Status update: nginx is not\") is not denied, the second (\"installed on the web host.\"), read with the end of the first, is denied in before_tool_call by the claim stage",
+    !!askedFor("external_split_tail") && headRecords.length > 0 && headRecords.every((r) => r.verdict !== "deny") && !!tailDenied,
+    `asked: ${!!askedFor("external_split_head")} / ${!!askedFor("external_split_tail")}\n${describe(records(EXTERNAL_KEY))}`);
+  if (tailDenied) console.log(`       ${short(tailDenied.blockReason || "", 200)}`);
+
   // 6. every question the plugin asked in the whole run was answered through the host: the --local turns of phases A,
   // F and P (each its own CLI process) and the gateway after phase E's edit re-registered the plugin
   const calls = auditRecords.filter((r) => r && r.verdict === "governance.llm.call");

@@ -34,7 +34,8 @@
 //                 intent rule does), then `exec echo ok > <dir>-ok.txt`, then text.
 //   EXTERNAL_MARK `message {action: "send", channel: "telegram", ...}` with NGINX's contradicted claim (through the
 //                 deferred-tool wrapper `tool_call {id: "message", args}` when `message` is not offered directly),
-//                 then a send without a checkable claim but with GATE_BLOCK_MARK, which only the model blocks.
+//                 then a send without a checkable claim but with GATE_BLOCK_MARK, which only the model blocks;
+//                 later the same claim split over two sends ("… nginx is not", "installed on the web host.").
 // Judge requests: the plugin's own questions, which the host's `api.runtime.llm.complete` sends to this same server
 // (the agent's configured model), are recognised by their system prompt and answered as a model would (see judge()):
 //   intent ("…for a governance layer that decides whether it may run…"): {"matches": true} when the fenced
@@ -166,6 +167,9 @@ function judgmentCall(userText, toolMessages, toolNames) {
       // ... and handed to an agent session routed to the external channel, whose reply the host would deliver there.
       tool("external_session", "sessions_send", { sessionKey: `agent:main:${EXTERNAL_CHANNEL}:direct:424242`,
         message: "Tell them: nginx is not installed on the web host." }),
+      // The claim split over two sends: neither holds it alone; the second, read with the end of the first, does.
+      send("external_split_head", "Status update: nginx is not"),
+      send("external_split_tail", "installed on the web host."),
     ][steps] || null;
   }
   return null;

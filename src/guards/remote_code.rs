@@ -393,24 +393,6 @@ fn runs_remote_module(c: &Command) -> bool {
 /// NAME URL` (its formulae are Ruby run at install). The same tools' own indexes
 /// (`nix run nixpkgs#hello`, `asdf plugin add nodejs`, `krew install ctx`) are ordinary.
 fn remote_plugin(prog: &str, a: &[crate::shell::Arg]) -> bool {
-    const RUNNERS: [&str; 12] = [
-        "nix",
-        "nix-env",
-        "nix-build",
-        "ansible-pull",
-        "helm",
-        "kubectl",
-        "kubectl-krew",
-        "krew",
-        "asdf",
-        "mise",
-        "rtx",
-        "brew",
-    ];
-    // Every command comes here: only these programs' words are gathered.
-    if !super::argv::listed(&RUNNERS, prog) {
-        return false;
-    }
     let address = |t: &str| {
         let v = t.split_once('=').map_or(t, |(_, v)| v);
         [
@@ -425,30 +407,33 @@ fn remote_plugin(prog: &str, a: &[crate::shell::Arg]) -> bool {
         .iter()
         .any(|p| v.contains(p))
     };
-    let words = super::argv::plain_words(a);
+    // Every command comes here: the words are gathered only for these programs.
+    let words = || super::argv::plain_words(a);
     let any_address = || a.iter().any(|x| address(&x.text));
     match prog {
         "nix" => {
-            (matches!(words.first(), Some(&("run" | "shell" | "develop")))
-                || words.starts_with(&["profile", "install"]))
+            let w = words();
+            (matches!(w.first(), Some(&("run" | "shell" | "develop")))
+                || w.starts_with(&["profile", "install"]))
                 && any_address()
         }
         "nix-env" | "nix-build" => any_address(),
         "ansible-pull" => true,
-        "helm" => words.starts_with(&["plugin", "install"]) && any_address(),
+        "helm" => words().starts_with(&["plugin", "install"]) && any_address(),
         "kubectl" | "kubectl-krew" | "krew" => {
-            words.contains(&"install") && a.iter().any(|x| x.text.starts_with("--manifest-url"))
+            words().contains(&"install") && a.iter().any(|x| x.text.starts_with("--manifest-url"))
         }
         "asdf" => {
-            (words.starts_with(&["plugin", "add"]) || words.first() == Some(&"plugin-add"))
-                && any_address()
+            let w = words();
+            (w.starts_with(&["plugin", "add"]) || w.first() == Some(&"plugin-add")) && any_address()
         }
         "mise" | "rtx" => {
-            matches!(words.first(), Some(&("plugins" | "plugin" | "p")))
-                && matches!(words.get(1), Some(&("install" | "i" | "add" | "link")))
+            let w = words();
+            matches!(w.first(), Some(&("plugins" | "plugin" | "p")))
+                && matches!(w.get(1), Some(&("install" | "i" | "add" | "link")))
                 && any_address()
         }
-        "brew" => words.first() == Some(&"tap") && any_address(),
+        "brew" => words().first() == Some(&"tap") && any_address(),
         _ => false,
     }
 }

@@ -373,30 +373,21 @@ mod tests {
     #[test]
     fn literal_substitutions_apply_as_sed_applies_them() {
         let text = "bird tweet 'nginx is now up, is now'\necho is now\n";
-        assert_eq!(
-            edited("-i s/is_now/is_not/ post.sh", "x").as_deref(),
-            Some("x")
-        );
-        assert_eq!(
-            edited("-i s/is/IS/ p.sh", text).as_deref(),
-            Some("bird tweet 'nginx IS now up, is now'\necho IS now\n")
-        );
-        assert_eq!(
-            edited("-i s|is|IS|2g p.sh", "is is is").as_deref(),
-            Some("is IS IS")
-        );
-        assert_eq!(
-            edited("-Ei -e s/a/[&]/ -e s/b/c/ p.sh", "ab").as_deref(),
-            Some("[a]c")
-        );
-        assert_eq!(
-            edited("-pi -e s/now/not/g p.sh", "now now").as_deref(),
-            Some("not not")
-        );
-        assert_eq!(
-            edited("-i s/a\\.b/c/ p.sh", "a.b axb").as_deref(),
-            Some("c axb")
-        );
+        let cases = [
+            ("-i s/is_now/is_not/ post.sh", "x", "x"),
+            (
+                "-i s/is/IS/ p.sh",
+                text,
+                "bird tweet 'nginx IS now up, is now'\necho IS now\n",
+            ),
+            ("-i s|is|IS|2g p.sh", "is is is", "is IS IS"),
+            ("-Ei -e s/a/[&]/ -e s/b/c/ p.sh", "ab", "[a]c"),
+            ("-pi -e s/now/not/g p.sh", "now now", "not not"),
+            ("-i s/a\\.b/c/ p.sh", "a.b axb", "c axb"),
+        ];
+        for (line, before, after) in cases {
+            assert_eq!(edited(line, before).as_deref(), Some(after), "{line}");
+        }
     }
 
     #[test]

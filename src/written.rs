@@ -59,7 +59,8 @@ pub struct WrittenFiles {
 
 impl WrittenFiles {
     /// Notes what a call wrote, by file (its path as the call named it, or its name alone
-    /// when that is all the shell model kept), newest last. A file is the same file by name.
+    /// when that is all the shell model kept), newest last (`earlier_version`: which file a
+    /// change is to).
     pub fn record(&self, session: &str, changes: Vec<(String, Change)>) {
         if changes.is_empty() {
             return;
@@ -69,14 +70,7 @@ impl WrittenFiles {
         };
         let files = map.touch(session, Vec::new);
         for (path, change) in changes {
-            let name = crate::paths::basename(&path);
-            let same = |(n, _): &File| crate::paths::basename(n) == name;
-            let old = files.iter().position(same).map(|i| files.remove(i));
-            // Keep the longer spelling: a directory a later call may name (`run-parts DIR`).
-            let path = match &old {
-                Some((p, _)) if p.len() > path.len() => p.clone(),
-                _ => path,
-            };
+            let (path, old) = earlier_version(files, path);
             let text = match (change, old) {
                 (Change::Whole(text), _) => text,
                 (Change::Added(more), Some((_, Some(mut text)))) => {
@@ -210,6 +204,29 @@ impl WrittenFiles {
     }
 }
 
+/// The version of the file `path` names that a change to it starts from (taken out: the change
+/// replaces it), and the spelling to keep it under. Two spellings with directories are two
+/// files (a package's `node_modules/left-pad/index.js` and the project's `index.js`): keyed by
+/// name, the later would hide the earlier's text from a call that loads it. A name alone (all
+/// the shell model keeps of a redirect) is the newest file of that name, kept under the longer
+/// spelling: a directory a later call may name (`run-parts DIR`).
+fn earlier_version(files: &mut Vec<File>, path: String) -> (String, Option<File>) {
+    let name = crate::paths::basename(&path);
+    let bare = |p: &str| !p.contains('/');
+    let same =
+        |(n, _): &File| *n == path || crate::paths::basename(n) == name && (bare(n) || bare(&path));
+    let Some(i) = files.iter().rposition(same) else {
+        return (path, None);
+    };
+    let old = files.remove(i);
+    let path = if old.0.len() > path.len() {
+        old.0.clone()
+    } else {
+        path
+    };
+    (path, Some(old))
+}
+
 /// A file whose text imports others (Python or JavaScript), with that text.
 fn code_of((path, text): &File) -> Option<(crate::code::Lang, &str)> {
     let lang = match path.rsplit_once('.').map_or("", |(_, e)| e) {
@@ -270,6 +287,26 @@ mod tests {
         assert!(w.mentioned("s", &["ls"]).is_empty());
         w.record("s", vec![whole("Makefile", "all:\n\ttrue")]);
         assert_eq!(w.mentioned("s", &["make all"]).len(), 1);
+    }
+
+    #[test]
+    fn two_paths_of_one_name_are_two_files_and_a_name_alone_is_the_newest() {
+        let w = WrittenFiles::default();
+        w.record(
+            "s",
+            vec![whole("/ws/node_modules/left-pad/index.js", "rm -rf ~")],
+        );
+        w.record("s", vec![whole("/ws/index.js", "console.log(1)")]);
+        let got = w.mentioned("s", &["node -e require('left-pad')"]);
+        let texts: Vec<_> = got.iter().filter_map(|(_, t)| t.as_deref()).collect();
+        assert!(texts.contains(&"rm -rf ~"), "{got:?}");
+        // A redirect's bare name replaces the newest file of that name, under its spelling.
+        w.record("s", vec![whole("index.js", "console.log(2)")]);
+        w.record("s", vec![whole("/ws/index.js", "console.log(3)")]);
+        let got = w.mentioned("s", &["node index.js"]);
+        let mut texts: Vec<_> = got.iter().filter_map(|(_, t)| t.as_deref()).collect();
+        texts.dedup();
+        assert_eq!(texts, ["rm -rf ~", "console.log(3)"]);
     }
 
     #[test]

@@ -399,8 +399,14 @@ fn known_gaps_are_still_gaps() {
     let state = dir.path().join("governance").display().to_string();
     let e = engine(dir.path());
     let mut closed = Vec::new();
+    let show = |c: &Case, v: &openclaw_governance::Verdict| {
+        if std::env::var("CORPUS_SHOW").is_ok_and(|p| c.id.starts_with(&p)) {
+            println!("{} {}: {}", c.id, v.action.as_str(), v.reason);
+        }
+    };
     for c in corpus("gaps-evasions") {
         let v = verdict(&e, &c, &state);
+        show(&c, &v);
         if matches!(v.action.as_str(), "deny" | "escalate") {
             closed.push(format!(
                 "{} is now stopped: move it back to the corpus",
@@ -410,9 +416,7 @@ fn known_gaps_are_still_gaps() {
     }
     for c in corpus("gaps-ordinary") {
         let v = verdict(&e, &c, &state);
-        if std::env::var("CORPUS_SHOW").is_ok_and(|p| c.id.starts_with(&p)) {
-            println!("{} {}: {}", c.id, v.action.as_str(), v.reason);
-        }
+        show(&c, &v);
         if v.action.as_str() == "allow" {
             closed.push(format!(
                 "{} is now allowed: move it back to the corpus",

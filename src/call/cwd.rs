@@ -34,6 +34,12 @@ pub fn track(
     home: Option<&str>,
     workspace: Option<&str>,
 ) {
+    // A script with no `cd` and no wrapper's directory runs where the call does: every
+    // command keeps `cwd: None`, and nothing is looked at.
+    let moves = |c: &Command| c.cwd.is_some() || changes_dir(program(c));
+    if !script.commands.iter().any(moves) {
+        return;
+    }
     let at = Where {
         start,
         home,
@@ -47,7 +53,7 @@ pub fn track(
         place_command(&mut script.commands[i], i, &places, &at, &mut copies);
         let c = &script.commands[i];
         let prog = program(c);
-        if !matches!(prog, "cd" | "chdir" | "pushd" | "popd") {
+        if !changes_dir(prog) {
             continue;
         }
         let before = places.clone();
@@ -69,6 +75,11 @@ pub fn track(
         oldpwd = before;
     }
     repeat(script, copies);
+}
+
+/// The programs that change the shell's directory.
+fn changes_dir(prog: &str) -> bool {
+    matches!(prog, "cd" | "chdir" | "pushd" | "popd")
 }
 
 /// Sets where command `i` runs: the script's first place, or the directory its wrapper moved

@@ -95,11 +95,9 @@ fn fed_text(script: &Script, i: usize) -> Option<String> {
 /// What `echo`/`printf` print, when every word is known.
 fn printed(c: &Command) -> Option<String> {
     let a = args(c);
-    if a.iter().any(|x| x.unresolved) {
-        return None;
-    }
+    let known = || !a.iter().any(|x| x.unresolved);
     match program(c) {
-        "echo" => {
+        "echo" if known() => {
             let words: Vec<&str> = a
                 .iter()
                 .map(|x| x.text.as_str())
@@ -111,7 +109,7 @@ fn printed(c: &Command) -> Option<String> {
             let text = words.join(" ") + "\n";
             Some(if decode { unescape(&text) } else { text })
         }
-        "printf" => {
+        "printf" if known() => {
             let (format, rest) = a.split_first()?;
             let mut values = rest.iter().map(|x| x.text.as_str());
             let mut out = String::new();
@@ -190,18 +188,18 @@ fn find_files(c: &mut Command, roots: &[String]) {
 
 /// A shell (or interpreter) reading its script from stdin, when that script is known text.
 fn printed_script(c: &Command, fed: Option<&str>) -> Option<String> {
+    // Without text fed in there is no script to read: most commands stop here.
+    let fed = fed.filter(|_| c.stdin_text.is_none())?;
     let shell = matches!(
         program(c),
         "sh" | "bash" | "zsh" | "dash" | "ksh" | "ash" | "mksh"
     );
     let reads_stdin =
-        operands(args(c), &["-O", "-o"]).is_empty() || args(c).iter().any(|a| a.text == "-s");
+        || operands(args(c), &["-O", "-o"]).is_empty() || args(c).iter().any(|a| a.text == "-s");
     // The shell model already followed literal feeders (wrapper `… -s`).
-    let followed = c.wrappers.iter().any(|w| w.ends_with(" -s"));
-    let filter = crate::guards::remote_code::filter_runs_input(c);
-    ((shell && reads_stdin && !followed || filter) && c.stdin_text.is_none())
-        .then(|| fed.map(str::to_string))
-        .flatten()
+    let followed = || c.wrappers.iter().any(|w| w.ends_with(" -s"));
+    let filter = || crate::guards::remote_code::filter_runs_input(c);
+    (shell && reads_stdin() && !followed() || filter()).then(|| fed.to_string())
 }
 
 /// Text written into a file that runs later (`echo 'curl … | sh' >> ~/.bashrc`, `… | tee -a
@@ -243,6 +241,9 @@ fn planted(c: &Command, fed: Option<&str>) -> Vec<String> {
 /// the text it got (`Script::written`, by name).
 fn planted_copies(written: &[shell::Written], c: &Command) -> Vec<Option<String>> {
     use super::startup::{commands, runs_later};
+    if written.is_empty() {
+        return Vec::new();
+    }
     let prog = program(c);
     let mut targets: Vec<String> = c
         .redirects
@@ -272,16 +273,18 @@ fn planted_copies(written: &[shell::Written], c: &Command) -> Vec<Option<String>
     }
     let mut out = Vec::new();
     for t in targets {
+        // Only a file the session wrote counts: the name is looked up before the place,
+        // which costs more to tell.
+        let name = crate::paths::basename(&t);
+        let Some((_, text)) = written.iter().find(|(k, _)| k == name) else {
+            continue;
+        };
         let rooted = if t.starts_with('/') {
             t.clone()
         } else {
             format!("/{t}")
         };
-        let Some(kind) = runs_later(&rooted) else {
-            continue;
-        };
-        let name = crate::paths::basename(&t);
-        if let Some((_, text)) = written.iter().find(|(k, _)| k == name) {
+        if let Some(kind) = runs_later(&rooted) {
             out.push(text.as_deref().map(|t| commands(kind, t)));
         }
     }
@@ -380,10 +383,14 @@ fn git_remote_commands(a: &[Arg]) -> Vec<String> {
     let given = ["--upload-pack", "--receive-pack", "--exec"]
         .iter()
         .flat_map(|o| option_values(a, None, o));
-    let clone_u = match operands(a, &crate::guards::argv::GIT_VALUED).first() {
-        Some(sub) if sub.text == "clone" => option_values(a, Some("-u"), "--upload-pack"),
-        _ => Vec::new(),
-    };
+    // `-u` is `--upload-pack` for clone only; the subcommand is looked for when it is given.
+    let mut clone_u = option_values(a, Some("-u"), "--upload-pack");
+    if !clone_u.is_empty() {
+        let sub = operands(a, &crate::guards::argv::GIT_VALUED);
+        if sub.first().is_none_or(|s| s.text != "clone") {
+            clone_u.clear();
+        }
+    }
     let ext = (a.iter())
         .filter_map(|x| x.text.strip_prefix("ext::"))
         .map(ext_command);
@@ -526,11 +533,9 @@ fn names_from_stdin(c: &Command) -> bool {
 /// Programs that run a command or script they are handed: schedulers, terminal multiplexers,
 /// privilege and sandbox runners, `trap`. Their command is analysed like a nested script.
 fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
-    if !crate::guards::argv::listed(&RUNNERS, program(c)) {
-        return Vec::new();
-    }
     let a = args(c);
-    let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+    // Every command comes here: the words are gathered only for the programs matched below.
+    let words = || -> Vec<&str> { a.iter().map(|x| x.text.as_str()).collect() };
     let quote = |w: &[&str]| {
         w.iter()
             .map(|x| shell_quote(x))
@@ -541,18 +546,18 @@ fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
         let ops = operands(a, valued);
         let first = ops.get(skip)?;
         let k = a.iter().position(|x| std::ptr::eq(x, *first))?;
-        Some(quote(&words[k..]))
+        Some(quote(&words()[k..]))
     };
     let one = match program(c) {
         "at" | "batch" => fed.map(str::to_string),
         "crontab" => fed.map(cron_commands),
-        "trap" => words.first().map(|s| s.to_string()),
+        "trap" => a.first().map(|s| s.text.clone()),
         "script" => option_values(a, Some("-c"), "--command")
             .first()
             .map(|s| s.to_string()),
-        "tmux" => tmux(&words),
-        "screen" => match words.iter().position(|w| *w == "stuff") {
-            Some(k) => words.get(k + 1).map(|s| s.replace("\\n", "\n")),
+        "tmux" => tmux(&words()),
+        "screen" => match a.iter().position(|w| w.text == "stuff") {
+            Some(k) => a.get(k + 1).map(|s| s.text.replace("\\n", "\n")),
             None => after_options(
                 &[
                     "-S", "-c", "-t", "-T", "-e", "-p", "-X", "-h", "-L", "-Logfile",
@@ -590,37 +595,6 @@ fn runner_scripts(c: &Command, fed: Option<&str>) -> Vec<String> {
     };
     one.into_iter().collect()
 }
-
-const RUNNERS: [&str; 28] = [
-    "catchsegv",
-    "at",
-    "batch",
-    "crontab",
-    "trap",
-    "script",
-    "tmux",
-    "screen",
-    "expect",
-    "runuser",
-    "pkexec",
-    "sg",
-    "systemd-run",
-    "chrt",
-    "taskset",
-    "nsenter",
-    "unshare",
-    "firejail",
-    "proot",
-    "strace",
-    "ltrace",
-    "valgrind",
-    "torsocks",
-    "proxychains",
-    "proxychains4",
-    "numactl",
-    "cgexec",
-    "fakeroot",
-];
 
 /// A word as the shell would need it written to mean itself.
 pub(super) fn shell_quote(w: &str) -> String {

@@ -13,10 +13,30 @@ use super::RedirectKind;
 /// One simple command: its words and its redirects `(fd, kind, target)`.
 #[derive(Debug, Default)]
 pub(super) struct Simple<'a> {
-    pub words: Vec<&'a str>,
-    /// The pieces of each word that needs expansion; `None` for a word that is its own text.
-    pub pieces: Vec<Option<Vec<WordPiece>>>,
+    pub words: Vec<Word<'a>>,
     pub redirects: Vec<(Option<u32>, RedirectKind, &'a str)>,
+}
+
+impl Simple<'_> {
+    /// The words joined by spaces, as the parsed path gives a command's source.
+    pub fn source(&self) -> String {
+        let len = self.words.iter().map(|w| w.text.len() + 1).sum();
+        let mut out = String::with_capacity(len);
+        for (i, w) in self.words.iter().enumerate() {
+            if i > 0 {
+                out.push(' ');
+            }
+            out.push_str(w.text);
+        }
+        out
+    }
+}
+
+/// A word as written, and its pieces when it needs expansion (`None`: it is its own text).
+#[derive(Debug)]
+pub(super) struct Word<'a> {
+    pub text: &'a str,
+    pub pieces: Option<Vec<WordPiece>>,
 }
 
 /// Characters bash gives no meaning inside a word (no quoting, expansion, globbing, comment).
@@ -82,8 +102,10 @@ pub(super) fn parse(text: &str) -> Option<Vec<Vec<Simple<'_>>>> {
                     i = redirect(text, start, &mut cur)?;
                     continue;
                 }
-                cur.words.push(&text[start..i]);
-                cur.pieces.push(pieces);
+                cur.words.push(Word {
+                    text: &text[start..i],
+                    pieces,
+                });
             }
         }
     }
@@ -152,7 +174,7 @@ fn redirect<'a>(text: &'a str, mut i: usize, cur: &mut Simple<'a>) -> Option<usi
 /// What the fast path does not model: keywords and assignments in command position.
 fn check(cmd: &Simple) -> Option<()> {
     match cmd.words.first() {
-        Some(w) if RESERVED.contains(w) || w.contains('=') => None,
+        Some(w) if RESERVED.contains(&w.text) || w.text.contains('=') => None,
         _ => Some(()),
     }
 }

@@ -13,7 +13,7 @@
 use super::walk::{Exec, Walker};
 use super::{Arg, OpaqueKind, MAX_DEPTH};
 use crate::guards::git::config::file_entries;
-use crate::guards::git::invocation;
+use crate::guards::git::{invocation, sub_index};
 
 /// git config files as the session's written files name them (by base name), in the order git
 /// lets them override each other: the repository's `.git/config` (also
@@ -41,8 +41,8 @@ impl Walker {
     pub(super) fn git(&mut self, args: &[Arg], cx: &Exec) -> Option<Vec<usize>> {
         self.note_git_config(args);
         // Most git lines run a builtin (`git status`): nothing to unfold, nothing copied.
-        let first = invocation(&args[1..]).sub.map(|sub| &args[1 + sub]);
-        if first.is_none_or(|w| w.unresolved || builtin(&w.text.to_ascii_lowercase())) {
+        let first = sub_index(&args[1..]).map(|sub| &args[1 + sub]);
+        if first.is_none_or(|w| w.unresolved || builtin(&w.text)) {
             return None;
         }
         let mut argv = args.to_vec();
@@ -54,7 +54,7 @@ impl Walker {
             let Some(sub) = inv.sub else { break };
             let word = &a[sub];
             let name = word.text.to_ascii_lowercase();
-            if word.unresolved || builtin(&name) || seen.contains(&name) {
+            if word.unresolved || builtin(&word.text) || seen.contains(&name) {
                 break;
             }
             let values = (inv.globals.iter())
@@ -132,7 +132,7 @@ impl Walker {
     /// known when it runs).
     fn note_git_config(&mut self, args: &[Arg]) {
         let a = &args[1..];
-        let Some(sub) = invocation(a).sub else { return };
+        let Some(sub) = sub_index(a) else { return };
         if a[sub].text != "config" {
             return;
         }
@@ -441,8 +441,15 @@ const BUILTINS: [&str; 153] = [
     "shell",
 ];
 
+/// Whether `name` is one of git's own commands, in any case (as git's alias lookup compares
+/// them): a set, since every git command asks.
 fn builtin(name: &str) -> bool {
-    crate::guards::argv::listed(&BUILTINS, name)
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&str>> = std::sync::OnceLock::new();
+    let set = SET.get_or_init(|| BUILTINS.into_iter().collect());
+    match name.bytes().any(|b| b.is_ascii_uppercase()) {
+        true => set.contains(name.to_ascii_lowercase().as_str()),
+        false => set.contains(name),
+    }
 }
 
 #[cfg(test)]

@@ -121,6 +121,9 @@ impl Walker {
 
     /// The exec tool's `env` param, judged as any other route that sets these variables.
     pub(super) fn env_hooks(&mut self, env: &[(String, String)], depth: u32) {
+        if env.is_empty() {
+            return;
+        }
         let set: Vec<(String, Val)> = (env.iter())
             .filter(|(n, _)| runs_as_code(n))
             .map(|(n, v)| (n.clone(), Val::Set(v.clone())))

@@ -30,6 +30,9 @@ struct Var {
 /// bash resets IFS at startup (it is never imported), so its default is known.
 pub(super) const DEFAULT_IFS: &str = " \t\n";
 
+/// `IFS` is in `map` only once the script or the env param gives it a value: until then it has
+/// bash's startup value (`get`, `assigned`), and a script that sets no variable has an empty
+/// map, which costs nothing to build or ask.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Vars {
     map: FxHashMap<String, Var>,
@@ -46,12 +49,19 @@ impl Vars {
         for (name, value) in env {
             vars.set(name, Val::Set(value.clone()), true);
         }
-        vars.set("IFS", Val::Set(DEFAULT_IFS.to_owned()), false);
+        // bash never imports IFS: back to its startup value.
+        if env.iter().any(|(n, _)| n == "IFS") {
+            vars.map.remove("IFS");
+        }
         vars
     }
 
     pub(super) fn get(&self, name: &str) -> Val {
-        self.map.get(name).map_or(Val::Unknown, |v| v.val.clone())
+        match self.map.get(name) {
+            Some(v) => v.val.clone(),
+            None if name == "IFS" => Val::Set(DEFAULT_IFS.to_owned()),
+            None => Val::Unknown,
+        }
     }
 
     /// Assigns; a variable that was exported stays exported (bash keeps the attribute).
@@ -82,7 +92,7 @@ impl Vars {
         match self.map.get_mut(name) {
             Some(v) => v.integer = true,
             None => {
-                self.set(name, Val::Unknown, false);
+                self.set(name, self.get(name), false);
                 if let Some(v) = self.map.get_mut(name) {
                     v.integer = true;
                 }
@@ -107,15 +117,16 @@ impl Vars {
 
     /// Whether the script or the exec env gave `name` a value (even an unknown one).
     pub(super) fn assigned(&self, name: &str) -> bool {
-        self.map
-            .get(name)
-            .is_some_and(|v| !matches!(v.val, Val::Unset))
+        match self.map.get(name) {
+            Some(v) => !matches!(v.val, Val::Unset),
+            None => name == "IFS",
+        }
     }
 
     pub(super) fn export(&mut self, name: &str) {
         match self.map.get_mut(name) {
             Some(v) => v.exported = true,
-            None => self.set(name, Val::Unknown, true),
+            None => self.set(name, self.get(name), true),
         }
     }
 
@@ -140,7 +151,8 @@ impl Vars {
             };
             child.set(name, val, true);
         }
-        child.set("IFS", Val::Set(DEFAULT_IFS.to_owned()), false);
+        // Each shell starts with its own IFS.
+        child.map.remove("IFS");
         child
     }
 

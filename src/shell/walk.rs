@@ -204,7 +204,7 @@ impl Walker {
         for pipeline in list {
             let mut prev = stdin.to_vec();
             for simple in pipeline {
-                let mut cx = Exec::new(depth, simple.words.join(" "));
+                let mut cx = Exec::new(depth, simple.source());
                 cx.inputs = prev;
                 cx.redirects = simple
                     .redirects
@@ -216,9 +216,9 @@ impl Walker {
                     })
                     .collect();
                 let mut args = Vec::with_capacity(simple.words.len());
-                for (w, pieces) in simple.words.iter().zip(&simple.pieces) {
-                    match pieces {
-                        None => args.push(Arg::literal(w)),
+                for w in &simple.words {
+                    match &w.pieces {
+                        None => args.push(Arg::literal(w.text)),
                         Some(p) => args.extend(self.piece_words(p, depth)),
                     }
                 }

@@ -655,6 +655,11 @@ fn script_options(name: &str, args: &[Arg]) -> Vec<String> {
         _ if SHELLS.contains(&name) => &["--rcfile", "--init-file"],
         _ => &[],
     };
+    let make = matches!(name, "make" | "gmake");
+    // Most programs take no such option: their words are not looked at.
+    if options.is_empty() && !make {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     for (i, a) in args.iter().enumerate().skip(1) {
         let t = a.text.as_str();
@@ -667,7 +672,7 @@ fn script_options(name: &str, args: &[Arg]) -> Vec<String> {
             }
         }
         // make's `SHELL=prog` runs every recipe line through prog.
-        if matches!(name, "make" | "gmake") {
+        if make {
             out.extend(t.strip_prefix("SHELL=").map(str::to_string));
         }
     }

@@ -91,12 +91,18 @@ const TOOLS: [&str; 36] = [
 /// Every call of a session that wrote a file asks this, for each of its words: split by byte,
 /// and looked up in a set (no tool name is longer than 10 bytes).
 pub fn mentions_tool(said: &[&str]) -> bool {
-    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&[u8]>> = std::sync::OnceLock::new();
-    let tools = SET.get_or_init(|| TOOLS.iter().map(|t| t.as_bytes()).collect());
     let word = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-');
     said.iter().any(|s| {
-        (s.as_bytes().split(|b| !word(b))).any(|w| (2..=10).contains(&w.len()) && tools.contains(w))
+        (s.as_bytes().split(|b| !word(b))).any(|w| (2..=10).contains(&w.len()) && is_tool(w))
     })
+}
+
+/// Whether `name` is one of `TOOLS`: a set, since every word of a call and every command's
+/// program is asked.
+fn is_tool(name: &[u8]) -> bool {
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&[u8]>> = std::sync::OnceLock::new();
+    let tools = SET.get_or_init(|| TOOLS.iter().map(|t| t.as_bytes()).collect());
+    tools.contains(name)
 }
 
 /// Adds, for each build or test tool a call runs, the readings of the session's programs it
@@ -311,7 +317,7 @@ fn shebang(text: &str) -> Option<Lang> {
 /// (or a tool's subcommand that runs none of the project's code).
 fn tool(c: &Command) -> Option<Tool> {
     let prog = program(c);
-    if !TOOLS.contains(&prog) && !prog.starts_with("python") {
+    if !is_tool(prog.as_bytes()) && !prog.starts_with("python") {
         return None;
     }
     let a = args(c);

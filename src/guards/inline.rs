@@ -148,8 +148,8 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
     // ed and ex always take their commands from stdin, vim in Ex mode (`-es`) too.
     let editor = matches!(prog, "ed" | "red" | "ex")
         || matches!(prog, "vim" | "vi" | "nvim") && args(c).iter().any(|a| a.text == "-es");
-    let ops = crate::guards::argv::operands(args(c), &["-m", "-W", "-X", "-I", "-M"]);
-    editor || interpreter && ops.first().is_none_or(|o| o.text == "-")
+    let ops = || crate::guards::argv::operands(args(c), &["-m", "-W", "-X", "-I", "-M"]);
+    editor || interpreter && ops().first().is_none_or(|o| o.text == "-")
 }
 
 /// Names whose presence in a program means it reaches outside plain computation.

@@ -108,7 +108,7 @@ fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> O
 /// read from the project's files (`cat tool.py | python3` runs tool.py, as `python3 tool.py`
 /// does).
 fn computed_program(script: &crate::shell::Script, c: &crate::shell::Command) -> Option<String> {
-    if !inline::runs_stdin(c) || c.stdin_text.is_some() || c.inputs.is_empty() {
+    if c.stdin_text.is_some() || c.inputs.is_empty() || !inline::runs_stdin(c) {
         return None;
     }
     let unknown_written = |name: &str| {

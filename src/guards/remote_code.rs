@@ -6,6 +6,7 @@ use super::argv::{args, given, has_flag, listed, operands, option_values, progra
 use super::{projects, show, Subject};
 use crate::call::startup::runs_later;
 use crate::shell::{Command, Script};
+use once_cell::unsync::Lazy;
 
 /// Programs whose output is content from the network: HTTP(S)/FTP clients (also axel,
 /// libwww-perl's `lwp-download`, `lwp-request` and its `GET`/`HEAD`/`POST` aliases, lftp),
@@ -519,8 +520,10 @@ pub const REGISTRY_VARS: [(&str, &[&str]); 11] = [
 fn source_config(script: &Script) -> Option<String> {
     script.commands.iter().find_map(|c| {
         let a = args(c);
-        let words = super::argv::plain_words(a);
-        let texts: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+        // Every command comes here, most of them none of the programs below: the words are
+        // gathered on first use.
+        let words = Lazy::new(|| super::argv::plain_words(a));
+        let texts: Lazy<Vec<&str>, _> = Lazy::new(|| a.iter().map(|x| x.text.as_str()).collect());
         let elsewhere = || {
             texts.iter().any(|t| {
                 let v = t.split_once('=').map_or(*t, |(_, v)| v);
@@ -861,23 +864,27 @@ fn feeder(script: &Script, i: usize, depth: u32) -> Option<&Command> {
 /// CLIs that print remote content: `gh gist view`, `gh api`, `aws s3 cp s3://… -`,
 /// `gsutil cat`, `az storage blob download … -f /dev/stdout`.
 fn fetches(prog: &str, a: &[crate::shell::Arg]) -> bool {
-    let words: Vec<&str> = a.iter().map(|x| x.text.as_str()).collect();
+    // Every command comes here: the words are gathered only for the programs that need them.
+    let words = || -> Vec<&str> { a.iter().map(|x| x.text.as_str()).collect() };
+    let any = |f: fn(&str) -> bool| a.iter().any(|x| f(&x.text));
     match prog {
         "gh" => matches!(
-            words.as_slice(),
+            words().as_slice(),
             ["gist", "view", ..] | ["api", ..] | ["release", "download", ..]
         ),
-        "aws" => matches!(words.as_slice(), ["s3", "cp", ..]) && words.contains(&"-"),
-        "gsutil" | "gcloud" => words.contains(&"cat"),
-        // `git archive --remote=URL`, `svn export URL`, `rsync rsync://…`: files from elsewhere.
-        "git" => words.iter().any(|w| w.starts_with("--remote")) && words.contains(&"archive"),
-        "svn" => {
-            matches!(words.first(), Some(&("export" | "checkout" | "co" | "cat")))
-                && words.iter().any(|w| w.contains("://"))
+        "aws" => {
+            let words = words();
+            matches!(words.as_slice(), ["s3", "cp", ..]) && words.contains(&"-")
         }
-        "rsync" => words
-            .iter()
-            .any(|w| w.starts_with("rsync://") || w.contains("::")),
+        "gsutil" | "gcloud" => any(|w| w == "cat"),
+        // `git archive --remote=URL`, `svn export URL`, `rsync rsync://…`: files from elsewhere.
+        "git" => any(|w| w.starts_with("--remote")) && any(|w| w == "archive"),
+        "svn" => {
+            let first = a.first().map(|x| x.text.as_str());
+            matches!(first, Some("export" | "checkout" | "co" | "cat"))
+                && any(|w| w.contains("://"))
+        }
+        "rsync" => any(|w| w.starts_with("rsync://") || w.contains("::")),
         _ => false,
     }
 }

@@ -32,6 +32,10 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
     // No tilde, escape or glob character to interpret, and ASCII (so already NFC).
     let literal = |s: &str| {
         let b = s.as_bytes();
+        if b.len() <= SHORT_SCAN {
+            let special = |c: u8| !c.is_ascii() || matches!(c, b'\\' | b'*' | b'?' | b'[' | b']');
+            return !b.iter().any(|&c| special(c));
+        }
         s.is_ascii()
             && memchr::memchr3(b'\\', b'*', b'?', b).is_none()
             && memchr::memchr2(b'[', b']', b).is_none()
@@ -54,21 +58,8 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
         _ => raw.to_string(),
     };
     let body = joined.strip_prefix('/').unwrap_or(&joined);
-    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias. Searched
-    // with memmem, not slash by slash: a script that `cd`s deeper line after line makes working
-    // directories kilobytes long (a thousand slashes), and every word of every line is joined
-    // to one. `/./` and `/../` both begin with `/.`, which is rare in a path (a dotfile).
-    // Searchers built once: building one per word cost more than a short word's search.
-    static DOUBLE_SLASH: Lazy<memchr::memmem::Finder<'static>> =
-        Lazy::new(|| memchr::memmem::Finder::new("//"));
-    static SLASH_DOT: Lazy<memchr::memmem::Finder<'static>> =
-        Lazy::new(|| memchr::memmem::Finder::new("/."));
-    let bytes = body.as_bytes();
-    let marked = DOUBLE_SLASH.find(bytes).is_some()
-        || SLASH_DOT.find_iter(bytes).any(|i| {
-            let rest = &bytes[i + 2..];
-            rest.starts_with(b"/") || rest.starts_with(b"./")
-        });
+    // Already lexically normal (no empty, `.` or `..` segment), and no `/proc` alias.
+    let marked = has_dot_or_empty_segment(body.as_bytes());
     let normal = joined == "/"
         || !(body.is_empty()
             || matches!(body, "." | "..")
@@ -80,6 +71,31 @@ fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
             || body.ends_with("/..")
             || marked);
     (normal && !joined.starts_with("/proc/")).then_some(joined)
+}
+
+/// Text of up to this many bytes is scanned byte by byte: setting up memchr's and memmem's
+/// searches costs more than a short word's scan; they pay on long text only.
+const SHORT_SCAN: usize = 64;
+
+/// Whether a path holds `//`, `/./` or `/../`: an empty, `.` or `..` segment inside it.
+fn has_dot_or_empty_segment(bytes: &[u8]) -> bool {
+    let after_slash = |i: usize| {
+        let rest = &bytes[i + 1..];
+        rest.starts_with(b"/") || rest.starts_with(b"./") || rest.starts_with(b"../")
+    };
+    if bytes.len() <= SHORT_SCAN {
+        return (0..bytes.len()).any(|i| bytes[i] == b'/' && after_slash(i));
+    }
+    // Searched with memmem, not slash by slash: a script that `cd`s deeper line after line
+    // makes working directories kilobytes long (a thousand slashes), and every word of every
+    // line is joined to one. `/./` and `/../` both begin with `/.`, which is rare in a path (a
+    // dotfile). Searchers built once: building one per word cost more than a short word's
+    // search.
+    static DOUBLE_SLASH: Lazy<memchr::memmem::Finder<'static>> =
+        Lazy::new(|| memchr::memmem::Finder::new("//"));
+    static SLASH_DOT: Lazy<memchr::memmem::Finder<'static>> =
+        Lazy::new(|| memchr::memmem::Finder::new("/."));
+    DOUBLE_SLASH.find(bytes).is_some() || SLASH_DOT.find_iter(bytes).any(after_slash)
 }
 
 fn resolve_any(raw: &str, ctx: &PathContext) -> Resolved {

@@ -440,24 +440,31 @@ const SPECIAL: [&str; 17] = [
     "gcloud",
 ];
 
-/// Whether the table or `special` knows the program: most commands are none of these, and
-/// are let go before their words are looked at.
-fn known(prog: &str) -> bool {
-    static NAMES: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+/// The table's rows by program, and the programs `special` reads (with no rows of their
+/// own, if any): most commands are none of these, and are let go before their words are
+/// looked at; `git`, which has a row, is judged by its one row instead of a scan of the table.
+fn rows(prog: &str) -> Option<&'static [usize]> {
+    static ROWS: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, Vec<usize>>> =
         std::sync::OnceLock::new();
-    let names = NAMES.get_or_init(|| {
-        let listed = MUTATIONS.iter().flat_map(|m| m.programs.iter().copied());
-        listed.chain(SPECIAL).chain(["mongo"]).collect()
+    let rows = ROWS.get_or_init(|| {
+        let mut rows: rustc_hash::FxHashMap<&'static str, Vec<usize>> = Default::default();
+        for (i, m) in MUTATIONS.iter().enumerate() {
+            for &p in m.programs {
+                rows.entry(p).or_default().push(i);
+            }
+        }
+        for p in SPECIAL.into_iter().chain(["mongo"]) {
+            rows.entry(p).or_default();
+        }
+        rows
     });
-    names.contains(prog)
+    rows.get(prog).map(Vec::as_slice)
 }
 
 /// Why the command changes production, if it does.
 pub fn mutation(c: &Command) -> Option<&'static str> {
     let prog = program(c);
-    if !known(prog) {
-        return None;
-    }
+    let rows = rows(prog)?;
     let a = args(c);
     let plain = plain_words(a);
     if let Some(why) = special(prog, a, &plain) {
@@ -466,9 +473,7 @@ pub fn mutation(c: &Command) -> Option<&'static str> {
     if local_gcloud_or_az(prog, &plain) {
         return None;
     }
-    MUTATIONS
-        .iter()
-        .filter(|m| m.programs.contains(&prog))
+    (rows.iter().map(|&i| &MUTATIONS[i]))
         .find(|m| holds(&m.when, a, &plain))
         .map(|m| m.why)
 }

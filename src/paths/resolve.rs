@@ -30,15 +30,11 @@ pub fn resolve(raw: &str, ctx: &PathContext) -> Resolved {
 /// same as `resolve_any` gives (a property test checks) at a tenth of the cost.
 fn plain(raw: &str, cwd: Option<&str>) -> Option<String> {
     // No tilde, escape or glob character to interpret, and ASCII (so already NFC).
+    // One pass over the word: a word is short, and memchr's searches cost more to set up than
+    // such a scan.
     let literal = |s: &str| {
-        let b = s.as_bytes();
-        if b.len() <= SHORT_SCAN {
-            let special = |c: u8| !c.is_ascii() || matches!(c, b'\\' | b'*' | b'?' | b'[' | b']');
-            return !b.iter().any(|&c| special(c));
-        }
-        s.is_ascii()
-            && memchr::memchr3(b'\\', b'*', b'?', b).is_none()
-            && memchr::memchr2(b'[', b']', b).is_none()
+        let special = |c: u8| !c.is_ascii() || matches!(c, b'\\' | b'*' | b'?' | b'[' | b']');
+        !s.bytes().any(special)
     };
     if raw.starts_with('~') || !literal(raw) {
         return None;

@@ -109,7 +109,8 @@ test('SIGKILL in a write burst: every acknowledged block survives, the chain ver
   const tornEvents = engine.auditQuery({ verdict: 'governance.chain.torn' });
   assert.equal(tornEvents.length, torn.length, 'every torn line moved aside is recorded');
   const key = auditPublicKey(path.join(stateDir, 'governance', 'keys', 'audit-signing.key'));
-  assert.equal(auditVerifyDir(audit, key).valid, true);
+  const dirReport = auditVerifyDir(audit, key);
+  assert.equal(dirReport.valid, true, JSON.stringify(dirReport.problems));
   engine.close();
 });
 

@@ -156,6 +156,36 @@ fn a_crash_tail_is_signed_by_the_next_start_which_says_so() {
 }
 
 #[test]
+fn a_crash_between_fsync_and_saving_the_state_is_signed_by_the_next_start_too() {
+    // The saved chain state trails the log when a writer dies after fsyncing records and before
+    // saving the state; the next start reads those records as another writer's and must still
+    // sign them at once rather than leave them uncovered until its first periodic checkpoint.
+    let tmp = tempfile::tempdir().unwrap();
+    let audit = json!({ "flushIntervalMs": 1, "checkpoint": { "everyRecords": 1000, "everySeconds": 3600 } });
+    let dir = tmp.path().join("governance/audit");
+    let crashed = engine_on(tmp.path(), audit.clone());
+    crashed.evaluate(&request(0, "ls"));
+    crashed.checkpoint().unwrap();
+    let state_at_checkpoint = std::fs::read(dir.join("chain-state.json")).unwrap();
+    for i in 1..6 {
+        crashed.evaluate(&request(i, "ls"));
+    }
+    crashed.flush().unwrap();
+    std::mem::forget(crashed);
+    std::fs::write(dir.join("chain-state.json"), state_at_checkpoint).unwrap();
+
+    let next = engine_on(tmp.path(), audit);
+    next.flush().unwrap();
+    let pubkey = signer(tmp.path()).public_key();
+    let r = check(&LogData::read(&dir).unwrap(), &pubkey);
+    assert!(r.valid, "{}", reasons(&r));
+    let data = LogData::read(&dir).unwrap();
+    let notes = checkpoint::parse_notes(&data.checkpoints).unwrap();
+    let newest = checkpoint::open_unchecked(notes.last().unwrap()).unwrap();
+    assert_eq!(newest.recovered, Some(5), "{newest:?}");
+}
+
+#[test]
 fn every_checkpoint_carries_a_proof_that_it_extends_the_previous_one() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, pubkey) = write_log(tmp.path(), 7);

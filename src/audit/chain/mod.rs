@@ -70,6 +70,8 @@ pub(super) struct Chain {
     link: link::LinkBase,
     /// Records found without a checkpoint at start, until the first checkpoint covers them.
     uncovered_at_start: Option<u64>,
+    /// Whether the log has been read under the lock since start (see `note_uncovered`).
+    looked: bool,
 }
 
 /// One drain's work.
@@ -97,7 +99,6 @@ impl Chain {
             super::recovery::leaves_since(&opts.dir, b.size, count)
         });
         let link = link::LinkBase::restore(saved, since);
-        let uncovered = head.state.seq - head.state.last_checkpoint_size.min(head.state.seq);
         Chain {
             opts,
             key,
@@ -115,7 +116,8 @@ impl Chain {
             last_checkpoint: now,
             last_retention: None,
             link,
-            uncovered_at_start: (uncovered > 0).then_some(uncovered),
+            uncovered_at_start: None,
+            looked: false,
         }
     }
 
@@ -189,6 +191,7 @@ impl Chain {
             let e = format!("{e}; records wait in memory and are retried");
             return self.hold_back(&e, batch.signs);
         }
+        self.note_uncovered();
         if self.last_retention.is_none_or(|t| t.elapsed() >= DAY) {
             self.apply_retention();
         }
@@ -401,6 +404,17 @@ impl Chain {
         for ack in acks {
             let _ = ack.send(result.clone());
         }
+    }
+
+    /// At the first look at the whole log (after reading what the saved state did not know of:
+    /// a crash between fsync and saving the state leaves such records), records no checkpoint
+    /// covers were left by a writer that died; they are signed at once, saying how many.
+    fn note_uncovered(&mut self) {
+        if std::mem::replace(&mut self.looked, true) {
+            return;
+        }
+        let uncovered = self.state.seq - self.state.last_checkpoint_size.min(self.state.seq);
+        self.uncovered_at_start = (uncovered > 0).then_some(uncovered);
     }
 
     fn maybe_checkpoint(&mut self, closing: bool) {

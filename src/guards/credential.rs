@@ -58,8 +58,15 @@ const SECRET_WORDS: [&str; 10] = [
 ];
 
 pub fn check(s: &Subject, protected: &PathSet) -> Option<String> {
+    let keyed = std::ptr::eq(protected, &s.env.credentials);
     for f in &s.view.files {
-        if let Some(label) = protected.hit(&f.path) {
+        // A keyed file (`.yarnrc.yml`) is a credential for what it holds: writing it is not
+        // reading it.
+        let read = f.access == crate::call::Access::Read;
+        let label = protected
+            .hit(&f.path)
+            .or_else(|| (keyed && read).then(|| crate::paths::keyed::hit(&f.path))?);
+        if let Some(label) = label {
             return Some(format!("{} is a credential file ({label})", f.path.path));
         }
         if f.access != crate::call::Access::Read && ssh_dir(s, &f.path) {
@@ -649,13 +656,16 @@ fn judged_hit<'a: 'p, 'p>(
         return None;
     }
     // `shopt -s dotglob` earlier in the script: `*` and `?` match a leading dot.
-    if !path.pattern {
+    let label = if !path.pattern {
         s.credential_hit(protected, path)
     } else if a.unresolved || a.pattern && dotglob(s) {
         protected.hit_dotglob(path)
     } else {
         pattern_hit(protected, path)
-    }
+    };
+    // Files protected by what they hold (`.yarnrc.yml` with a token) are the default set's.
+    let keyed = || std::ptr::eq(protected, &s.env.credentials);
+    label.or_else(|| keyed().then(|| crate::paths::keyed::hit(path))?)
 }
 
 /// A glob whose last part is nothing but wildcards (`src/*`, `*.*`) could name a `*.pem` or

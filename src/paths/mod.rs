@@ -5,6 +5,7 @@
 
 mod defaults;
 mod glob;
+pub mod keyed;
 mod lexical;
 mod links;
 mod overlap;

@@ -1,0 +1,96 @@
+//! Configuration files that are a credential store only when they hold one. A project's Yarn
+//! Berry `.yarnrc.yml` is configuration: agents write it (`nodeLinker`, `yarnPath`), yarn reads it
+//! on every install and projects commit it, so protecting the name would deny ordinary work. Yet
+//! `yarn npm login` and hand edits put `npmAuthToken`/`npmAuthIdent` into it (top level or per
+//! scope under `npmScopes`/`npmRegistries`). Such a file is judged by what it holds on disk now;
+//! `~/.yarnrc.yml` is protected by its place (`defaults`), whatever it holds.
+
+use std::fs::File;
+use std::io::Read;
+
+use super::{basename, probe, Resolved};
+
+/// Name, the keys whose presence makes the file a credential, and the reason shown.
+const KEYED: &[(&str, &[&str], &str)] = &[(
+    ".yarnrc.yml",
+    &["npmAuthToken", "npmAuthIdent"],
+    "Yarn config holding a registry token",
+)];
+
+/// How much of a file is read: configuration files are small, and a key past this is not
+/// looked for (a bounded read per call, like `probe`'s bounded listing).
+const READ_LIMIT: u64 = 256 * 1024;
+
+/// The reason `r` (a literal path, or a pattern as the shell would expand it now) names such a
+/// file holding a credential. Only names in `KEYED` touch the disk.
+pub fn hit(r: &Resolved) -> Option<&'static str> {
+    if !r.pattern {
+        return literal_hit(&r.path);
+    }
+    // The shell expands a pattern to a dotfile only when the pattern starts with a literal dot
+    // (`.y*`, not `*` or `[.]*`), and only one that could match a keyed name lists the disk.
+    let last = basename(&r.path);
+    let may_name = KEYED.iter().any(|(name, _, _)| {
+        last.starts_with('.') == name.starts_with('.')
+            && super::globs_overlap(last, name).unwrap_or(true)
+    });
+    if !may_name {
+        return None;
+    }
+    probe::expand(&r.path)?.iter().find_map(|p| literal_hit(p))
+}
+
+fn literal_hit(path: &str) -> Option<&'static str> {
+    let (_, keys, why) = KEYED.iter().find(|(name, _, _)| basename(path) == *name)?;
+    let mut text = Vec::new();
+    File::open(path)
+        .and_then(|f| f.take(READ_LIMIT).read_to_end(&mut text))
+        .ok()?;
+    let text = String::from_utf8_lossy(&text);
+    keys.iter().any(|k| text.contains(k)).then_some(*why)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lit(p: &std::path::Path) -> Resolved {
+        Resolved {
+            path: p.display().to_string(),
+            pattern: false,
+        }
+    }
+
+    #[test]
+    fn a_yarnrc_is_a_credential_only_while_it_holds_a_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let rc = dir.path().join(".yarnrc.yml");
+        std::fs::write(&rc, "nodeLinker: node-modules\n").unwrap();
+        assert_eq!(hit(&lit(&rc)), None);
+        let scoped = "npmScopes:\n  acme:\n    npmAuthToken: npm_abc\n";
+        std::fs::write(&rc, format!("nodeLinker: node-modules\n{scoped}")).unwrap();
+        assert!(hit(&lit(&rc)).is_some());
+        // Only the keyed name is read: the same text elsewhere is no concern of this module.
+        let other = dir.path().join("notes.yml");
+        std::fs::write(&other, scoped).unwrap();
+        assert_eq!(hit(&lit(&other)), None);
+        assert_eq!(hit(&lit(&dir.path().join("missing/.yarnrc.yml"))), None);
+    }
+
+    #[test]
+    fn a_pattern_is_judged_by_what_the_shell_would_expand_it_to() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join(".yarnrc.yml"), "npmAuthIdent: u:p\n").unwrap();
+        let pat = |p: &str| Resolved {
+            path: format!("{}/{p}", dir.path().display()),
+            pattern: true,
+        };
+        assert!(hit(&pat(".y*")).is_some());
+        assert!(hit(&pat(".yarnrc.y?l")).is_some());
+        // As in bash, a leading dot is matched only by a literal dot: `*` and `[.]…` name
+        // nothing here (cat would fail on the unexpanded word), and `*.json` cannot name it.
+        assert_eq!(hit(&pat("*")), None);
+        assert_eq!(hit(&pat("[.]yarnrc.yml")), None);
+        assert_eq!(hit(&pat("*.json")), None);
+    }
+}

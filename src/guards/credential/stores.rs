@@ -189,7 +189,7 @@ const DOCKER: &[&str] = &["docker", "podman", "nerdctl"];
 const TERRAFORM: &[&str] = &["terraform", "tofu", "terragrunt"];
 const NPM: &[&str] = &["npm", "pnpm", "yarn"];
 
-const PRINTERS: [Printer; 62] = [
+const PRINTERS: [Printer; 63] = [
     p(&["gh"], &["auth", "token"], When::Always),
     p(
         &["gh", "glab"],
@@ -230,6 +230,9 @@ const PRINTERS: [Printer; 62] = [
     p(&["helm"], &["get", "manifest"], When::Always),
     p(&["doppler", "infisical"], &["secrets"], When::Always),
     p(NPM, &["config", "get"], When::SecretWord),
+    // Yarn Berry masks secrets in `yarn config` output unless told not to; a scope's token
+    // sits under a key with no secret word (`yarn config get npmScopes --no-redacted`).
+    p(&["yarn"], &["config"], When::Flag(&["--no-redacted"])),
     // `npm token create` prints the new token.
     p(&["npm"], &["token", "create"], When::Always),
     // AWS: registry logins, temporary keys, new access keys, tokens for EKS and RDS IAM

@@ -470,7 +470,7 @@ fn linked_tree(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Opt
         if s.inside_workspace(&dir) || is_workspace(s, &dir) {
             return None;
         }
-        let label = protected.contains_protected(&dir)?;
+        let label = tree_hit(s, protected, &dir)?;
         Some(format!(
             "`{}` links to {} which holds a credential file ({label})",
             show(c),
@@ -693,6 +693,18 @@ fn pattern_hit<'p>(protected: &'p PathSet, path: &crate::paths::Resolved) -> Opt
     }
 }
 
+/// `PathSet::contains_protected`, and for the default set a keyed file holding a credential
+/// directly in `dir` (a project's `.yarnrc.yml` with a token: `grep -rn npmAuthToken .`).
+fn tree_hit<'p>(
+    s: &Subject,
+    protected: &'p PathSet,
+    dir: &crate::paths::Resolved,
+) -> Option<&'p str> {
+    protected.contains_protected(dir).or_else(|| {
+        std::ptr::eq(protected, &s.env.credentials).then(|| crate::paths::keyed::in_dir(dir))?
+    })
+}
+
 /// `tar -cf - .`, `cp -r . /tmp/x`, `zip -r x.zip .`, `grep -r . ~/.aws`: a directory that
 /// holds a credential file, read whole.
 fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Option<String> {
@@ -726,9 +738,7 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
             _ => op.clone(),
         };
         let dir = s.path_in(c, &arg);
-        let label = protected
-            .contains_protected(&dir)
-            .or_else(|| protected.hit(&dir))?;
+        let label = tree_hit(s, protected, &dir).or_else(|| protected.hit(&dir))?;
         Some(format!(
             "`{}` reads {} which holds a credential file ({label})",
             show(c),
@@ -808,8 +818,7 @@ fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String
     let roots = if ops.is_empty() { vec![&here] } else { ops };
     roots.into_iter().find_map(|op| {
         let dir = s.path_in(c, op);
-        let label = protected
-            .contains_protected(&dir)
+        let label = tree_hit(s, protected, &dir)
             .or_else(|| protected.hit(&dir))
             .or_else(|| {
                 let presumed = !s.inside_workspace(&dir);
@@ -1163,9 +1172,7 @@ fn served(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         .last()
         .map(|d| Arg::literal(d))?;
     let p = s.path_in(c, &dir);
-    let label = protected
-        .contains_protected(&p)
-        .or_else(|| protected.hit(&p))?;
+    let label = tree_hit(s, protected, &p).or_else(|| protected.hit(&p))?;
     Some(format!(
         "`{}` serves {} which holds a credential file ({label})",
         show(c),

@@ -40,6 +40,18 @@ pub fn hit(r: &Resolved) -> Option<&'static str> {
     probe::expand(&r.path)?.iter().find_map(|p| literal_hit(p))
 }
 
+/// The reason a recursive reader of the literal directory `dir` (`grep -r`, `tar`, `cp -r`)
+/// would read a keyed file holding a credential directly in it, where a project keeps one.
+pub fn in_dir(dir: &Resolved) -> Option<&'static str> {
+    if dir.pattern {
+        return None;
+    }
+    let dir = dir.path.trim_end_matches('/');
+    KEYED
+        .iter()
+        .find_map(|(name, _, _)| literal_hit(&format!("{dir}/{name}")))
+}
+
 fn literal_hit(path: &str) -> Option<&'static str> {
     let (_, keys, why) = KEYED.iter().find(|(name, _, _)| basename(path) == *name)?;
     let mut text = Vec::new();
@@ -75,6 +87,20 @@ mod tests {
         std::fs::write(&other, scoped).unwrap();
         assert_eq!(hit(&lit(&other)), None);
         assert_eq!(hit(&lit(&dir.path().join("missing/.yarnrc.yml"))), None);
+    }
+
+    #[test]
+    fn a_directory_is_judged_by_the_keyed_file_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let here = lit(dir.path());
+        assert_eq!(in_dir(&here), None);
+        std::fs::write(dir.path().join(".yarnrc.yml"), "npmAuthToken: t\n").unwrap();
+        assert!(in_dir(&here).is_some());
+        let slash = Resolved {
+            path: format!("{}/", here.path),
+            pattern: false,
+        };
+        assert!(in_dir(&slash).is_some());
     }
 
     #[test]

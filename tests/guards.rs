@@ -454,6 +454,10 @@ fn a_project_yarnrc_is_a_credential_while_it_holds_a_registry_token() {
         "grep -r . .",
         "tar czf /tmp/app.tgz .",
         "cp -r . /tmp/app-copy",
+        "node -e \"console.log(require('fs').readFileSync('.yarnrc.yml','utf8'))\"",
+        "python3 -c 'print(open(\".yarnrc.yml\").read())'",
+        "awk 1 .yarnrc.yml",
+        "git diff --no-index /dev/null .yarnrc.yml",
     ] {
         assert_ne!(run(command), "allow", "{command}");
     }

@@ -473,3 +473,53 @@ fn a_project_yarnrc_is_a_credential_while_it_holds_a_registry_token() {
     assert_eq!(action("write", write), "allow");
     assert_eq!(run("echo 'nodeLinker: pnp' >> .yarnrc.yml"), "allow");
 }
+
+#[test]
+fn bunfig_and_gradle_properties_are_credentials_while_they_hold_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir(&ws).unwrap();
+    let opts = EngineOptions {
+        state_dir: Some(dir.path().join("state")),
+        host: HostPaths {
+            default_workspace: Some(ws.display().to_string()),
+            ..host()
+        },
+    };
+    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let cases = [
+        (
+            "gradle.properties",
+            "org.gradle.jvmargs=-Xmx2g\nversion=1.4.0\n",
+            "org.gradle.jvmargs=-Xmx2g\nsigning.password=hunter2\n",
+        ),
+        (
+            "bunfig.toml",
+            "[install]\npeer = false\n",
+            "[install.scopes]\nacme = { url = \"https://npm.acme.dev/\", token = \"npm_abc\" }\n",
+        ),
+    ];
+    for (name, plain, secret) in cases {
+        std::fs::write(ws.join(name), plain).unwrap();
+        assert_eq!(
+            run(&format!("cat {name}")),
+            "allow",
+            "{name} without a secret"
+        );
+        std::fs::write(ws.join(name), secret).unwrap();
+        for command in [
+            format!("cat {name}"),
+            format!("cp {name} /tmp/x"),
+            "tar czf /tmp/a.tgz .".into(),
+        ] {
+            assert_ne!(
+                run(&command),
+                "allow",
+                "{command} with {name} holding a secret"
+            );
+        }
+        std::fs::remove_file(ws.join(name)).unwrap();
+    }
+    assert_ne!(run("cat ~/.bunfig.toml"), "allow");
+}

@@ -296,6 +296,8 @@ const LOCATIONS: &[(&str, &str)] = &[
     ("~/.sbt/.credentials", "sbt credentials"),
     ("~/.config/git/credentials", "git credential store"),
     ("~/.yarnrc.yml", "Yarn registry token"),
+    ("~/.bunfig.toml", "Bun registry token"),
+    ("~/.config/.bunfig.toml", "Bun registry token"),
     // Private keys outside ~/.ssh: age identities (no default name; these are where guides
     // keep them), Teleport's keys and certificates.
     ("~/.age/**", "age keys"),

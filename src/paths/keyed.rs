@@ -2,20 +2,35 @@
 //! Berry `.yarnrc.yml` is configuration: agents write it (`nodeLinker`, `yarnPath`), yarn reads it
 //! on every install and projects commit it, so protecting the name would deny ordinary work. Yet
 //! `yarn npm login` and hand edits put `npmAuthToken`/`npmAuthIdent` into it (top level or per
-//! scope under `npmScopes`/`npmRegistries`). Such a file is judged by what it holds on disk now;
-//! `~/.yarnrc.yml` is protected by its place (`defaults`), whatever it holds.
+//! scope under `npmScopes`/`npmRegistries`). Bun's `bunfig.toml` (`[install.scopes]` tokens) and a
+//! project's `gradle.properties` (signing and repository passwords, next to `org.gradle.jvmargs`)
+//! are the same kind. Such a file is judged by what it holds on disk now; the same files in the
+//! home (`~/.yarnrc.yml`, `~/.gradle/gradle.properties`) are protected by their place
+//! (`defaults`), whatever they hold.
 
 use std::fs::File;
 use std::io::Read;
 
 use super::{basename, probe, Resolved};
 
-/// Name, the keys whose presence makes the file a credential, and the reason shown.
-const KEYED: &[(&str, &[&str], &str)] = &[(
-    ".yarnrc.yml",
-    &["npmAuthToken", "npmAuthIdent"],
-    "Yarn config holding a registry token",
-)];
+/// Name, the words a key holding a secret contains (lower case), and the reason shown.
+const KEYED: &[(&str, &[&str], &str)] = &[
+    (
+        ".yarnrc.yml",
+        &["npmauthtoken", "npmauthident"],
+        "Yarn config holding a registry token",
+    ),
+    (
+        "bunfig.toml",
+        &["token", "password"],
+        "Bun config holding a registry token",
+    ),
+    (
+        "gradle.properties",
+        &["password", "secret", "token", "apikey"],
+        "Gradle properties holding a password or token",
+    ),
+];
 
 /// How much of a file is read: configuration files are small, and a key past this is not
 /// looked for (a bounded read per call, like `probe`'s bounded listing).
@@ -58,8 +73,25 @@ fn literal_hit(path: &str) -> Option<&'static str> {
     File::open(path)
         .and_then(|f| f.take(READ_LIMIT).read_to_end(&mut text))
         .ok()?;
-    let text = String::from_utf8_lossy(&text);
-    keys.iter().any(|k| text.contains(k)).then_some(*why)
+    let text = String::from_utf8_lossy(&text).to_lowercase();
+    text.lines().any(|l| sets_key(l, keys)).then_some(*why)
+}
+
+/// Whether `line` gives a value to a key ending in one of `words` (`npmAuthToken: x`,
+/// `signing.password=x`, TOML's inline `{ url = "…", token = "x" }`), not a key that merely
+/// starts with one (`tokenizer=…`, `passwordless=true`) or a value left empty.
+fn sets_key(line: &str, words: &[&str]) -> bool {
+    words.iter().any(|w| {
+        line.match_indices(w).any(|(i, _)| {
+            let rest = line[i + w.len()..].trim_start_matches(['"', '\'', ' ', '\t']);
+            let Some(value) = rest.strip_prefix(['=', ':']) else {
+                return false;
+            };
+            !value
+                .trim_matches(|c: char| c.is_whitespace() || "\"',{}".contains(c))
+                .is_empty()
+        })
+    })
 }
 
 #[cfg(test)]
@@ -87,6 +119,32 @@ mod tests {
         std::fs::write(&other, scoped).unwrap();
         assert_eq!(hit(&lit(&other)), None);
         assert_eq!(hit(&lit(&dir.path().join("missing/.yarnrc.yml"))), None);
+    }
+
+    #[test]
+    fn a_key_counts_when_it_is_given_a_value() {
+        let yes = [
+            "    npmauthtoken: npm_abc",
+            "npmauthident: \"u:p\"",
+            "signing.password=hunter2",
+            "ossrhpassword = x",
+            "registry = { url = \"https://r\", token = \"$npm_token\" }",
+        ];
+        let no = [
+            "tokenizer=bpe",
+            "passwordless=true",
+            "maxtokens: 100",
+            "npmauthtoken:",
+            "# put the token here",
+            "org.gradle.jvmargs=-xmx2g",
+        ];
+        let words = ["npmauthtoken", "npmauthident", "password", "token"];
+        for l in yes {
+            assert!(sets_key(l, &words), "{l}");
+        }
+        for l in no {
+            assert!(!sets_key(l, &words), "{l}");
+        }
     }
 
     #[test]

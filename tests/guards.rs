@@ -523,3 +523,93 @@ fn bunfig_and_gradle_properties_are_credentials_while_they_hold_one() {
     }
     assert_ne!(run("cat ~/.bunfig.toml"), "allow");
 }
+
+#[test]
+fn a_token_in_the_repository_config_is_not_printed() {
+    // CI and agent sandboxes often clone with a token in the address; actions/checkout keeps
+    // its token as an extra header. The config is judged by what it holds on disk.
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("ws");
+    std::fs::create_dir_all(ws.join(".git")).unwrap();
+    std::fs::create_dir_all(ws.join("src")).unwrap();
+    let opts = EngineOptions {
+        state_dir: Some(dir.path().join("state")),
+        host: HostPaths {
+            default_workspace: Some(ws.display().to_string()),
+            ..host()
+        },
+    };
+    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let config = ws.join(".git/config");
+    let plain = "[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n";
+    std::fs::write(&config, plain).unwrap();
+    let reads = [
+        "git remote -v",
+        "git remote get-url origin",
+        "git config --list",
+        "git config --get remote.origin.url",
+        "git config get remote.origin.url",
+        "git ls-remote --get-url",
+        "cat .git/config",
+        "cd src && git remote -v",
+        "git -C src config -l",
+        "tar czf /tmp/app.tgz .",
+    ];
+    for command in reads {
+        assert_eq!(
+            run(command),
+            "allow",
+            "{command} with no token in the config"
+        );
+    }
+    let token = "[remote \"origin\"]\n\turl = https://x-access-token:ghs_16C7e42F292c6912E7710c838347Ae178B4a@github.com/acme/app.git\n";
+    std::fs::write(&config, token).unwrap();
+    for command in reads {
+        assert_ne!(
+            run(command),
+            "allow",
+            "{command} with a token in the remote URL"
+        );
+    }
+    // What prints no URL stays allowed.
+    for command in [
+        "git status",
+        "git config --get user.name",
+        "git remote",
+        "git log -3",
+    ] {
+        assert_eq!(run(command), "allow", "{command}");
+    }
+    let header = "[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46Z2hz\n";
+    std::fs::write(&config, header).unwrap();
+    assert_ne!(run("git config --get-regexp 'http.*extraheader'"), "allow");
+}
+
+#[test]
+fn pip_config_list_prints_an_index_token_only_when_there_is_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(home.join(".config/pip")).unwrap();
+    let opts = EngineOptions {
+        state_dir: Some(dir.path().join("state")),
+        host: HostPaths {
+            home: Some(home.display().to_string()),
+            ..host()
+        },
+    };
+    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let conf = home.join(".config/pip/pip.conf");
+    let shows = ["pip config list", "pip3 config get global.index-url", "pip config --user debug"];
+    std::fs::write(&conf, "[global]\ntimeout = 60\nindex-url = https://pypi.org/simple\n").unwrap();
+    for command in shows {
+        assert_eq!(run(command), "allow", "{command} with no credentials");
+    }
+    let token = "[global]\nindex-url = https://__token__:pypi-AgEIcHlwaS5vcmc@pypi.acme.dev/simple\n";
+    std::fs::write(&conf, token).unwrap();
+    for command in shows {
+        assert_ne!(run(command), "allow", "{command} with a token in the index URL");
+    }
+    assert_eq!(run("pip config set global.timeout 60"), "allow");
+}

@@ -149,11 +149,21 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
     if let Some(why) = why {
         return Some(format!("`{}` {why}", show(c)));
     }
+    if let Some(why) = pip_config_shown(s, prog, c) {
+        return Some(format!("`{}` prints pip's config files: {why}", show(c)));
+    }
     if let Some(why) = redirect(s, protected, c) {
         return Some(why);
     }
     if prog == "git" {
         if let Some(why) = super::git::exposes(s, protected, c) {
+            return Some(why);
+        }
+        let default_set = std::ptr::eq(protected, &s.env.credentials);
+        if let Some(why) = default_set
+            .then(|| super::git::prints_config_secret(s, c))
+            .flatten()
+        {
             return Some(why);
         }
     }
@@ -186,6 +196,24 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         .find_map(|a| names_credential(s, protected, c, a))
         .or_else(|| tree_read(s, protected, prog, c))
         .or_else(|| linked_tree(s, protected, prog, c))
+}
+
+/// `pip config list|get|debug` prints pip's config files as written, which are protected by
+/// place; judged by what they hold (`paths::keyed::pip_config`), as `pip config list` is also
+/// how one looks at harmless settings.
+fn pip_config_shown(s: &Subject, prog: &str, c: &Command) -> Option<&'static str> {
+    if !matches!(prog, "pip" | "pip3") {
+        return None;
+    }
+    let ops = operands(args(c), &["--editor", "--log", "--cache-dir", "--python"]);
+    let verb = match ops.as_slice() {
+        [first, verb, ..] if first.text == "config" => verb.text.as_str(),
+        _ => return None,
+    };
+    if !matches!(verb, "list" | "get" | "debug") {
+        return None;
+    }
+    crate::paths::keyed::pip_config(s.env.host.home.as_deref())
 }
 
 /// Positions in `args(c)` of words that name no file the program shows: a search's pattern

@@ -152,6 +152,58 @@ fn places(s: &Subject, c: &Command) -> Places {
     }
 }
 
+/// `git remote -v`, `git config --list`, `git ls-remote --get-url`: print the repository's
+/// config, which holds a token when the clone was made with one in its address or
+/// actions/checkout persisted its header (`paths::keyed`). A config read of one plain key
+/// (`git config --get user.name`) prints that key only.
+pub fn prints_config_secret(s: &Subject, c: &Command) -> Option<String> {
+    let a = args(c);
+    let (sub, rest) = subcommand(a)?;
+    let ops = operands(rest, &["-f", "--file", "--type", "--default"]);
+    let first = ops.first().map(|o| o.text.as_str());
+    let key_names_secret = |k: Option<&Arg>| {
+        k.is_none_or(|k| {
+            let k = k.text.to_ascii_lowercase();
+            k.contains("url") || k.contains("header") || k.contains("remote") || k.contains('*')
+        })
+    };
+    let prints = match sub {
+        "remote" => {
+            has_flag(rest, &['v'], &["verbose"]) || matches!(first, Some("get-url" | "show"))
+        }
+        "ls-remote" => rest.iter().any(|x| x.text == "--get-url"),
+        "config" => {
+            let lists = has_flag(rest, &['l'], &["list"])
+                || rest.iter().any(|x| x.text == "--get-regexp")
+                || matches!(first, Some("list"));
+            let gets = rest
+                .iter()
+                .any(|x| matches!(x.text.as_str(), "--get" | "--get-all" | "--get-urlmatch"))
+                || first == Some("get");
+            let key = if first == Some("get") {
+                ops.get(1)
+            } else {
+                ops.first()
+            };
+            lists || gets && key_names_secret(key.copied())
+        }
+        _ => false,
+    };
+    if !prints {
+        return None;
+    }
+    let p = places(s, c);
+    let why = match (&p.repository, &p.work_tree) {
+        (Some(repo), Some(top)) if repo != top => crate::paths::keyed::git_config(repo, true),
+        (Some(dir), _) => crate::paths::keyed::git_config(dir, false),
+        (None, _) => None,
+    }?;
+    Some(format!(
+        "`{}` prints the repository's config: {why}",
+        show(c)
+    ))
+}
+
 /// Subcommands that delete files or uncommitted work in the work tree (`reset --hard`, `rm`,
 /// `checkout -f` or of paths, `restore`, `clean -f`, `switch -f`, `checkout-index -f`,
 /// `read-tree -u --reset`, `submodule deinit -f`, `worktree remove -f`), or refs, stashes and

@@ -13,23 +13,40 @@ use std::io::Read;
 
 use super::{basename, probe, Resolved};
 
-/// Name, the words a key holding a secret contains (lower case), and the reason shown.
-const KEYED: &[(&str, &[&str], &str)] = &[
-    (
-        ".yarnrc.yml",
-        &["npmauthtoken", "npmauthident"],
-        "Yarn config holding a registry token",
-    ),
-    (
-        "bunfig.toml",
-        &["token", "password"],
-        "Bun config holding a registry token",
-    ),
-    (
-        "gradle.properties",
-        &["password", "secret", "token", "apikey"],
-        "Gradle properties holding a password or token",
-    ),
+/// A keyed file: where it sits (a base name, or the end of a path when it holds a `/`), how a
+/// line of it (lower case) gives away a secret, and the reason shown.
+struct Keyed {
+    name: &'static str,
+    secret: fn(&str) -> bool,
+    why: &'static str,
+}
+
+/// A clone made with a token in its address (`https://x-access-token:TOKEN@github.com/…`, CI
+/// and agent sandboxes do this) keeps it in the remote's `url`; actions/checkout persists its
+/// token as an `http.…extraheader` (`AUTHORIZATION: basic …`).
+const GIT_CONFIG: Keyed = Keyed {
+    name: ".git/config",
+    secret: git_secret,
+    why: "git config holding a token (a remote URL's credentials or an auth header)",
+};
+
+const KEYED: &[Keyed] = &[
+    Keyed {
+        name: ".yarnrc.yml",
+        secret: |l| sets_key(l, &["npmauthtoken", "npmauthident"]),
+        why: "Yarn config holding a registry token",
+    },
+    Keyed {
+        name: "bunfig.toml",
+        secret: |l| sets_key(l, &["token", "password"]),
+        why: "Bun config holding a registry token",
+    },
+    Keyed {
+        name: "gradle.properties",
+        secret: |l| sets_key(l, &["password", "secret", "token", "apikey"]),
+        why: "Gradle properties holding a password or token",
+    },
+    GIT_CONFIG,
 ];
 
 /// How much of a file is read: configuration files are small, and a key past this is not
@@ -45,7 +62,8 @@ pub fn hit(r: &Resolved) -> Option<&'static str> {
     // The shell expands a pattern to a dotfile only when the pattern starts with a literal dot
     // (`.y*`, not `*` or `[.]*`), and only one that could match a keyed name lists the disk.
     let last = basename(&r.path);
-    let may_name = KEYED.iter().any(|(name, _, _)| {
+    let may_name = KEYED.iter().any(|k| {
+        let name = basename(k.name);
         last.starts_with('.') == name.starts_with('.')
             && super::globs_overlap(last, name).unwrap_or(true)
     });
@@ -64,17 +82,91 @@ pub fn in_dir(dir: &Resolved) -> Option<&'static str> {
     let dir = dir.path.trim_end_matches('/');
     KEYED
         .iter()
-        .find_map(|(name, _, _)| literal_hit(&format!("{dir}/{name}")))
+        .find_map(|k| literal_hit(&format!("{dir}/{}", k.name)))
+}
+
+/// The reason the git repository `git` finds from `dir` keeps a token in its config: what `git
+/// remote -v` or `git config --list` would print. `git_dir`: `dir` is the repository itself
+/// (`--git-dir`); otherwise the nearest `.git` at or above `dir` (a bounded walk up).
+pub fn git_config(dir: &str, git_dir: bool) -> Option<&'static str> {
+    let dir = std::path::Path::new(dir);
+    let file = if git_dir {
+        dir.join("config")
+    } else {
+        let top = dir.ancestors().take(64).find(|d| d.join(".git").exists())?;
+        top.join(".git/config")
+    };
+    let file = file.to_str()?;
+    holds(file, GIT_CONFIG.secret).then_some(GIT_CONFIG.why)
 }
 
 fn literal_hit(path: &str) -> Option<&'static str> {
-    let (_, keys, why) = KEYED.iter().find(|(name, _, _)| basename(path) == *name)?;
+    let k = KEYED.iter().find(|k| names(path, k.name))?;
+    holds(path, k.secret).then_some(k.why)
+}
+
+fn names(path: &str, name: &str) -> bool {
+    if name.contains('/') {
+        path == name || path.strip_suffix(name).is_some_and(|p| p.ends_with('/'))
+    } else {
+        basename(path) == name
+    }
+}
+
+/// Whether the file's first `READ_LIMIT` bytes hold a line `secret` accepts.
+fn holds(path: &str, secret: fn(&str) -> bool) -> bool {
     let mut text = Vec::new();
-    File::open(path)
-        .and_then(|f| f.take(READ_LIMIT).read_to_end(&mut text))
-        .ok()?;
-    let text = String::from_utf8_lossy(&text).to_lowercase();
-    text.lines().any(|l| sets_key(l, keys)).then_some(*why)
+    let read = File::open(path).and_then(|f| f.take(READ_LIMIT).read_to_end(&mut text));
+    read.is_ok()
+        && String::from_utf8_lossy(&text)
+            .to_lowercase()
+            .lines()
+            .any(secret)
+}
+
+/// A remote `url` whose user part holds a password or a token (`https://user:pw@`,
+/// `https://<40-character token>@`; not `ssh://git@` or `https://alice@`), or an extra header.
+fn git_secret(line: &str) -> bool {
+    let Some((key, value)) = line.split_once('=') else {
+        return false;
+    };
+    let (key, value) = (key.trim(), value.trim());
+    if key == "extraheader" {
+        return !value.is_empty();
+    }
+    matches!(key, "url" | "pushurl") && url_credentials(value)
+}
+
+/// A URL whose user part holds a password or a token (`https://user:pw@`, `https://<40-character
+/// token>@`), not a bare user name (`ssh://git@`, `https://alice@`).
+fn url_credentials(value: &str) -> bool {
+    let Some((_, rest)) = value.split_once("://") else {
+        return false;
+    };
+    let host_start = rest.find(['/', ' ', '\t']).unwrap_or(rest.len());
+    let Some((user, _)) = rest[..host_start].rsplit_once('@') else {
+        return false;
+    };
+    user.contains(':') || user.len() >= 20
+}
+
+/// pip's config files (user, legacy user, global) as `pip config list`, `get` and `debug` print
+/// them: the reason one holds an index URL with credentials. (A virtualenv's own `pip.conf` is
+/// not looked for: where it is, is only known when the command runs.)
+pub fn pip_config(home: Option<&str>) -> Option<&'static str> {
+    let home = home.map(|h| h.trim_end_matches('/'));
+    let files = [
+        home.map(|h| format!("{h}/.config/pip/pip.conf")),
+        home.map(|h| format!("{h}/.pip/pip.conf")),
+        Some("/etc/pip.conf".to_string()),
+        Some("/etc/xdg/pip/pip.conf".to_string()),
+    ];
+    let secret = |l: &str| url_credentials(l);
+    files
+        .iter()
+        .flatten()
+        .any(|f| holds(f, secret))
+        .then_some("pip config holding an index URL with credentials")
 }
 
 /// Whether `line` gives a value to a key ending in one of `words` (`npmAuthToken: x`,
@@ -145,6 +237,54 @@ mod tests {
         for l in no {
             assert!(!sets_key(l, &words), "{l}");
         }
+    }
+
+    #[test]
+    fn a_git_config_holds_a_token_in_a_remote_url_or_an_auth_header() {
+        let yes = [
+            "\turl = https://x-access-token:ghs_abc@github.com/acme/app.git",
+            "url = https://ghp_0123456789abcdefghij0123456789abcdef@github.com/acme/app",
+            "\textraheader = authorization: basic eC1hY2Nlc3MtdG9rZW46Z2hz",
+            "pushurl = https://ci:glpat-xyz@gitlab.com/acme/app.git",
+        ];
+        let no = [
+            "url = git@github.com:acme/app.git",
+            "url = ssh://git@github.com/acme/app.git",
+            "url = https://github.com/acme/app.git",
+            "url = https://alice@bitbucket.org/acme/app.git",
+            "fetch = +refs/heads/*:refs/remotes/origin/*",
+            "url = https://github.com/acme/a@b.git",
+        ];
+        for l in yes {
+            assert!(git_secret(l), "{l}");
+        }
+        for l in no {
+            assert!(!git_secret(l), "{l}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(".git")).unwrap();
+        let config = dir.path().join(".git/config");
+        std::fs::write(
+            &config,
+            "[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n",
+        )
+        .unwrap();
+        let top = dir.path().display().to_string();
+        assert_eq!(git_config(&top, false), None);
+        assert_eq!(hit(&lit(&config)), None);
+        std::fs::write(&config, format!("[remote \"origin\"]\n\t{}\n", yes[0])).unwrap();
+        assert!(git_config(&top, false).is_some());
+        std::fs::create_dir(dir.path().join("src")).unwrap();
+        assert!(
+            git_config(&format!("{top}/src"), false).is_some(),
+            "from a subdirectory"
+        );
+        assert!(git_config(&format!("{top}/.git"), true).is_some());
+        assert!(hit(&lit(&config)).is_some());
+        assert!(
+            in_dir(&lit(dir.path())).is_some(),
+            "an archive of the repository holds it"
+        );
     }
 
     #[test]

@@ -189,7 +189,7 @@ const DOCKER: &[&str] = &["docker", "podman", "nerdctl"];
 const TERRAFORM: &[&str] = &["terraform", "tofu", "terragrunt"];
 const NPM: &[&str] = &["npm", "pnpm", "yarn"];
 
-const PRINTERS: [Printer; 63] = [
+const PRINTERS: [Printer; 65] = [
     p(&["gh"], &["auth", "token"], When::Always),
     p(
         &["gh", "glab"],
@@ -233,6 +233,15 @@ const PRINTERS: [Printer; 63] = [
     // Yarn Berry masks secrets in `yarn config` output unless told not to; a scope's token
     // sits under a key with no secret word (`yarn config get npmScopes --no-redacted`).
     p(&["yarn"], &["config"], When::Flag(&["--no-redacted"])),
+    // Gradle's `properties` task prints every project property with its value, those of
+    // `~/.gradle/gradle.properties` (signing and repository passwords) included.
+    p(&["gradle", "gradlew"], &["properties"], When::Always),
+    // maven-help-plugin hides settings.xml passwords unless `-DshowPasswords=true`.
+    p(
+        &["mvn", "mvnw"],
+        &["help:effective-settings"],
+        When::Flag(&["-DshowPasswords"]),
+    ),
     // `npm token create` prints the new token.
     p(&["npm"], &["token", "create"], When::Always),
     // AWS: registry logins, temporary keys, new access keys, tokens for EKS and RDS IAM

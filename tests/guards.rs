@@ -551,6 +551,7 @@ fn a_token_in_the_repository_config_is_not_printed() {
         "git config --get remote.origin.url",
         "git config get remote.origin.url",
         "git ls-remote --get-url",
+        "git var -l",
         "cat .git/config",
         "cd src && git remote -v",
         "git -C src config -l",
@@ -601,15 +602,28 @@ fn pip_config_list_prints_an_index_token_only_when_there_is_one() {
     let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
     let run = |command: &str| exec(&e, command).action.as_str().to_string();
     let conf = home.join(".config/pip/pip.conf");
-    let shows = ["pip config list", "pip3 config get global.index-url", "pip config --user debug"];
-    std::fs::write(&conf, "[global]\ntimeout = 60\nindex-url = https://pypi.org/simple\n").unwrap();
+    let shows = [
+        "pip config list",
+        "pip3 config get global.index-url",
+        "pip config --user debug",
+    ];
+    std::fs::write(
+        &conf,
+        "[global]\ntimeout = 60\nindex-url = https://pypi.org/simple\n",
+    )
+    .unwrap();
     for command in shows {
         assert_eq!(run(command), "allow", "{command} with no credentials");
     }
-    let token = "[global]\nindex-url = https://__token__:pypi-AgEIcHlwaS5vcmc@pypi.acme.dev/simple\n";
+    let token =
+        "[global]\nindex-url = https://__token__:pypi-AgEIcHlwaS5vcmc@pypi.acme.dev/simple\n";
     std::fs::write(&conf, token).unwrap();
     for command in shows {
-        assert_ne!(run(command), "allow", "{command} with a token in the index URL");
+        assert_ne!(
+            run(command),
+            "allow",
+            "{command} with a token in the index URL"
+        );
     }
     assert_eq!(run("pip config set global.timeout 60"), "allow");
 }

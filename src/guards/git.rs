@@ -152,7 +152,7 @@ fn places(s: &Subject, c: &Command) -> Places {
     }
 }
 
-/// `git remote -v`, `git config --list`, `git ls-remote --get-url`: print the repository's
+/// `git remote -v`, `git config --list`, `git var -l`, `git ls-remote --get-url`: print the repository's
 /// config, which holds a token when the clone was made with one in its address or
 /// actions/checkout persisted its header (`paths::keyed`). A config read of one plain key
 /// (`git config --get user.name`) prints that key only.
@@ -172,6 +172,8 @@ pub fn prints_config_secret(s: &Subject, c: &Command) -> Option<String> {
             has_flag(rest, &['v'], &["verbose"]) || matches!(first, Some("get-url" | "show"))
         }
         "ls-remote" => rest.iter().any(|x| x.text == "--get-url"),
+        // `git var -l` lists the config too, before git's own variables.
+        "var" => rest.iter().any(|x| x.text == "-l"),
         "config" => {
             let lists = has_flag(rest, &['l'], &["list"])
                 || rest.iter().any(|x| x.text == "--get-regexp")

@@ -627,3 +627,59 @@ fn pip_config_list_prints_an_index_token_only_when_there_is_one() {
     }
     assert_eq!(run("pip config set global.timeout 60"), "allow");
 }
+
+#[test]
+fn output_redirected_over_a_users_file_outside_the_workspace_is_destructive() {
+    // Judged by the disk: writing over a file with content loses it, as `cp` over it does;
+    // creating a file, or writing into the workspace or a scratch directory, loses nothing.
+    // The files live where a user's would: under /tmp they would be scratch to the guard, and
+    // under /root a system path (CI runs as root), so then under /home.
+    let base = match std::env::var("HOME") {
+        Ok(h) if !h.starts_with("/root") && !h.starts_with("/tmp") => h,
+        _ => "/home".to_string(),
+    };
+    let dir = tempfile::Builder::new()
+        .prefix(".ocg-guards-test-")
+        .tempdir_in(&base)
+        .unwrap();
+    let home = dir.path().join("home");
+    let ws = home.join("ws");
+    std::fs::create_dir_all(home.join("docs")).unwrap();
+    std::fs::create_dir_all(&ws).unwrap();
+    let opts = EngineOptions {
+        state_dir: Some(dir.path().join("state")),
+        host: HostPaths {
+            home: Some(home.display().to_string()),
+            openclaw_dir: None,
+            workspaces: vec![],
+            default_workspace: Some(ws.display().to_string()),
+        },
+    };
+    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let thesis = home.join("docs/thesis.txt");
+    std::fs::write(&thesis, "four years of work\n").unwrap();
+    for command in [
+        "echo hi > ~/docs/thesis.txt",
+        "head -c0 /dev/null > ~/docs/thesis.txt",
+        "date >| ~/docs/thesis.txt",
+        "cd ~/docs && echo x > thesis.txt",
+    ] {
+        assert_ne!(run(command), "allow", "{command}");
+    }
+    for command in [
+        "echo done > ~/status.txt",
+        "echo more >> ~/docs/thesis.txt",
+        "echo x > ~/ws/out.txt",
+        "ls > /tmp/list.txt",
+    ] {
+        let v = exec(&e, command);
+        assert_eq!(v.action.as_str(), "allow", "{command}: {}", v.reason);
+    }
+    std::fs::write(home.join("empty.txt"), "").unwrap();
+    assert_eq!(
+        run("echo first > ~/empty.txt"),
+        "allow",
+        "an empty file loses nothing"
+    );
+}

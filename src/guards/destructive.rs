@@ -630,7 +630,7 @@ fn mv_to_void(s: &Subject, c: &Command) -> Option<String> {
 }
 
 /// What a command's redirects destroy: a device written, a system file or a user's file
-/// emptied.
+/// emptied or written over.
 fn redirected(s: &Subject, c: &Command) -> Option<String> {
     device_write(c)
         .or_else(|| system_truncation(s, c))
@@ -699,13 +699,21 @@ fn emptied_by_redirect(s: &Subject, c: &Command) -> Option<String> {
         "printf" => a.iter().all(|x| x.text.is_empty()),
         _ => false,
     };
-    if !silent {
-        return None;
-    }
     c.redirects
         .iter()
         .filter(|r| r.kind == crate::shell::RedirectKind::Write)
-        .find_map(|r| over_user_file(s, c, &r.target, "empties"))
+        .find_map(|r| {
+            if silent {
+                return over_user_file(s, c, &r.target, "empties");
+            }
+            // Output written over a file replaces what it held, as `cp` over it does; a
+            // file that does not exist yet (or is empty) loses nothing. Judged by the disk now.
+            let target = s.path_in(c, &r.target);
+            let held = !r.target.unresolved
+                && !target.pattern
+                && crate::paths::file_with_content(&target.path);
+            held.then(|| over_user_file(s, c, &r.target, "writes over"))?
+        })
 }
 
 /// `find … -fprint F`, `-fprint0 F`, `-fprintf F FORMAT`, `-fls F`: F is truncated and

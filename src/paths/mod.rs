@@ -17,6 +17,7 @@ pub use url::url_file_path;
 
 pub use defaults::credential_files;
 pub use links::{follow, Link, Reached};
+pub use probe::file_with_content;
 pub use resolve::{resolve, resolve_literal};
 pub use set::basename;
 pub use set::{PathSet, PathSetError};

@@ -11,6 +11,12 @@ use std::path::{Path, PathBuf};
 use super::glob::{has_pattern, matches, parse, unescape, Syntax};
 use super::set::PathSet;
 
+/// Whether `path` is a file with content now: writing over it destroys something (a write that
+/// creates a file, or replaces an empty one, does not).
+pub fn file_with_content(path: &str) -> bool {
+    fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
+}
+
 /// Entries read from the directory itself.
 const TOP_ENTRIES: usize = 1024;
 /// Subdirectories whose entries are read too.

@@ -32,6 +32,23 @@ fn all_guards() -> Value {
         "destructiveGuard": true, "remoteCodeGuard": true } })
 }
 
+/// Every guard, its state under `dir/state`, the host's paths as given: for what the guards
+/// judge by the disk, where the workspace or home must be a real directory.
+fn on_disk(dir: &Path, host: HostPaths) -> GovernanceEngine {
+    let opts = EngineOptions {
+        state_dir: Some(dir.join("state")),
+        host,
+    };
+    GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves")
+}
+
+fn in_workspace(ws: &Path) -> HostPaths {
+    HostPaths {
+        default_workspace: Some(ws.display().to_string()),
+        ..host()
+    }
+}
+
 fn call(e: &GovernanceEngine, tool: &str, params: Value) -> Verdict {
     let req: Request = serde_json::from_value(json!({ "hook": "before_tool_call",
         "agentId": "worker", "sessionKey": "agent:worker:main", "toolName": tool, "params": params }))
@@ -415,14 +432,7 @@ fn a_project_yarnrc_is_a_credential_while_it_holds_a_registry_token() {
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().join("ws");
     std::fs::create_dir(&ws).unwrap();
-    let opts = EngineOptions {
-        state_dir: Some(dir.path().join("state")),
-        host: HostPaths {
-            default_workspace: Some(ws.display().to_string()),
-            ..host()
-        },
-    };
-    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let e = on_disk(dir.path(), in_workspace(&ws));
     let rc = ws.join(".yarnrc.yml");
     let action = |tool: &str, params: Value| call(&e, tool, params).action.as_str().to_string();
     let run = |command: &str| action("exec", json!({ "command": command }));
@@ -479,14 +489,7 @@ fn bunfig_and_gradle_properties_are_credentials_while_they_hold_one() {
     let dir = tempfile::tempdir().unwrap();
     let ws = dir.path().join("ws");
     std::fs::create_dir(&ws).unwrap();
-    let opts = EngineOptions {
-        state_dir: Some(dir.path().join("state")),
-        host: HostPaths {
-            default_workspace: Some(ws.display().to_string()),
-            ..host()
-        },
-    };
-    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let e = on_disk(dir.path(), in_workspace(&ws));
     let run = |command: &str| exec(&e, command).action.as_str().to_string();
     let cases = [
         (
@@ -532,14 +535,7 @@ fn a_token_in_the_repository_config_is_not_printed() {
     let ws = dir.path().join("ws");
     std::fs::create_dir_all(ws.join(".git")).unwrap();
     std::fs::create_dir_all(ws.join("src")).unwrap();
-    let opts = EngineOptions {
-        state_dir: Some(dir.path().join("state")),
-        host: HostPaths {
-            default_workspace: Some(ws.display().to_string()),
-            ..host()
-        },
-    };
-    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let e = on_disk(dir.path(), in_workspace(&ws));
     let run = |command: &str| exec(&e, command).action.as_str().to_string();
     let config = ws.join(".git/config");
     let plain = "[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n";
@@ -592,14 +588,11 @@ fn pip_config_list_prints_an_index_token_only_when_there_is_one() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path().join("home");
     std::fs::create_dir_all(home.join(".config/pip")).unwrap();
-    let opts = EngineOptions {
-        state_dir: Some(dir.path().join("state")),
-        host: HostPaths {
-            home: Some(home.display().to_string()),
-            ..host()
-        },
+    let home_only = HostPaths {
+        home: Some(home.display().to_string()),
+        ..host()
     };
-    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let e = on_disk(dir.path(), home_only);
     let run = |command: &str| exec(&e, command).action.as_str().to_string();
     let conf = home.join(".config/pip/pip.conf");
     let shows = [
@@ -646,16 +639,12 @@ fn output_redirected_over_a_users_file_outside_the_workspace_is_destructive() {
     let ws = home.join("ws");
     std::fs::create_dir_all(home.join("docs")).unwrap();
     std::fs::create_dir_all(&ws).unwrap();
-    let opts = EngineOptions {
-        state_dir: Some(dir.path().join("state")),
-        host: HostPaths {
-            home: Some(home.display().to_string()),
-            openclaw_dir: None,
-            workspaces: vec![],
-            default_workspace: Some(ws.display().to_string()),
-        },
+    let paths = HostPaths {
+        home: Some(home.display().to_string()),
+        openclaw_dir: None,
+        ..in_workspace(&ws)
     };
-    let e = GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves");
+    let e = on_disk(dir.path(), paths);
     let run = |command: &str| exec(&e, command).action.as_str().to_string();
     let thesis = home.join("docs/thesis.txt");
     std::fs::write(&thesis, "four years of work\n").unwrap();

@@ -707,12 +707,12 @@ fn emptied_by_redirect(s: &Subject, c: &Command) -> Option<String> {
                 return over_user_file(s, c, &r.target, "empties");
             }
             // Output written over a file replaces what it held, as `cp` over it does; a
-            // file that does not exist yet (or is empty) loses nothing. Judged by the disk now.
+            // file that does not exist yet (or is empty) loses nothing. Judged by the disk
+            // now, and only for a user's file: a scratch or workspace target costs no syscall.
+            let why = over_user_file(s, c, &r.target, "writes over")?;
             let target = s.path_in(c, &r.target);
-            let held = !r.target.unresolved
-                && !target.pattern
-                && crate::paths::file_with_content(&target.path);
-            held.then(|| over_user_file(s, c, &r.target, "writes over"))?
+            let known = !r.target.unresolved && !target.pattern;
+            (known && crate::paths::file_with_content(&target.path)).then_some(why)
         })
 }
 

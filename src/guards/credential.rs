@@ -58,7 +58,7 @@ const SECRET_WORDS: [&str; 10] = [
 ];
 
 pub fn check(s: &Subject, protected: &PathSet) -> Option<String> {
-    let keyed = std::ptr::eq(protected, &s.env.credentials);
+    let keyed = s.is_default_set(protected);
     for f in &s.view.files {
         // A keyed file (`.yarnrc.yml`) is a credential for what it holds: writing it is not
         // reading it.
@@ -159,8 +159,8 @@ fn command(s: &Subject, protected: &PathSet, c: &Command) -> Option<String> {
         if let Some(why) = super::git::exposes(s, protected, c) {
             return Some(why);
         }
-        let default_set = std::ptr::eq(protected, &s.env.credentials);
-        if let Some(why) = default_set
+        let keyed = s.is_default_set(protected);
+        if let Some(why) = keyed
             .then(|| super::git::prints_config_secret(s, c))
             .flatten()
         {
@@ -692,7 +692,7 @@ fn judged_hit<'a: 'p, 'p>(
         pattern_hit(protected, path)
     };
     // Files protected by what they hold (`.yarnrc.yml` with a token) are the default set's.
-    let keyed = || std::ptr::eq(protected, &s.env.credentials);
+    let keyed = || s.is_default_set(protected);
     label.or_else(|| keyed().then(|| crate::paths::keyed::hit(path))?)
 }
 
@@ -729,7 +729,8 @@ fn tree_hit<'p>(
     dir: &crate::paths::Resolved,
 ) -> Option<&'p str> {
     protected.contains_protected(dir).or_else(|| {
-        std::ptr::eq(protected, &s.env.credentials).then(|| crate::paths::keyed::in_dir(dir))?
+        s.is_default_set(protected)
+            .then(|| crate::paths::keyed::in_dir(dir))?
     })
 }
 

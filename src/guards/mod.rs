@@ -190,12 +190,19 @@ impl<'a> Subject<'a> {
     /// `PathSet::hit` of `set` for a literal path (what `hit_dotglob` and a pattern judgement
     /// also answer for one), remembered for the call when `set` is the credential set (the
     /// rule of two asks the operator's sensitive set too, with the same code).
+    /// Whether `set` is the default credential set (not the operator's sensitive one, which the
+    /// rule of two judges with the same code): files judged by their content
+    /// (`paths::keyed`) belong to the default set only.
+    pub fn is_default_set(&self, set: &PathSet) -> bool {
+        std::ptr::eq(set, &self.env.credentials)
+    }
+
     pub fn credential_hit<'s>(&self, set: &'s PathSet, p: &Resolved) -> Option<&'s str>
     where
         'a: 's,
     {
         debug_assert!(!p.pattern);
-        if !std::ptr::eq(set, &self.env.credentials) {
+        if !self.is_default_set(set) {
             return set.hit(p);
         }
         if let Some(&label) = self.credential_hits.borrow().get(&p.path) {

@@ -11,7 +11,7 @@
 use std::fs::File;
 use std::io::Read;
 
-use super::{basename, probe, Resolved};
+use super::{probe, Resolved};
 
 /// A keyed file: where it sits (a base name, or the end of a path when it holds a `/`), how a
 /// line of it (lower case) gives away a secret, and the reason shown.
@@ -59,13 +59,14 @@ pub fn hit(r: &Resolved) -> Option<&'static str> {
     if !r.pattern {
         return literal_hit(&r.path);
     }
-    // The shell expands a pattern to a dotfile only when the pattern starts with a literal dot
-    // (`.y*`, not `*` or `[.]*`), and only one that could match a keyed name lists the disk.
-    let last = basename(&r.path);
+    // Only a pattern that could match a keyed name lists the disk: its last parts against the
+    // name's (`src/*` cannot be `.git/config`), a part starting with a dot only matched by one
+    // starting with a literal dot, as the shell expands (`.y*`, not `*` or `[.]*`).
     let may_name = KEYED.iter().any(|k| {
-        let name = basename(k.name);
-        last.starts_with('.') == name.starts_with('.')
-            && super::globs_overlap(last, name).unwrap_or(true)
+        let tail = tail(&r.path, k.name.split('/').count());
+        let dots = |t: &'static str| t.split('/').map(|p| p.starts_with('.'));
+        tail.split('/').map(|p| p.starts_with('.')).eq(dots(k.name))
+            && super::globs_overlap(tail, k.name).unwrap_or(true)
     });
     if !may_name {
         return None;
@@ -100,17 +101,17 @@ pub fn git_config(dir: &str, git_dir: bool) -> Option<&'static str> {
     holds(file, GIT_CONFIG.secret).then_some(GIT_CONFIG.why)
 }
 
-fn literal_hit(path: &str) -> Option<&'static str> {
-    let k = KEYED.iter().find(|k| names(path, k.name))?;
-    holds(path, k.secret).then_some(k.why)
+/// The last `parts` parts of `path` (all of it when it has fewer).
+fn tail(path: &str, parts: usize) -> &str {
+    (path.rmatch_indices('/').nth(parts - 1)).map_or(path, |(i, _)| &path[i + 1..])
 }
 
-fn names(path: &str, name: &str) -> bool {
-    if name.contains('/') {
-        path == name || path.strip_suffix(name).is_some_and(|p| p.ends_with('/'))
-    } else {
-        basename(path) == name
-    }
+fn literal_hit(path: &str) -> Option<&'static str> {
+    // Every word of every command asks: only a keyed name goes on to the disk.
+    let k = KEYED
+        .iter()
+        .find(|k| tail(path, k.name.split('/').count()) == k.name)?;
+    holds(path, k.secret).then_some(k.why)
 }
 
 /// Whether the file's first `READ_LIMIT` bytes hold a line `secret` accepts.
@@ -161,11 +162,10 @@ pub fn pip_config(home: Option<&str>) -> Option<&'static str> {
         Some("/etc/pip.conf".to_string()),
         Some("/etc/xdg/pip/pip.conf".to_string()),
     ];
-    let secret = |l: &str| url_credentials(l);
     files
         .iter()
         .flatten()
-        .any(|f| holds(f, secret))
+        .any(|f| holds(f, url_credentials))
         .then_some("pip config holding an index URL with credentials")
 }
 
@@ -285,6 +285,14 @@ mod tests {
             in_dir(&lit(dir.path())).is_some(),
             "an archive of the repository holds it"
         );
+        let pat = |p: &str| Resolved {
+            path: format!("{top}/{p}"),
+            pattern: true,
+        };
+        assert!(hit(&pat(".git/c*")).is_some());
+        assert!(hit(&pat(".g?t/config")).is_some());
+        assert_eq!(hit(&pat("*/config")), None, "`*` does not expand to .git");
+        assert_eq!(hit(&pat("src/*")), None);
     }
 
     #[test]

@@ -152,46 +152,12 @@ fn places(s: &Subject, c: &Command) -> Places {
     }
 }
 
-/// `git remote -v`, `git config --list`, `git var -l`, `git ls-remote --get-url`: print the repository's
-/// config, which holds a token when the clone was made with one in its address or
-/// actions/checkout persisted its header (`paths::keyed`). A config read of one plain key
-/// (`git config --get user.name`) prints that key only.
+/// `git remote -v`, `git config --list`, `git var -l`, `git ls-remote --get-url`: print the
+/// repository's config, which holds a token when the clone was made with one in its address or
+/// actions/checkout persisted its header (`paths::keyed`).
 pub fn prints_config_secret(s: &Subject, c: &Command) -> Option<String> {
-    let a = args(c);
-    let (sub, rest) = subcommand(a)?;
-    let ops = operands(rest, &["-f", "--file", "--type", "--default"]);
-    let first = ops.first().map(|o| o.text.as_str());
-    let key_names_secret = |k: Option<&Arg>| {
-        k.is_none_or(|k| {
-            let k = k.text.to_ascii_lowercase();
-            k.contains("url") || k.contains("header") || k.contains("remote") || k.contains('*')
-        })
-    };
-    let prints = match sub {
-        "remote" => {
-            has_flag(rest, &['v'], &["verbose"]) || matches!(first, Some("get-url" | "show"))
-        }
-        "ls-remote" => rest.iter().any(|x| x.text == "--get-url"),
-        // `git var -l` lists the config too, before git's own variables.
-        "var" => rest.iter().any(|x| x.text == "-l"),
-        "config" => {
-            let lists = has_flag(rest, &['l'], &["list"])
-                || rest.iter().any(|x| x.text == "--get-regexp")
-                || matches!(first, Some("list"));
-            let gets = rest
-                .iter()
-                .any(|x| matches!(x.text.as_str(), "--get" | "--get-all" | "--get-urlmatch"))
-                || first == Some("get");
-            let key = if first == Some("get") {
-                ops.get(1)
-            } else {
-                ops.first()
-            };
-            lists || gets && key_names_secret(key.copied())
-        }
-        _ => false,
-    };
-    if !prints {
+    let (sub, rest) = subcommand(args(c))?;
+    if !prints_config(sub, rest) {
         return None;
     }
     let p = places(s, c);
@@ -204,6 +170,41 @@ pub fn prints_config_secret(s: &Subject, c: &Command) -> Option<String> {
         "`{}` prints the repository's config: {why}",
         show(c)
     ))
+}
+
+/// Whether the subcommand prints remote URLs or headers from the config. A read of one plain
+/// key (`git config --get user.name`) prints that key only.
+fn prints_config(sub: &str, rest: &[Arg]) -> bool {
+    let ops = operands(rest, &["-f", "--file", "--type", "--default"]);
+    let first = ops.first().map(|o| o.text.as_str());
+    let said = |words: &[&str]| rest.iter().any(|x| words.contains(&x.text.as_str()));
+    match sub {
+        "remote" => {
+            has_flag(rest, &['v'], &["verbose"]) || matches!(first, Some("get-url" | "show"))
+        }
+        "ls-remote" => said(&["--get-url"]),
+        // `git var -l` lists the config too, before git's own variables.
+        "var" => said(&["-l"]),
+        "config" => {
+            let lists = has_flag(rest, &['l'], &["list"])
+                || said(&["--get-regexp"])
+                || first == Some("list");
+            let gets = said(&["--get", "--get-all", "--get-urlmatch"]) || first == Some("get");
+            let key = if first == Some("get") {
+                ops.get(1)
+            } else {
+                ops.first()
+            };
+            let secret_key = key.is_none_or(|k| {
+                let k = k.text.to_ascii_lowercase();
+                ["url", "header", "remote", "*"]
+                    .iter()
+                    .any(|w| k.contains(w))
+            });
+            lists || gets && secret_key
+        }
+        _ => false,
+    }
 }
 
 /// Subcommands that delete files or uncommitted work in the work tree (`reset --hard`, `rm`,

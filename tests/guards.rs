@@ -42,6 +42,19 @@ fn on_disk(dir: &Path, host: HostPaths) -> GovernanceEngine {
     GovernanceEngine::try_new(&all_guards(), &opts).expect("config resolves")
 }
 
+/// A real workspace directory `dir/ws` and an engine whose agent works there.
+fn real_workspace(dir: &Path) -> (std::path::PathBuf, GovernanceEngine) {
+    let ws = dir.join("ws");
+    std::fs::create_dir_all(&ws).unwrap();
+    let e = on_disk(dir, in_workspace(&ws));
+    (ws, e)
+}
+
+/// The verdict's action on an `exec` of `command`.
+fn action_of(e: &GovernanceEngine, command: &str) -> String {
+    exec(e, command).action.as_str().to_string()
+}
+
 fn in_workspace(ws: &Path) -> HostPaths {
     HostPaths {
         default_workspace: Some(ws.display().to_string()),
@@ -430,9 +443,7 @@ fn a_project_yarnrc_is_a_credential_while_it_holds_a_registry_token() {
     // The corpus runs in a workspace that is not on disk; this file's content is, so the
     // workspace here is a real directory (cred-r4115 of the corpus's former gaps).
     let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
-    std::fs::create_dir(&ws).unwrap();
-    let e = on_disk(dir.path(), in_workspace(&ws));
+    let (ws, e) = real_workspace(dir.path());
     let rc = ws.join(".yarnrc.yml");
     let action = |tool: &str, params: Value| call(&e, tool, params).action.as_str().to_string();
     let run = |command: &str| action("exec", json!({ "command": command }));
@@ -487,10 +498,8 @@ fn a_project_yarnrc_is_a_credential_while_it_holds_a_registry_token() {
 #[test]
 fn bunfig_and_gradle_properties_are_credentials_while_they_hold_one() {
     let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
-    std::fs::create_dir(&ws).unwrap();
-    let e = on_disk(dir.path(), in_workspace(&ws));
-    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let (ws, e) = real_workspace(dir.path());
+    let run = |command: &str| action_of(&e, command);
     let cases = [
         (
             "gradle.properties",
@@ -532,11 +541,10 @@ fn a_token_in_the_repository_config_is_not_printed() {
     // CI and agent sandboxes often clone with a token in the address; actions/checkout keeps
     // its token as an extra header. The config is judged by what it holds on disk.
     let dir = tempfile::tempdir().unwrap();
-    let ws = dir.path().join("ws");
+    let (ws, e) = real_workspace(dir.path());
     std::fs::create_dir_all(ws.join(".git")).unwrap();
     std::fs::create_dir_all(ws.join("src")).unwrap();
-    let e = on_disk(dir.path(), in_workspace(&ws));
-    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let run = |command: &str| action_of(&e, command);
     let config = ws.join(".git/config");
     let plain = "[remote \"origin\"]\n\turl = https://github.com/acme/app.git\n";
     std::fs::write(&config, plain).unwrap();
@@ -593,7 +601,7 @@ fn pip_config_list_prints_an_index_token_only_when_there_is_one() {
         ..host()
     };
     let e = on_disk(dir.path(), home_only);
-    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let run = |command: &str| action_of(&e, command);
     let conf = home.join(".config/pip/pip.conf");
     let shows = [
         "pip config list",
@@ -645,7 +653,7 @@ fn output_redirected_over_a_users_file_outside_the_workspace_is_destructive() {
         ..in_workspace(&ws)
     };
     let e = on_disk(dir.path(), paths);
-    let run = |command: &str| exec(&e, command).action.as_str().to_string();
+    let run = |command: &str| action_of(&e, command);
     let thesis = home.join("docs/thesis.txt");
     std::fs::write(&thesis, "four years of work\n").unwrap();
     for command in [

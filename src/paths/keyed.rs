@@ -108,9 +108,9 @@ fn tail(path: &str, parts: usize) -> &str {
 
 fn literal_hit(path: &str) -> Option<&'static str> {
     // Every word of every command asks: only a keyed name goes on to the disk.
-    let k = KEYED
-        .iter()
-        .find(|k| tail(path, k.name.split('/').count()) == k.name)?;
+    let named =
+        |name: &str| (path.strip_suffix(name)).is_some_and(|p| p.is_empty() || p.ends_with('/'));
+    let k = KEYED.iter().find(|k| named(k.name))?;
     holds(path, k.secret).then_some(k.why)
 }
 

@@ -400,7 +400,11 @@ fn leading_dirs(path: &str) -> (Option<&str>, Option<&str>) {
     let Some(body) = path.strip_prefix('/') else {
         return (None, None);
     };
-    let mut slashes = body.match_indices('/').map(|(i, _)| i + 1);
+    // A byte scan: every literal path a guard judges asks, and `match_indices` sets up a
+    // searcher per call that costs more than the two short segments it finds.
+    let mut slashes = (body.bytes().enumerate())
+        .filter(|&(_, b)| b == b'/')
+        .map(|(i, _)| i + 1);
     let one_end = slashes.next().unwrap_or(path.len());
     let two_end = slashes.next().unwrap_or(path.len());
     let one = (one_end > 1).then(|| &path[..one_end]);

@@ -185,7 +185,7 @@ impl Dialect for Go {
             "path/filepath.Join" | "path.Join" => {
                 let parts: Vec<Val> = args.into_iter().collect::<Option<_>>()?;
                 let mut parts = parts.into_iter();
-                parts.next().map(|f| parts.fold(f, Val::join))?
+                parts.next().map(|f| parts.try_fold(f, Val::join))??
             }
             "path/filepath.Abs"
             | "path/filepath.Clean"

@@ -3,6 +3,8 @@
 //! `import { rmSync as r } from 'node:fs'`, `require('fs').readFileSync(…)`), and
 //! `process.env`.
 
+mod listing;
+
 use super::chain::{self, Chain};
 use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
@@ -74,6 +76,7 @@ impl Dialect for Js {
                 None => i += 1,
             }
         }
+        listing::bind(r, self);
     }
 
     fn qualified(&self, r: &Reader, head: &str) -> Option<String> {
@@ -238,7 +241,7 @@ impl Dialect for Js {
             ("os.homedir", []) => Val::Home(String::new()),
             ("os.tmpdir", []) => Val::Lit("/tmp".into()),
             ("path.join" | "path.resolve" | "path.posix.join", [first, rest @ ..]) => {
-                rest.iter().cloned().fold(first.clone(), Val::join)
+                rest.iter().cloned().try_fold(first.clone(), Val::join)?
             }
             _ => return None,
         };

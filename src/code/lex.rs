@@ -11,9 +11,11 @@
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tok {
     Name(String),
-    /// A string literal: its value, or `None` when part of it is computed (an f-string or a
-    /// template literal with a placeholder).
+    /// A string literal: its value, or `None` when it is not known (unterminated).
     Str(Option<String>),
+    /// An f-string or a template literal with placeholders: its text around them (one part
+    /// more than placeholders). The placeholders' code follows it, each between two `;`.
+    Template(Vec<String>),
     Num(String),
     Punct(char),
 }
@@ -151,7 +153,13 @@ fn at_line_end(
     let ends = match lang {
         Lang::Go => matches!(
             last,
-            Some(Tok::Name(_) | Tok::Num(_) | Tok::Str(_) | Tok::Punct(')' | ']' | '}'))
+            Some(
+                Tok::Name(_)
+                    | Tok::Num(_)
+                    | Tok::Str(_)
+                    | Tok::Template(_)
+                    | Tok::Punct(')' | ']' | '}')
+            )
         ),
         Lang::C if directive && last == Some(&Tok::Punct('\\')) => {
             // Continued on the next line: the backslash is no token of the directive.
@@ -186,7 +194,7 @@ fn after_value(out: &[(Tok, std::ops::Range<usize>)]) -> bool {
     ];
     match out.last().map(|x| &x.0) {
         Some(Tok::Name(n)) => !OPERATOR_WORDS.contains(&n.as_str()),
-        Some(Tok::Num(_)) | Some(Tok::Str(_)) => true,
+        Some(Tok::Num(_) | Tok::Str(_) | Tok::Template(_)) => true,
         Some(Tok::Punct(p)) => matches!(p, ')' | ']' | '}'),
         None => false,
     }
@@ -320,6 +328,7 @@ fn string(code: &str, i: usize, lang: Lang) -> Option<Lexed> {
     let open = if triple { 3 } else { 1 };
     let mut j = q + open;
     let mut value = String::new();
+    let mut parts = Vec::new();
     let mut holes = Vec::new();
     while j < b.len() {
         let ch = b[j];
@@ -332,7 +341,12 @@ fn string(code: &str, i: usize, lang: Lang) -> Option<Lexed> {
         if ch == quote && (!triple || b.get(j + 1) == Some(&quote) && b.get(j + 2) == Some(&quote))
         {
             let end = j + open;
-            let tok = Tok::Str(holes.is_empty().then_some(value));
+            let tok = if holes.is_empty() {
+                Tok::Str(Some(value))
+            } else {
+                parts.push(value);
+                Tok::Template(parts)
+            };
             return Some((tok, end, holes));
         }
         // A lone line break ends nothing in a Python single-quoted string: unterminated.
@@ -352,6 +366,7 @@ fn string(code: &str, i: usize, lang: Lang) -> Option<Lexed> {
         };
         if opens > 0 {
             let end = placeholder_end(code, j + opens, lang);
+            parts.push(std::mem::take(&mut value));
             holes.push(j + opens..end);
             j = end + 1;
             continue;
@@ -439,7 +454,7 @@ pub(super) mod tests {
                 Tok::Punct('('),
                 Tok::Str(Some("a\\b".into())),
                 Tok::Punct(','),
-                Tok::Str(None),
+                Tok::Template(vec![String::new(), String::new()]),
                 Tok::Punct(';'),
                 Tok::Name("x".into()),
                 Tok::Punct(';'),
@@ -457,7 +472,7 @@ pub(super) mod tests {
     fn js_templates_and_comments() {
         let t = toks("fs.rmSync(`/x`, `${h}/y`) /* a */ // b", Lang::Js);
         assert_eq!(t[4], Tok::Str(Some("/x".into())));
-        assert_eq!(t[6], Tok::Str(None));
+        assert_eq!(t[6], Tok::Template(vec![String::new(), "/y".into()]));
         assert_eq!(t[8], Tok::Name("h".into()));
         assert_eq!(t.len(), 11);
         // A regular expression holding a quote is no string.

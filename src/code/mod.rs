@@ -5,7 +5,9 @@
 //! (`shutil.rmtree(os.path.expanduser('~/docs'))` is `rm -rf ~/'docs'`), which the shell model
 //! follows as a nested script so every guard judges them. What cannot be read that way — a
 //! path computed at run time, `eval`, a module or name used other than by a call the reader
-//! knows — is named in `Reading::unread`, and the program is opaque, as before.
+//! knows — is named in `Reading::unread`, and the program is opaque, as before. A name a
+//! directory listing gave (`js::listing`: `for (const f of fs.readdirSync('data'))`) is
+//! followed: a path built from it is some entry of that directory, judged as every one.
 //!
 //! Every name that reaches outside (a module such as `os` or `fs`, a function imported from
 //! one, a builtin such as `open`) must be consumed by a call the reader translated; any other
@@ -116,6 +118,13 @@ enum Val {
     /// A path in a temporary directory the program made itself (Go's `t.TempDir()`,
     /// `os.MkdirTemp`): removing it deletes nothing that was there before.
     Temp(String),
+    /// One name a directory listing gave (`f` in `for (const f of fs.readdirSync('data'))`,
+    /// `listing`): any name, dotfiles included, but one name: never `.` or `..` (Node's
+    /// `readdir` and Python's `os.listdir` leave them out) and never holding a `/`.
+    Entry,
+    /// Some entry of the directory this value names (`'data/' + f`, `path.join('data', f)`):
+    /// whichever the listing gives, so any of them.
+    EntryOf(Box<Val>),
 }
 
 impl Val {
@@ -125,7 +134,59 @@ impl Val {
             (Val::Home(a), Val::Lit(b)) => Some(Val::Home(a + &b)),
             (Val::Temp(a), Val::Lit(b)) => Some(Val::temp(a + &b)),
             (Val::Lit(a), Val::Temp(b)) => Some(Val::Lit(a + &b)),
+            (Val::Lit(a), Val::Entry) if a.is_empty() => Some(Val::Entry),
+            // `'data/' + f`: a directory's text ending in `/`, then a name from a listing.
+            (dir, Val::Entry) => dir.slashed_dir().map(|d| Val::EntryOf(Box::new(d))),
+            // `f + '.bak'`, `'data/' + f + '.json'`: still one name in the same directory.
+            (entry @ (Val::Entry | Val::EntryOf(_)), Val::Lit(b)) if !b.contains('/') => {
+                Some(entry)
+            }
             // Home in the middle of a text is no path the shell could spell.
+            _ => None,
+        }
+    }
+
+    /// The directory a text ending in `/` names (`data/` is `data`, `/` is `/`).
+    fn slashed_dir(self) -> Option<Val> {
+        let ends = |s: &str| s.ends_with('/');
+        match self {
+            Val::Lit(s) if ends(&s) => Some(Val::Lit(dir_text(&s))),
+            Val::Temp(s) if ends(&s) => Some(Val::Temp(dir_text(&s))),
+            // `~/` is home itself.
+            Val::Home(s) if ends(&s) => Some(Val::Home(s.trim_end_matches('/').to_string())),
+            _ => None,
+        }
+    }
+
+    /// The entries of the directory this value names; a listing's name joined to `''` is
+    /// itself.
+    fn entries(self) -> Option<Val> {
+        match self {
+            Val::Lit(s) if s.is_empty() => Some(Val::Entry),
+            Val::Lit(s) => Some(Val::entries_of(Val::Lit(dir_text(&s)))),
+            Val::Temp(s) => Some(Val::entries_of(Val::Temp(dir_text(&s)))),
+            Val::Home(s) => Some(Val::entries_of(Val::Home(
+                s.trim_end_matches('/').to_string(),
+            ))),
+            Val::Entry | Val::EntryOf(_) => None,
+        }
+    }
+
+    fn entries_of(dir: Val) -> Val {
+        Val::EntryOf(Box::new(dir))
+    }
+
+    /// A name from a listing, or a path built from one.
+    fn is_entry(&self) -> bool {
+        matches!(self, Val::Entry | Val::EntryOf(_))
+    }
+
+    /// The directory whose entries an entry value stands for (a bare name is one of the
+    /// working directory's).
+    fn listed_dir(&self) -> Option<Val> {
+        match self {
+            Val::Entry => Some(Val::Lit(".".into())),
+            Val::EntryOf(d) => Some((**d).clone()),
             _ => None,
         }
     }
@@ -138,9 +199,14 @@ impl Val {
         }
     }
 
-    /// `os.path.join` / `path.join` / `Path / part`: a part that is absolute starts over.
-    fn join(self, part: Val) -> Val {
-        match part {
+    /// `os.path.join` / `path.join` / `Path / part`: a part that is absolute starts over. A
+    /// name from a listing joined to a directory is one of its entries; nothing is joined
+    /// after one (`path.join('packages', d, 'package.json')` is not followed).
+    fn join(self, part: Val) -> Option<Val> {
+        if self.is_entry() {
+            return None;
+        }
+        Some(match part {
             Val::Lit(p) if p.starts_with('/') => Val::Lit(p),
             Val::Home(_) => part,
             Val::Lit(p) => {
@@ -155,10 +221,13 @@ impl Val {
                     Val::Lit(a) => Val::Lit(format!("{a}{}{p}", sep(&a))),
                     Val::Home(a) => Val::Home(format!("{a}{}{p}", sep(&format!("~{a}")))),
                     Val::Temp(a) => Val::temp(format!("{a}{}{p}", sep(&a))),
+                    Val::Entry | Val::EntryOf(_) => return None,
                 }
             }
             Val::Temp(_) => part,
-        }
+            Val::Entry => return self.entries(),
+            Val::EntryOf(_) => return None,
+        })
     }
 
     /// `expanduser`: a leading `~` is home.
@@ -169,13 +238,27 @@ impl Val {
         }
     }
 
-    /// The value as one shell word.
+    /// The value as one shell word; an entry as the pattern of every name in its directory
+    /// (`'data'/*`), which only a file command's operand may be (`Reader::emit`).
     fn word(&self) -> String {
         match self {
             Val::Lit(s) | Val::Temp(s) => quote(s),
             Val::Home(rest) if rest.is_empty() => "~".to_string(),
             Val::Home(rest) => format!("~{}", quote(rest)),
+            Val::Entry => format!("{}/*", quote(".")),
+            Val::EntryOf(d) => match &**d {
+                Val::Lit(s) if s == "/" => "/*".to_string(),
+                d => format!("{}/*", d.word()),
+            },
         }
+    }
+}
+
+/// A directory's path without the `/` after it (`/` stays itself).
+fn dir_text(s: &str) -> String {
+    match s.trim_end_matches('/') {
+        "" if s.starts_with('/') => "/".to_string(),
+        t => t.to_string(),
     }
 }
 

@@ -266,7 +266,7 @@ pub fn through(r: &Reader, d: &dyn Dialect, mut v: Val, links: &[Link]) -> Optio
             n if KEEPS.contains(&n) => v,
             "join" | "push" => {
                 let parts: Vec<Val> = r.values(d, l).into_iter().collect::<Option<_>>()?;
-                parts.into_iter().fold(v, Val::join)
+                parts.into_iter().try_fold(v, Val::join)?
             }
             _ => return None,
         };

@@ -180,7 +180,9 @@ impl Dialect for Python {
             | "os.execlp"
             | "os.spawnlp" => {
                 let words: Option<Vec<String>> =
-                    vals.iter().map(|v| v.as_ref().map(Val::word)).collect();
+                    (vals.iter().map(|v| v.as_ref().filter(|v| !v.is_entry())))
+                        .map(|v| v.map(Val::word))
+                        .collect();
                 r.emit_words(name, words)
             }
             "requests.get" | "requests.head" | "httpx.get" | "urllib.request.urlopen" => {
@@ -193,7 +195,7 @@ impl Dialect for Python {
             }
             // `curl -o FILE URL` saves what it fetched, as urlretrieve does.
             "urllib.request.urlretrieve" => match (arg(0), arg(1)) {
-                (Some(url), Some(file)) => {
+                (Some(url), Some(file)) if !url.is_entry() && !file.is_entry() => {
                     r.out.line(&[
                         "curl".into(),
                         "-s".into(),
@@ -273,10 +275,10 @@ impl Dialect for Python {
         let mut val = match (name.as_str(), args.as_slice()) {
             ("os.path.expanduser", [v]) => v.clone().expand_user(),
             ("os.path.join", [first, rest @ ..]) => {
-                rest.iter().cloned().fold(first.clone(), Val::join)
+                rest.iter().cloned().try_fold(first.clone(), Val::join)?
             }
             (n, [first, rest @ ..]) if path_ctor(n) => {
-                rest.iter().cloned().fold(first.clone(), Val::join)
+                rest.iter().cloned().try_fold(first.clone(), Val::join)?
             }
             ("pathlib.Path.home", []) => Val::Home(String::new()),
             ("pathlib.Path.cwd", []) => Val::Lit(".".into()),
@@ -291,7 +293,7 @@ impl Dialect for Python {
             let args: Vec<Val> = r.values(self, l).into_iter().collect::<Option<_>>()?;
             val = match (l.name.as_str(), args.as_slice()) {
                 ("expanduser", []) => val.expand_user(),
-                ("joinpath", parts) => parts.iter().cloned().fold(val, Val::join),
+                ("joinpath", parts) => parts.iter().cloned().try_fold(val, Val::join)?,
                 ("resolve" | "absolute", []) => val,
                 _ => return None,
             };

@@ -9,6 +9,26 @@ use super::{path_like, quote, Out, Reading, Val};
 use std::collections::HashMap;
 use std::ops::Range;
 
+/// The commands that take an entry of a listing as an operand (`'data'/*`): those on files.
+/// Running one (`node`), fetching one or changing into one (`cd`) is not followed.
+const ENTRY_VERBS: [&str; 12] = [
+    "cat", "tee", "rm", "rmdir", "cp", "mv", "ln", "mkdir", "ls", "chmod", "chown", "touch",
+];
+
+/// The directories whose entries `verb` reads or writes: every operand of `cat` and `tee`,
+/// the sources of `cp`, `mv` and `ln` (a copy's new files show nothing). Deleting, listing
+/// and changing modes show no file's content.
+fn read_entries(verb: &str, paths: &[Option<Val>]) -> Vec<Val> {
+    let sources = match verb {
+        "cat" | "tee" => paths,
+        "cp" | "mv" | "ln" => &paths[..paths.len().saturating_sub(1)],
+        _ => &[],
+    };
+    (sources.iter().flatten())
+        .filter_map(Val::listed_dir)
+        .collect()
+}
+
 /// What a dialect decides for one chain.
 pub enum Step {
     /// Translated into `Reader::out`: the chain and its arguments are read.
@@ -53,6 +73,10 @@ pub struct Reader<'a> {
     /// of each one's sole definition (a C array's `{…}`).
     pub vars: HashMap<String, Val>,
     pub defs: HashMap<String, Range<usize>>,
+    /// Names bound to the entries of a directory listing (`Val::Entry`) or to paths built
+    /// from one, each with the tokens where that binding is the one the name means
+    /// (`js::listing`).
+    pub entries: Vec<(String, Range<usize>, Val)>,
 }
 
 /// `code` in `lang` read by the dialect `d`: unread as a whole when too long to tokenise.
@@ -75,6 +99,7 @@ pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
         out: Out::default(),
         vars: HashMap::new(),
         defs: HashMap::new(),
+        entries: Vec::new(),
     };
     d.bind(&mut r);
     r.walk(d);
@@ -130,16 +155,45 @@ impl Reader<'_> {
                 // What follows the translated call (`.then(eval)`) is read on its own.
                 Step::Done if k.is_some_and(|k| k + 1 < c.links.len()) => {
                     let k = k.unwrap_or_default();
-                    self.consume(c.span.start..c.links[k].end);
+                    self.consume_translated(d, c.span.start..c.links[k].end);
                     self.consume_names(&c);
                 }
-                Step::Done => self.consume(c.span.start..self.subscripted(c.span.end)),
+                Step::Done => {
+                    let end = self.subscripted(c.span.end);
+                    self.consume_translated(d, c.span.start..end);
+                }
                 Step::Pure => self.consume_names(&c),
                 Step::Unread(why) => self.out.unread(why),
                 // The call is known; only its path is not: its names are read.
                 Step::Unknown(why) => {
                     self.out.unknown(why);
                     self.consume_names(&c);
+                }
+            }
+        }
+    }
+
+    /// Consumes the tokens of a translated call, but not the calls inside its arguments that
+    /// reach outside on their own (`fetch(u, {body: fs.readFileSync('.env')})`,
+    /// `fs.writeFileSync(p, fs.readFileSync(q))`, a callback's body): those are read in
+    /// turn. A call whose value the translation used (`path.join(…)`, `os.homedir()`) is
+    /// part of it.
+    fn consume_translated(&mut self, d: &dyn Dialect, r: Range<usize>) {
+        let end = r.end.min(self.t.len());
+        let mut j = r.start;
+        while j < end {
+            let nested = (j > r.start)
+                .then(|| chain::at(self.t, j))
+                .flatten()
+                .filter(|c| c.span.end <= end && c.links.iter().any(|l| l.args.is_some()));
+            let live = nested.filter(|c| {
+                d.qualified(self, &c.links[0].name).is_some() && d.value_of(self, c).is_none()
+            });
+            match live {
+                Some(c) => j = c.span.end,
+                None => {
+                    self.used[j] = true;
+                    j += 1;
                 }
             }
         }
@@ -216,7 +270,7 @@ impl Reader<'_> {
             };
             acc = Some(match acc {
                 None => term,
-                Some(a) if joins => a.join(term),
+                Some(a) if joins => a.join(term)?,
                 Some(a) => a.plus(term)?,
             });
             i = next;
@@ -259,13 +313,52 @@ impl Reader<'_> {
                 }
                 // A name bound to a known value, used as it is.
                 let plain = c.links.len() == 1 && c.links[0].args.is_none();
+                if let Some(v) = self.entry_at(n, i).filter(|_| plain) {
+                    return Some((v, c.span.end));
+                }
                 let v = self.vars.get(n).filter(|_| plain)?;
                 Some((v.clone(), c.span.end))
             }
+            Tok::Template(parts) => self.template(d, parts, i + 1, end),
             // Rust's borrow and C's address-of name the same text.
             Tok::Punct('&') if i + 1 < end => self.term(d, i + 1, end),
             _ => None,
         }
+    }
+
+    /// The listing's entry (or a path built from one) that the name `n` at token `i` is.
+    fn entry_at(&self, n: &str, i: usize) -> Option<Val> {
+        (self.entries.iter().rev())
+            .find(|(name, within, _)| name == n && within.contains(&i))
+            .map(|(_, _, v)| v.clone())
+    }
+
+    /// A template literal or f-string (`` `data/${f}` ``) whose placeholders' code follows it
+    /// from `i`, each between two `;` (`lex`): its text when each placeholder's value is
+    /// known, and the index after the last.
+    fn template(
+        &self,
+        d: &dyn Dialect,
+        parts: &[String],
+        mut i: usize,
+        end: usize,
+    ) -> Option<(Val, usize)> {
+        let mut pieces = vec![Val::Lit(parts.first()?.clone())];
+        for text in &parts[1..] {
+            if !self.punct(i, ';') {
+                return None;
+            }
+            let close = (i + 1..end).find(|&j| self.punct(j, ';'))?;
+            // A template inside a placeholder has `;`s of its own: not followed.
+            let nested = (i + 1..close).any(|j| matches!(self.t[j].0, Tok::Template(_)));
+            if nested || close == i + 1 {
+                return None;
+            }
+            pieces.push(self.value(d, &(i + 1..close))?);
+            pieces.push(Val::Lit(text.clone()));
+            i = close + 1;
+        }
+        Some((super::native::concat(pieces)?, i))
     }
 
     /// The index after the methods that leave a literal as it is (`"x".to_string()`,
@@ -313,19 +406,28 @@ impl Reader<'_> {
             let (items, _) = chain::arguments(self.t, r.start)?;
             return items
                 .iter()
-                .map(|i| self.value(d, i).map(|v| v.word()))
+                .map(|i| self.value(d, i).filter(|v| !v.is_entry()).map(|v| v.word()))
                 .collect();
         }
-        match self.value(d, r)? {
+        // A listing's name in a command line is whatever the directory holds: unknown.
+        match self.value(d, r).filter(|v| !v.is_entry())? {
             Val::Lit(s) if shell => Some(vec![s]),
             v => Some(vec![v.word()]),
         }
     }
 
-    /// Writes `verb -- paths…` when every path is known.
+    /// Writes `verb -- paths…` when every path is known. An entry of a listing is the
+    /// pattern of every name in its directory (`cat -- 'data'/*`). The shell's `*` leaves
+    /// out the dotfiles a listing gives, so a command that the credential guard judges by
+    /// the files it names (a read, a write, the source of a copy) is also written as one
+    /// reading the directory whole (`tree_read`), which the guard judges by all it holds.
     pub fn emit(&mut self, verb: &[&str], paths: &[Option<Val>]) -> Step {
-        // A program removing the temporary directory it made deletes nothing that was there.
-        let own = |p: &Option<Val>| matches!(p, Some(Val::Temp(_)));
+        // A program removing the temporary directory it made (or what is in it) deletes
+        // nothing that was there.
+        let own = |p: &Option<Val>| match p {
+            Some(Val::EntryOf(d)) => matches!(**d, Val::Temp(_)),
+            p => matches!(p, Some(Val::Temp(_))),
+        };
         if matches!(verb[0], "rm" | "rmdir") && !paths.is_empty() && paths.iter().all(own) {
             return Step::Done;
         }
@@ -333,8 +435,8 @@ impl Reader<'_> {
         words.push("--".into());
         for p in paths {
             match p {
-                Some(v) => words.push(v.word()),
-                None => {
+                Some(v) if !v.is_entry() || ENTRY_VERBS.contains(&verb[0]) => words.push(v.word()),
+                _ => {
                     let why = format!("`{}` of a path computed at run time", verb[0]);
                     // Reading, writing or listing a file it computes is what programs do; a
                     // deletion, a move or a permission change is not left to chance.
@@ -346,7 +448,22 @@ impl Reader<'_> {
             }
         }
         self.out.line(&words);
+        for dir in read_entries(verb[0], paths) {
+            self.tree_read(&dir);
+        }
         Step::Done
+    }
+
+    /// A line that reads every file of `dir`, dotfiles included, and prints it: how the
+    /// guards judge a directory read whole (`grep -r`, judged by what the tree holds).
+    fn tree_read(&mut self, dir: &Val) {
+        let words = ["grep", "-r", "-e", "''", "--"];
+        let mut line: Vec<String> = words.iter().map(|w| w.to_string()).collect();
+        line.push(dir.word());
+        // A loop reading and writing the same files needs the line once.
+        if !self.out.lines.contains(&line.join(" ")) {
+            self.out.line(&line);
+        }
     }
 
     /// Writes a command line given as words, when known.

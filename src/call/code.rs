@@ -31,8 +31,12 @@ pub(super) fn follow(v: &mut CallView, host: &HostPaths, earlier: &Earlier) {
                 };
                 let reading = code::read(lang, &text);
                 c.code_read = reading.unread.is_none();
-                if !reading.script.is_empty() {
-                    read.push((reading.script, c.depth + 1, start()));
+                // What the reader could not follow stays in the script as a line only known
+                // when it runs: the opaque guard names it, whatever words the program uses
+                // (`import { rmSync } from 'node:fs'` has no `fs.` for a word search to find).
+                let script = reading.script_with(reading.unread.as_deref());
+                if !script.is_empty() {
+                    read.push((script, c.depth + 1, start()));
                 }
             }
         }
@@ -40,7 +44,7 @@ pub(super) fn follow(v: &mut CallView, host: &HostPaths, earlier: &Earlier) {
             if let Some(program) = v.code.as_deref().filter(|_| v.code_is_js) {
                 let reading = code::read(Lang::Js, program);
                 v.code_read = reading.unread.is_none();
-                read.push((reading.script, 1, v.cwd.clone()));
+                read.push((reading.script_with(reading.unread.as_deref()), 1, v.cwd.clone()));
             }
         }
         from = until;

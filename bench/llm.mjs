@@ -28,6 +28,7 @@ const withLlm = (llm) => ({ ...benchConfig(), llm: { enabled: true, escalationTh
 
 function hooks(config, complete) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-llm-bench-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   const api = {
     registrationMode: 'full', pluginConfig: config, logger: { info() {}, warn() {}, debug() {}, error: console.error },
     runtime: { state: { resolveStateDir: () => dir }, llm: complete && { complete } }, hooks: {},

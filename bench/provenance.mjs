@@ -13,6 +13,8 @@ const require = createRequire(import.meta.url);
 const plugin = require('../plugin.js');
 const N = Number(process.env.BENCH_N || 50000);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-provenance-'));
+// The audit trails of 100 000 calls (~170 MB) are not left behind in /tmp.
+process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 
 const off = benchConfig();
 const on = {

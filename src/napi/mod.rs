@@ -22,11 +22,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-/// Records cross threads (allocated by the evaluating thread, freed by the audit writer);
-/// mimalloc frees them without the arena-lock contention glibc's malloc shows there.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
+mod allocator;
 mod host_llm;
 mod js_json;
 mod reports;

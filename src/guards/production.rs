@@ -74,13 +74,6 @@ fn command(c: &Command) -> Option<&'static str> {
     }
     let known = match module.unwrap_or(unversioned(prog)) {
         "git-push" | "git-send-pack" => Some("pushes with git's own push binary"),
-        "git"
-            if operands(a, &GIT_VALUED)
-                .first()
-                .is_some_and(|v| v.text == "send-pack") =>
-        {
-            Some("pushes refs with git send-pack")
-        }
         "git" => git(a),
         "pulumi" => first_in(
             a,
@@ -212,6 +205,9 @@ fn first_in(a: &[Arg], valued: &[&str], verbs: &[&str]) -> bool {
 
 fn git(a: &[Arg]) -> Option<&'static str> {
     let ops = operands(a, &GIT_VALUED);
+    if ops.first().is_some_and(|v| v.text == "send-pack") {
+        return Some("pushes refs with git send-pack");
+    }
     // `git config remote.origin.push feat:main`, and `-c remote.origin.push=feat:main` on
     // any git command, map a plain push as the stored setting does.
     if config_maps_push(a) {

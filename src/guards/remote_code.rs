@@ -253,11 +253,12 @@ fn package_from_url(script: &Script) -> Option<String> {
         .commands
         .iter()
         .find_map(|c| {
+            let prog = program(c);
             let runner_prog = c
                 .wrappers
                 .last()
                 .map_or("", |w| w.split(' ').next().unwrap_or(""));
-            let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(program(c), t);
+            let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(prog, t);
             let runner = c.wrappers.iter().any(|w| {
                 let mut words = w.split(' ');
                 let first = words.next().unwrap_or("");
@@ -301,8 +302,8 @@ fn package_from_url(script: &Script) -> Option<String> {
                 || package_flag
                 || url_program
                 || installer.is_some_and(|a| custom_source(c, a))
-                || system_package_from_url(c)
-                || runs_remote_module(c))
+                || system_package_from_url(c, prog)
+                || runs_remote_module(c, prog))
             .then(|| format!("`{}` runs a package fetched from an address", show(c)))
         })
         .or_else(|| source_config(script))
@@ -310,10 +311,11 @@ fn package_from_url(script: &Script) -> Option<String> {
 }
 
 /// `yum install URL`, `rpm -Uvh URL`: a package from an address, its scripts run as root.
-fn system_package_from_url(c: &Command) -> bool {
+/// `prog` is `program(c)`.
+fn system_package_from_url(c: &Command, prog: &str) -> bool {
     let a = args(c);
     let url = || a.iter().any(|x| x.text.contains("://"));
-    match program(c) {
+    match prog {
         "yum" | "dnf" | "zypper" => url() && a.iter().any(|x| x.text == "install"),
         "rpm" => {
             let installs = a.iter().any(|x| {
@@ -370,12 +372,13 @@ fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
 
 /// `deno run https://…`, `go run example.com/x@latest`, `uvx --from git+…`: a module fetched
 /// and run in one step.
-fn runs_remote_module(c: &Command) -> bool {
+/// `prog` is `program(c)`.
+fn runs_remote_module(c: &Command, prog: &str) -> bool {
     let a = args(c);
     let remote = |t: &str| {
         t.contains("://") || t.starts_with("git+") || t.starts_with("jsr:") || t.starts_with("npm:")
     };
-    match program(c) {
+    match prog {
         "deno" | "bun" => a.iter().any(|x| remote(&x.text)),
         "go" => {
             a.first().is_some_and(|v| v.text == "run")
@@ -384,7 +387,7 @@ fn runs_remote_module(c: &Command) -> bool {
                     .any(|x| x.text.contains('/') && x.text.contains('@'))
         }
         "uvx" | "pipx" | "uv" => a.iter().any(|x| remote(&x.text)),
-        _ => remote_plugin(program(c), a),
+        _ => remote_plugin(prog, a),
     }
 }
 
@@ -606,15 +609,17 @@ fn installed_then_run(script: &Script) -> Option<String> {
             ));
         }
         let a = args(c);
-        if let Some(by) = gh_extension_run(c, &installed) {
-            return Some(format!(
-                "`{}` runs a gh extension `{}` fetched from a repository",
-                show(c),
-                show(by)
-            ));
+        if name == "gh" {
+            if let Some(by) = gh_extension_run(c, &installed) {
+                return Some(format!(
+                    "`{}` runs a gh extension `{}` fetched from a repository",
+                    show(c),
+                    show(by)
+                ));
+            }
+            installed.extend(gh_extensions(c).into_iter().map(|n| (format!("gh {n}"), c)));
         }
-        installed.extend(gh_extensions(c).into_iter().map(|n| (format!("gh {n}"), c)));
-        if program(c) == "go" && a.first().is_some_and(|v| v.text == "install") {
+        if name == "go" && a.first().is_some_and(|v| v.text == "install") {
             let modules = a
                 .iter()
                 .skip(1)

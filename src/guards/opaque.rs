@@ -147,7 +147,8 @@ const READERS: [&str; 24] = [
 fn unknown_file(c: &crate::shell::Command) -> Option<String> {
     // The words are looked at first: most are known, and then no operand is gathered.
     let args = super::argv::args(c);
-    if !args.iter().any(|a| a.unresolved) || !super::argv::listed(&READERS, super::argv::program(c)) {
+    if !args.iter().any(|a| a.unresolved) || !super::argv::listed(&READERS, super::argv::program(c))
+    {
         return None;
     }
     let ops = super::argv::operands(args, &["-n", "-c", "-w", "-f", "-o"]);

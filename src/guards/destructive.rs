@@ -30,7 +30,7 @@ pub fn check(s: &Subject) -> Option<String> {
     }
     s.commands().find_map(|(_, _, c)| {
         command(s, c)
-            .or_else(|| system_files(s, c, &rewritten(c)))
+            .or_else(|| system_files(s, c, rewritten(c)))
             .or_else(|| overwritten(s, c))
     })
 }
@@ -143,7 +143,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         {
             operands(a, &["-t", "-S"]).into_iter().skip(1).collect()
         }
-        "tee" => return system_files(s, c, &operands(a, &[])).or_else(|| emptied_by_tee(s, c)),
+        "tee" => return system_files(s, c, operands(a, &[])).or_else(|| emptied_by_tee(s, c)),
         "mv" => return mv_to_void(s, c).or_else(|| mv_over(s, c)),
         "install" if from_void(operands(a, &INSTALL_VALUED).first().copied()) => {
             return operands(a, &INSTALL_VALUED)
@@ -491,15 +491,14 @@ fn links_walked_into(s: &Subject, c: &Command, root: &Resolved) -> Option<String
 /// A target that is a pattern (each file `find -exec sh -c ': > "$1"'` or a loop over a glob
 /// visits) empties every file it matches, which outside the workspace is a deletion.
 fn system_truncation(s: &Subject, c: &Command) -> Option<String> {
-    let targets: Vec<&Arg> = c
-        .redirects
-        .iter()
-        .filter(|r| r.kind == crate::shell::RedirectKind::Write)
-        .map(|r| &r.target)
-        .collect();
-    let each = targets.iter().filter(|t| t.pattern && !t.unresolved);
-    system_files(s, c, &targets).or_else(|| {
-        each.into_iter()
+    let targets = || {
+        (c.redirects.iter())
+            .filter(|r| r.kind == crate::shell::RedirectKind::Write)
+            .map(|r| &r.target)
+    };
+    system_files(s, c, targets()).or_else(|| {
+        targets()
+            .filter(|t| t.pattern && !t.unresolved)
             .find_map(|t| outside_as(s, c, t, "empties every file of"))
     })
 }
@@ -517,8 +516,12 @@ const SYSTEM_TREES: [&str; 9] = [
     "/var/spool/cron",
 ];
 
-fn system_files(s: &Subject, c: &Command, targets: &[&Arg]) -> Option<String> {
-    targets.iter().find_map(|t| {
+fn system_files<'a>(
+    s: &Subject,
+    c: &Command,
+    targets: impl IntoIterator<Item = &'a Arg>,
+) -> Option<String> {
+    targets.into_iter().find_map(|t| {
         let p = landing(s, c, t, true)?;
         is_system_file(s, &p)
             .then(|| format!("`{}` overwrites the system file {}", show(c), p.path))

@@ -72,7 +72,9 @@ fn describe(kind: OpaqueKind) -> &'static str {
 fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> Option<String> {
     if c.argv
         .first()
-        .is_some_and(|p| p.unresolved || p.text.contains("{}"))
+        // The byte search first: it is most words' whole answer, and costs less than the
+        // substring search's setup.
+        .is_some_and(|p| p.unresolved || p.text.contains('{') && p.text.contains("{}"))
     {
         return Some(format!(
             "the command `{}` is built from input lines",
@@ -91,11 +93,16 @@ fn computed_words(script: &crate::shell::Script, c: &crate::shell::Command) -> O
     if let Some(why) = computed_program(script, c) {
         return Some(why);
     }
+    // Only a word known when it runs can come from a decoder: asked first, the feeders
+    // (most commands have none such) are not looked at.
+    if !c.argv.iter().any(|a| a.unresolved) {
+        return None;
+    }
     let decoded = c
         .inputs
         .iter()
         .filter_map(|&j| script.commands.get(j))
-        .find(|f| super::remote_code::decodes(f) && c.argv.iter().any(|a| a.unresolved))?;
+        .find(|f| super::remote_code::decodes(f))?;
     Some(format!(
         "`{}` takes its arguments from `{}`",
         show(c),
@@ -138,10 +145,13 @@ const READERS: [&str; 24] = [
 ];
 
 fn unknown_file(c: &crate::shell::Command) -> Option<String> {
-    if !super::argv::listed(&READERS, super::argv::program(c)) {
+    // The words are looked at first: most are known, and then no operand is gathered.
+    let args = super::argv::args(c);
+    if !args.iter().any(|a| a.unresolved) || !super::argv::listed(&READERS, super::argv::program(c))
+    {
         return None;
     }
-    let ops = super::argv::operands(super::argv::args(c), &["-n", "-c", "-w", "-f", "-o"]);
+    let ops = super::argv::operands(args, &["-n", "-c", "-w", "-f", "-o"]);
     ops.iter()
         .any(|a| a.unresolved && a.text.trim_start_matches("./").chars().all(|ch| ch == '*'))
         .then(|| format!("`{}` reads a file only known when it runs", show(c)))

@@ -74,13 +74,6 @@ fn command(c: &Command) -> Option<&'static str> {
     }
     let known = match module.unwrap_or(unversioned(prog)) {
         "git-push" | "git-send-pack" => Some("pushes with git's own push binary"),
-        "git"
-            if operands(a, &GIT_VALUED)
-                .first()
-                .is_some_and(|v| v.text == "send-pack") =>
-        {
-            Some("pushes refs with git send-pack")
-        }
         "git" => git(a),
         "pulumi" => first_in(
             a,
@@ -121,22 +114,24 @@ fn command(c: &Command) -> Option<&'static str> {
         .filter(|_| !dry_run(a)),
         "terraform" | "tofu" | "terragrunt" => terraform(a),
         "docker" | "podman" => docker(a, remote_daemon_var(c)),
-        "systemctl" | "service" => systemctl(program(c), a),
+        "systemctl" | "service" => systemctl(prog, a),
         // `shutdown -c` cancels a pending shutdown.
         "shutdown" if has_flag(a, &['c'], &[]) => None,
         "shutdown" | "reboot" | "poweroff" | "halt" => Some("stops the machine"),
         "npm" | "pnpm" | "yarn" | "bun" | "cargo" | "gem" | "twine" | "poetry" => publish(a),
         _ => None,
     };
+    // Each reader is given the program's name as read here: it is the first thing each
+    // looks at, and most commands are none of theirs.
     known
-        .or_else(|| clis::mutation(c))
-        .or_else(|| firewalls::change(c))
-        .or_else(|| services::change(c))
-        .or_else(|| process_managers::change(c))
-        .or_else(|| frameworks::change(c))
-        .or_else(|| databases::change(c))
-        .or_else(|| remote::change(c))
-        .or_else(|| http::mutation(c))
+        .or_else(|| clis::mutation(c, prog))
+        .or_else(|| firewalls::change(c, prog))
+        .or_else(|| services::change(c, prog))
+        .or_else(|| process_managers::change(c, prog))
+        .or_else(|| frameworks::change(c, prog))
+        .or_else(|| databases::change(c, prog))
+        .or_else(|| remote::change(c, prog))
+        .or_else(|| http::mutation(c, prog))
 }
 
 /// Variables that choose where a program acts, which the shell model keeps on its command
@@ -212,6 +207,9 @@ fn first_in(a: &[Arg], valued: &[&str], verbs: &[&str]) -> bool {
 
 fn git(a: &[Arg]) -> Option<&'static str> {
     let ops = operands(a, &GIT_VALUED);
+    if ops.first().is_some_and(|v| v.text == "send-pack") {
+        return Some("pushes refs with git send-pack");
+    }
     // `git config remote.origin.push feat:main`, and `-c remote.origin.push=feat:main` on
     // any git command, map a plain push as the stored setting does.
     if config_maps_push(a) {

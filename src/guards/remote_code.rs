@@ -180,8 +180,9 @@ fn host_mount(spec: &str) -> bool {
 fn network_shell(script: &Script) -> Option<String> {
     let opened = script.commands.iter().any(socket);
     script.commands.iter().find_map(|c| {
+        // The socket first: most commands have none, and their program is not looked up.
         let remote_stdio =
-            is_interpreter(program(c)) && (socket(c) || opened && !runs_own_literal(c));
+            (socket(c) || opened && !runs_own_literal(c)) && is_interpreter(program(c));
         (hands_out(c) || remote_stdio)
             .then(|| format!("`{}` gives a program's input to the network", show(c)))
     })
@@ -252,11 +253,12 @@ fn package_from_url(script: &Script) -> Option<String> {
         .commands
         .iter()
         .find_map(|c| {
+            let prog = program(c);
             let runner_prog = c
                 .wrappers
                 .last()
                 .map_or("", |w| w.split(' ').next().unwrap_or(""));
-            let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(program(c), t);
+            let remote = |t: &str| remote_spec(runner_prog, t) || remote_spec(prog, t);
             let runner = c.wrappers.iter().any(|w| {
                 let mut words = w.split(' ');
                 let first = words.next().unwrap_or("");
@@ -264,7 +266,8 @@ fn package_from_url(script: &Script) -> Option<String> {
                     || matches!(words.next(), Some("dlx" | "x" | "exec"))
             });
             let prog_remote = runner && c.argv.first().is_some_and(|p| remote(&p.text));
-            let installs = installer_args(c).is_some_and(|a| {
+            let installer = installer_args(c);
+            let installs = installer.is_some_and(|a| {
                 // `uv tool install`, `pipx`'s and uv's own `tool` verb.
                 let a = match a.first() {
                     Some(t) if t.text == "tool" => &a[1..],
@@ -298,9 +301,9 @@ fn package_from_url(script: &Script) -> Option<String> {
                 || installs
                 || package_flag
                 || url_program
-                || custom_source(c)
-                || system_package_from_url(c)
-                || runs_remote_module(c))
+                || installer.is_some_and(|a| custom_source(c, a))
+                || system_package_from_url(c, prog)
+                || runs_remote_module(c, prog))
             .then(|| format!("`{}` runs a package fetched from an address", show(c)))
         })
         .or_else(|| source_config(script))
@@ -308,10 +311,11 @@ fn package_from_url(script: &Script) -> Option<String> {
 }
 
 /// `yum install URL`, `rpm -Uvh URL`: a package from an address, its scripts run as root.
-fn system_package_from_url(c: &Command) -> bool {
+/// `prog` is `program(c)`.
+fn system_package_from_url(c: &Command, prog: &str) -> bool {
     let a = args(c);
     let url = || a.iter().any(|x| x.text.contains("://"));
-    match program(c) {
+    match prog {
         "yum" | "dnf" | "zypper" => url() && a.iter().any(|x| x.text == "install"),
         "rpm" => {
             let installs = a.iter().any(|x| {
@@ -329,7 +333,7 @@ fn system_package_from_url(c: &Command) -> bool {
 /// A package installer's words after its name: `pip install …`, and the same through
 /// `python3 -m pip …` or `uv pip …`.
 fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
-    let installers = [
+    const INSTALLERS: [&str; 19] = [
         "npm",
         "pnpm",
         "yarn",
@@ -362,18 +366,19 @@ fn installer_args(c: &Command) -> Option<&[crate::shell::Arg]> {
     };
     match pip_at {
         Some(k) => a.get(k..),
-        None => listed(&installers, prog).then_some(a),
+        None => listed(&INSTALLERS, prog).then_some(a),
     }
 }
 
 /// `deno run https://…`, `go run example.com/x@latest`, `uvx --from git+…`: a module fetched
 /// and run in one step.
-fn runs_remote_module(c: &Command) -> bool {
+/// `prog` is `program(c)`.
+fn runs_remote_module(c: &Command, prog: &str) -> bool {
     let a = args(c);
     let remote = |t: &str| {
         t.contains("://") || t.starts_with("git+") || t.starts_with("jsr:") || t.starts_with("npm:")
     };
-    match program(c) {
+    match prog {
         "deno" | "bun" => a.iter().any(|x| remote(&x.text)),
         "go" => {
             a.first().is_some_and(|v| v.text == "run")
@@ -382,7 +387,7 @@ fn runs_remote_module(c: &Command) -> bool {
                     .any(|x| x.text.contains('/') && x.text.contains('@'))
         }
         "uvx" | "pipx" | "uv" => a.iter().any(|x| remote(&x.text)),
-        _ => remote_plugin(program(c), a),
+        _ => remote_plugin(prog, a),
     }
 }
 
@@ -442,10 +447,8 @@ fn remote_plugin(prog: &str, a: &[crate::shell::Arg]) -> bool {
 /// Options that name where a package comes from, by installer: a value other than the
 /// ecosystem's default index (`--registry evil`, `--index-url https://…`, `--github
 /// owner/repo`) is a package from elsewhere, its install code run.
-fn custom_source(c: &Command) -> bool {
-    let Some(a) = installer_args(c) else {
-        return false;
-    };
+/// `a` is the installer's words (`installer_args`).
+fn custom_source(c: &Command, a: &[crate::shell::Arg]) -> bool {
     let prog = program(c);
     // Where a named source (`--registry evil`, `--github owner/repo`) is one too; pip's and
     // uv's index options also take a local directory of wheels (`-f ./wheels`), which is not.
@@ -536,9 +539,10 @@ fn source_config(script: &Script) -> Option<String> {
                 names.iter().any(|n| t.contains(n))
             })
         };
-        let pip = program(c).starts_with("pip")
-            || program(c).starts_with("python") && texts.windows(2).any(|w| w == ["-m", "pip"]);
-        let hit = match program(c) {
+        let prog = program(c);
+        let pip = prog.starts_with("pip")
+            || prog.starts_with("python") && texts.windows(2).any(|w| w == ["-m", "pip"]);
+        let hit = match prog {
             "npm" | "pnpm" | "yarn" => {
                 (words.starts_with(&["config", "set"]) || words.first() == Some(&"set"))
                     && key(&["registry"])
@@ -605,15 +609,17 @@ fn installed_then_run(script: &Script) -> Option<String> {
             ));
         }
         let a = args(c);
-        if let Some(by) = gh_extension_run(c, &installed) {
-            return Some(format!(
-                "`{}` runs a gh extension `{}` fetched from a repository",
-                show(c),
-                show(by)
-            ));
+        if name == "gh" {
+            if let Some(by) = gh_extension_run(c, &installed) {
+                return Some(format!(
+                    "`{}` runs a gh extension `{}` fetched from a repository",
+                    show(c),
+                    show(by)
+                ));
+            }
+            installed.extend(gh_extensions(c).into_iter().map(|n| (format!("gh {n}"), c)));
         }
-        installed.extend(gh_extensions(c).into_iter().map(|n| (format!("gh {n}"), c)));
-        if program(c) == "go" && a.first().is_some_and(|v| v.text == "install") {
+        if name == "go" && a.first().is_some_and(|v| v.text == "install") {
             let modules = a
                 .iter()
                 .skip(1)
@@ -727,6 +733,10 @@ pub fn is_interpreter(prog: &str) -> bool {
 /// (no literal program of its own: `curl … | python3 -c 'import json…'` reads data).
 fn piped(script: &Script) -> Option<String> {
     script.commands.iter().enumerate().find_map(|(i, c)| {
+        // A command fed by none (most are) has no input to run: its program is not read.
+        if c.inputs.is_empty() {
+            return None;
+        }
         // `make -f -` reads its makefile, recipes and all, from stdin.
         let make_stdin =
             program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
@@ -1193,6 +1203,10 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
 /// (`downloaded_names`), and a build tool run there, or an installer given it, runs that
 /// repository's code as the same line would (`runs_saved`).
 fn builds_earlier_clone(s: &Subject, script: &Script, c: &Command) -> bool {
+    // Most lines keep no file of unknown text: then no project or installer is looked at.
+    if !script.written.iter().any(|(_, text)| text.is_none()) {
+        return false;
+    }
     let unknown = |dir: &str| {
         let dir = resolved(s, c, dir);
         let name = crate::paths::basename(dir.trim_end_matches('/'));
@@ -1219,7 +1233,8 @@ fn same_file(saved: &str, run: &str) -> bool {
 
 /// `git clone URL [DIR]` saves a remote repository: its DIR, or the name the URL ends with.
 fn cloned(c: &Command) -> Option<String> {
-    if program(c) != "git" {
+    // Every git command comes here: the operands are gathered only for a clone.
+    if program(c) != "git" || !args(c).iter().any(|x| x.text == "clone") {
         return None;
     }
     let ops = operands(

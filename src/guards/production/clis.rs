@@ -5,7 +5,7 @@
 //! vendor's CLI reference. Their read-only forms (`gh pr view`, `aws s3 ls`, `cdk diff`,
 //! `./gradlew publishToMavenLocal`, `ansible-playbook --check`) stay allowed.
 
-use crate::guards::argv::{args, given, option_values, plain_words, program, says};
+use crate::guards::argv::{args, given, option_values, plain_words, says};
 use crate::shell::{Arg, Command};
 
 /// When a command of a CLI changes what others rely on.
@@ -462,8 +462,7 @@ fn rows(prog: &str) -> Option<&'static [usize]> {
 }
 
 /// Why the command changes production, if it does.
-pub fn mutation(c: &Command) -> Option<&'static str> {
-    let prog = program(c);
+pub fn mutation(c: &Command, prog: &str) -> Option<&'static str> {
     let rows = rows(prog)?;
     let a = args(c);
     let plain = plain_words(a);

@@ -47,15 +47,14 @@ const PROGRAMS: [&str; 17] = [
     "migrate",
 ];
 
-pub fn change(c: &Command) -> Option<&'static str> {
-    let prog = program(c);
+pub fn change(c: &Command, prog: &str) -> Option<&'static str> {
     if !prog.starts_with("typeorm") && !crate::guards::argv::listed(&PROGRAMS, prog) {
         return None;
     }
     let a = args(c);
     let plain = plain_words(a);
     let any = |verbs: &[&str]| plain.iter().any(|w| verbs.contains(w));
-    match program(c) {
+    match prog {
         "supabase" => supabase(a, &plain),
         "prisma" => prisma(a, &plain),
         "rails" | "rake" => rails(c, a),

@@ -4,13 +4,13 @@
 //! machine as `systemctl stop` is. Listing the rules (`iptables -L`, `nft list ruleset`,
 //! `ufw status`, `firewall-cmd --list-all`) stays allowed.
 
-use crate::guards::argv::{args, has_flag, plain_words, program};
+use crate::guards::argv::{args, has_flag, plain_words};
 use crate::shell::Command;
 
 const FIREWALL: &str = "changes the host firewall";
 
-pub fn change(c: &Command) -> Option<&'static str> {
-    let changes = match program(c) {
+pub fn change(c: &Command, prog: &str) -> Option<&'static str> {
+    let changes = match prog {
         "iptables" | "ip6tables" | "iptables-legacy" | "iptables-nft" | "ip6tables-legacy"
         | "ip6tables-nft" | "ebtables" | "arptables" => iptables(c),
         "iptables-restore"

@@ -15,7 +15,7 @@
 //! (`collectstatic`, `config:cache`, `cache:warmup`), which write only this checkout.
 
 use super::{names_production, production_env};
-use crate::guards::argv::{basename, given, operands, option_values, program};
+use crate::guards::argv::{basename, given, operands, option_values};
 use crate::shell::{Arg, Command};
 
 const SCHEMA: &str = super::databases::SCHEMA;
@@ -36,9 +36,9 @@ pub(super) fn target_vars(prog: &str) -> &'static [(&'static str, &'static [&'st
     }
 }
 
-pub fn change(c: &Command) -> Option<&'static str> {
+pub fn change(c: &Command, prog: &str) -> Option<&'static str> {
     let a = crate::guards::argv::args(c);
-    match program(c) {
+    match prog {
         "manage.py" | "django-admin" | "django-admin.py" => django(c, a),
         p if p.starts_with("python") => django(c, django_args(a)?),
         "php" => php(c, a),

@@ -10,20 +10,20 @@
 //! localhost:3000/api/users`, a dev server) is no production change by its shape, and reads
 //! (GET, HEAD) of any of these stay allowed.
 
-use crate::guards::argv::{args, option_values, program};
+use crate::guards::argv::{args, option_values};
 use crate::shell::{Arg, Command};
 
 const KUBE: &str = "changes a Kubernetes cluster through its API";
 const DOCKER: &str = "changes containers through the Docker Engine API";
 
-pub fn mutation(c: &Command) -> Option<&'static str> {
+pub fn mutation(c: &Command, prog: &str) -> Option<&'static str> {
     let a = args(c);
     // The method first: most requests read, and their addresses need no parsing.
     let writes = |m: &str| {
         let m = m.to_ascii_uppercase();
         matches!(m.as_str(), "POST" | "PUT" | "PATCH" | "DELETE").then_some(m)
     };
-    let (method, urls) = match program(c) {
+    let (method, urls) = match prog {
         "curl" | "curlie" => (writes(&curl_method(a))?, urls(a, &CURL_VALUED)),
         "wget" | "wget2" => (writes(&wget_method(a))?, urls(a, &WGET_VALUED)),
         "http" | "https" | "xh" | "xhs" | "httpie" => {

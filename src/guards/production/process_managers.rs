@@ -14,7 +14,7 @@
 
 use super::http::local;
 use super::production_env;
-use crate::guards::argv::{args, listed, operands, option_values, plain_words, program};
+use crate::guards::argv::{args, listed, operands, option_values, plain_words};
 use crate::shell::{Arg, Command};
 
 const SERVICE: &str = super::clis::SERVICE;
@@ -41,8 +41,7 @@ enum Action<'a> {
     Deploys,
 }
 
-pub fn change(c: &Command) -> Option<&'static str> {
-    let prog = program(c);
+pub fn change(c: &Command, prog: &str) -> Option<&'static str> {
     if !listed(&PROGRAMS, prog) {
         return None;
     }

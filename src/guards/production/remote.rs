@@ -6,12 +6,12 @@
 //! (`test.ping`, `grains.items`, `*.list_*`, `state.apply test=True`) and the tools' listing
 //! options (`fab --list`, `cap -T`) stay allowed.
 
-use crate::guards::argv::{args, given, operands, program};
+use crate::guards::argv::{args, given, operands};
 use crate::shell::{Arg, Command};
 
 pub(super) const FLEET: &str = "runs commands or changes on remote hosts";
 
-pub fn change(c: &Command) -> Option<&'static str> {
+pub fn change(c: &Command, prog: &str) -> Option<&'static str> {
     // The shell model reads a parallel shell's command as a script run on every host
     // (`shell::wrappers`): what runs there carries the parallel shell as its wrapper.
     let fleet_wrapper = ["ssh pssh", "ssh parallel-ssh", "ssh pdsh"];
@@ -22,7 +22,7 @@ pub fn change(c: &Command) -> Option<&'static str> {
         return Some(FLEET);
     }
     let a = args(c);
-    match program(c) {
+    match prog {
         "salt" | "salt-ssh" => salt(a, 1),
         "salt-call" | "salt-run" => salt(a, 0),
         // One command run on every host of a list, or files pushed to all of them, or their

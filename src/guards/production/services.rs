@@ -5,7 +5,7 @@
 //! stay allowed. Application process managers (pm2, forever, supervisorctl) are
 //! `process_managers`'.
 
-use crate::guards::argv::{args, listed, operands, option_values, plain_words, program};
+use crate::guards::argv::{args, listed, operands, option_values, plain_words};
 use crate::shell::{Arg, Command};
 
 const SERVICE: &str = "stops or changes a running service";
@@ -44,16 +44,16 @@ const PROGRAMS: [&str; 29] = [
     "init",
 ];
 
-pub fn change(c: &Command) -> Option<&'static str> {
-    if !listed(&PROGRAMS, program(c)) {
+pub fn change(c: &Command, prog: &str) -> Option<&'static str> {
+    if !listed(&PROGRAMS, prog) {
         return None;
     }
     let a = args(c);
     let plain = plain_words(a);
     let first = plain.first().copied().unwrap_or("");
     let verb_in = |verbs: &[&str]| plain.iter().any(|w| verbs.contains(w));
-    match program(c) {
-        "busctl" | "dbus-send" | "gdbus" | "qdbus" | "qdbus6" => dbus(program(c), a),
+    match prog {
+        "busctl" | "dbus-send" | "gdbus" | "qdbus" | "qdbus6" => dbus(prog, a),
         "sv" => {
             let ops = operands(a, &["-w"]);
             let verb = ops.first().map_or("", |v| v.text.as_str());

@@ -44,7 +44,11 @@ pub(super) fn follow(v: &mut CallView, host: &HostPaths, earlier: &Earlier) {
             if let Some(program) = v.code.as_deref().filter(|_| v.code_is_js) {
                 let reading = code::read(Lang::Js, program);
                 v.code_read = reading.unread.is_none();
-                read.push((reading.script_with(reading.unread.as_deref()), 1, v.cwd.clone()));
+                read.push((
+                    reading.script_with(reading.unread.as_deref()),
+                    1,
+                    v.cwd.clone(),
+                ));
             }
         }
         from = until;

@@ -20,8 +20,13 @@ const config = (llm = {}) => ({
   }],
 });
 
+// Removed when the file's tests are done: each registration's state would stay in /tmp.
+const stateDirs = [];
+process.on('exit', () => stateDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
 function register(cfg, complete) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-llm-'));
+  stateDirs.push(dir);
   const api = {
     registrationMode: 'full', pluginConfig: { ...cfg, workspace: dir }, hooks: {}, logs: [],
     logger: { info() {}, debug() {}, warn: (m) => api.logs.push(m), error: (m) => api.logs.push(m) },

@@ -26,9 +26,13 @@ const intentPolicy = {
 const withLlm = (llm) => ({ ...benchConfig(), llm: { enabled: true, escalationThreshold: 100, cacheTtlSeconds: 86400, ...llm },
   policies: [...benchConfig().policies, intentPolicy] });
 
+// Removed at exit: each registration's audit trail would otherwise stay in /tmp.
+const stateDirs = [];
+process.on('exit', () => stateDirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
 function hooks(config, complete) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ocg-llm-bench-'));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  stateDirs.push(dir);
   const api = {
     registrationMode: 'full', pluginConfig: config, logger: { info() {}, warn() {}, debug() {}, error: console.error },
     runtime: { state: { resolveStateDir: () => dir }, llm: complete && { complete } }, hooks: {},

@@ -41,26 +41,12 @@ const KEEPS: [&str; 6] = [
 ];
 
 /// What a program may do with a `const` listing and still have it followed: iterate it, or
-/// read it through these members.
-const READS: [&str; 17] = [
-    "forEach",
-    "filter",
-    "map",
-    "flatMap",
-    "some",
-    "every",
-    "find",
-    "findIndex",
-    "includes",
-    "indexOf",
-    "length",
-    "join",
-    "slice",
-    "sort",
-    "toSorted",
-    "reverse",
-    "toReversed",
-];
+/// read it through a callback method, one that keeps its entries, or these.
+fn reads(member: &str) -> bool {
+    CALLBACKS.contains(&member)
+        || KEEPS.contains(&member)
+        || matches!(member, "includes" | "indexOf" | "length" | "join")
+}
 
 /// A body longer than this is not searched for rebindings: its name is not followed.
 const MAX_BODY: usize = 4096;
@@ -463,9 +449,7 @@ fn only_read(r: &Reader, name: &str, scope: &Range<usize>) -> bool {
         Some("with" | "arguments" | "eval") => false,
         Some(n) if n == name && !member(r, j) => {
             let iterated = j > 0 && r.name(j - 1) == Some("of") && r.punct(j + 1, ')');
-            let method = r
-                .name(j + 2)
-                .filter(|m| r.punct(j + 1, '.') && READS.contains(m));
+            let method = r.name(j + 2).filter(|m| r.punct(j + 1, '.') && reads(m));
             // `files.forEach((f, i, all) => …)` is given the list itself.
             let given = || {
                 let args = chain::arguments(r.t, j + 3).filter(|_| r.punct(j + 3, '('));

@@ -3,6 +3,7 @@
 //! `import { rmSync as r } from 'node:fs'`, `require('fs').readFileSync(…)`), and
 //! `process.env`.
 
+mod bindings;
 mod listing;
 
 use super::chain::{self, Chain};
@@ -34,6 +35,14 @@ const REACH: [&str; 20] = [
     "execa",
     "shelljs",
 ];
+
+/// Members of a module that are objects of members in turn: `path.posix` is `path` itself on
+/// POSIX systems.
+const NAMESPACES: [&str; 3] = ["posix", "win32", "promises"];
+
+/// Modules whose calls the reader takes as values (`path.join`, `os.homedir`): handed on as a
+/// whole (`Object.assign(require('path'), …)`), they may come back with other members.
+const VALUED: [&str; 2] = ["path", "os"];
 
 /// Globals that reach outside or run code they are given. `exec` is code mode's own exec
 /// tool (a program's own `exec` function, unbound here, is read the same way: its string is
@@ -109,7 +118,7 @@ impl Dialect for Js {
             }
             let module = module_name(&module);
             let Some(next) = c.links.get(k + 1) else {
-                return if reaches(&module) {
+                return if reaches(&module) || VALUED.contains(&module.as_str()) {
                     Step::Unread(format!(
                         "`{name}('{module}')` used other than by a call this reader knows"
                     ))
@@ -118,6 +127,10 @@ impl Dialect for Js {
                 };
             };
             let member = format!("{module}.{}", next.name);
+            let tail = c.span.start + 1..c.span.end;
+            if c.links[k + 1..].iter().all(|l| l.args.is_none()) && self.assigned(r, &tail) {
+                return Step::Unread(format!("`{member}` replaced"));
+            }
             return match next.args {
                 Some(_) if reaches(&module) => {
                     let step = self.call(r, &member, c, k + 1);
@@ -248,6 +261,47 @@ impl Dialect for Js {
         Some((v, c.span.end))
     }
 
+    /// Modules bound by name, and `process` (`process.env.HOME` is the home directory).
+    fn trusted(&self, r: &Reader, name: &str) -> bool {
+        let valued = |q: &str| VALUED.contains(&q.split('.').next().unwrap_or_default());
+        name == "process" || r.binds.get(name).is_some_and(|q| reaches(q) || valued(q))
+    }
+
+    fn bound_again(&self, r: &Reader, name: &str) -> bool {
+        bindings::bound_outside(r, name)
+    }
+
+    fn assigned(&self, r: &Reader, span: &std::ops::Range<usize>) -> bool {
+        // Of `process`, only the home directory is taken at its word.
+        let home = (span.start..span.end)
+            .filter_map(|j| r.name(j))
+            .collect::<Vec<_>>();
+        if home.first() == Some(&"process") && home[1..] != ["env", "HOME"] {
+            return false;
+        }
+        let delete = span.start > 0 && r.name(span.start - 1) == Some("delete");
+        let loop_target = matches!(r.name(span.end), Some("of" | "in"));
+        delete || loop_target || bindings::assigns(r, span.end) || bindings::in_pattern(r, span.end)
+    }
+
+    /// A module or one of its namespaces used as a value (`Object.assign(path, …)`,
+    /// `Reflect.set(path.posix, …)`), or given a member by a computed name (`path['jo' +
+    /// 'in'] = …`).
+    fn handed_on(&self, r: &Reader, c: &Chain) -> bool {
+        let last = c.links.last().map_or("", |l| l.name.as_str());
+        let environment = c.links.len() == 2 && c.links[0].name == "process" && last == "env";
+        if c.links.len() > 1 && !NAMESPACES.contains(&last) && !environment {
+            return false;
+        }
+        if c.links[0].name == "process" && !environment {
+            return false;
+        }
+        match chain::arguments(r.t, c.span.end).filter(|_| r.punct(c.span.end, '[')) {
+            Some((_, after)) => bindings::assigns(r, after) || bindings::in_pattern(r, after),
+            None => !r.punct(c.span.end, '(') && !environment,
+        }
+    }
+
     fn risky_method(&self, name: &str) -> bool {
         let base = name.strip_suffix("Sync").unwrap_or(name);
         const RISKY: [&str; 22] = [
@@ -373,7 +427,7 @@ fn bind_targets(r: &mut Reader, module: &str, targets: Vec<(String, String)>) {
         } else {
             format!("{module}.{member}")
         };
-        r.binds.insert(local, q);
+        r.bind(local, q);
     }
 }
 

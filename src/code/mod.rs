@@ -23,6 +23,7 @@ pub mod imports;
 mod js;
 mod lex;
 mod literal;
+mod meanings;
 mod native;
 mod python;
 mod reader;

@@ -2,6 +2,9 @@
 //! environment and network calls, by the names a program binds them to (`import shutil as s`,
 //! `from os import remove`).
 
+mod bindings;
+mod listing;
+
 use super::chain::{self, Chain};
 use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
@@ -106,6 +109,7 @@ impl Dialect for Python {
                 None => i += 1,
             }
         }
+        listing::bind(r, self);
     }
 
     fn qualified(&self, r: &Reader, head: &str) -> Option<String> {
@@ -242,6 +246,15 @@ impl Dialect for Python {
                 let key = chain::arguments(r.t, c.span.end)
                     .filter(|_| r.punct(c.span.end, '['))
                     .and_then(|(a, _)| a.first().and_then(|k| r.value(self, k)));
+                // `~` and `Path.home()` are read as the home directory.
+                let subscript = c.span.start..r.subscripted(c.span.end);
+                let home = match &key {
+                    Some(Val::Lit(k)) => k == "HOME",
+                    _ => true,
+                };
+                if home && bindings::binds_at(r, &subscript) {
+                    return Step::Unread("the home directory changed".into());
+                }
                 r.env_read(key)
             }
             n if pure(n) => Step::Pure,
@@ -301,6 +314,28 @@ impl Dialect for Python {
         Some((val, c.span.end))
     }
 
+    fn trusted(&self, r: &Reader, name: &str) -> bool {
+        r.binds.get(name).is_some_and(|q| reaches(q))
+    }
+
+    fn bound_again(&self, r: &Reader, name: &str) -> bool {
+        (0..r.t.len()).any(|j| {
+            let named = r.name(j) == Some(name) && !(j > 0 && r.punct(j - 1, '.'));
+            named && !r.used[j] && bindings::binds_at(r, &(j..j + 1))
+        })
+    }
+
+    fn assigned(&self, r: &Reader, span: &std::ops::Range<usize>) -> bool {
+        bindings::binds_at(r, span)
+    }
+
+    /// `sys.modules` holds the modules every import hands out: a program reaching it can give
+    /// `os` or `os.path` other members.
+    fn handed_on(&self, r: &Reader, c: &Chain) -> bool {
+        let head = r.binds.get(&c.links[0].name).map(String::as_str);
+        head == Some("sys") && c.links.get(1).is_some_and(|l| l.name == "modules")
+    }
+
     fn risky_method(&self, name: &str) -> bool {
         const RISKY: [&str; 17] = [
             "unlink",
@@ -332,11 +367,11 @@ fn import(r: &mut Reader, mut i: usize) -> Option<usize> {
         i = next;
         if r.name(i) == Some("as") {
             let alias = r.name(i + 1)?.to_string();
-            r.binds.insert(alias, module);
+            r.bind(alias, module);
             i += 2;
         } else {
             let top = module.split('.').next().unwrap_or_default().to_string();
-            r.binds.insert(top.clone(), top);
+            r.bind(top.clone(), top);
         }
         if !r.punct(i, ',') {
             return Some(i);
@@ -346,8 +381,18 @@ fn import(r: &mut Reader, mut i: usize) -> Option<usize> {
 }
 
 /// `from a.b import x as y, (z)`; `import *` of a module that reaches outside is unread.
-fn from(r: &mut Reader, i: usize) -> Option<usize> {
-    let (module, mut i) = dotted(r, i)?;
+fn from(r: &mut Reader, mut i: usize) -> Option<usize> {
+    // `from . import x`, `from ..pkg import y`: the project's own modules.
+    let mut dots = String::new();
+    while r.punct(i, '.') {
+        dots.push('.');
+        i += 1;
+    }
+    let (module, mut i) = match dotted(r, i) {
+        Some((m, next)) => (format!("{dots}{m}"), next),
+        None if !dots.is_empty() => (dots, i),
+        None => return None,
+    };
     if r.name(i) != Some("import") {
         return None;
     }
@@ -369,7 +414,7 @@ fn from(r: &mut Reader, i: usize) -> Option<usize> {
         } else {
             name.clone()
         };
-        r.binds.insert(local, format!("{module}.{name}"));
+        r.bind(local, format!("{module}.{name}"));
         if r.punct(i, ',') {
             i += 1;
             continue;

@@ -5,6 +5,7 @@
 
 use super::chain::{self, Chain, Link, Toks};
 use super::lex::Tok;
+use super::meanings;
 use super::{path_like, quote, Out, Reading, Val};
 use std::collections::HashMap;
 use std::ops::Range;
@@ -59,6 +60,25 @@ pub trait Dialect {
     /// A method that opens, changes or deletes files, or runs programs, whatever object it is
     /// called on (`p.unlink()` of a path from a listing).
     fn risky_method(&self, name: &str) -> bool;
+    /// A name whose calls or members the reader takes at their word (`path` bound to the
+    /// module, `process`): it must keep that meaning (`meanings`).
+    fn trusted(&self, _r: &Reader, _name: &str) -> bool {
+        false
+    }
+    /// Whether the program gives `name` another value than its import (or the builtin) gave
+    /// it, outside the bindings the reader read.
+    fn bound_again(&self, _r: &Reader, _name: &str) -> bool {
+        false
+    }
+    /// Whether the member chain at `span` (`os.path.join`) is assigned there.
+    fn assigned(&self, _r: &Reader, _span: &Range<usize>) -> bool {
+        false
+    }
+    /// Whether the chain `c` (no call in it) hands a module, or a namespace of one, to other
+    /// code as a value (`Object.assign(path, …)`), which could replace its members.
+    fn handed_on(&self, _r: &Reader, _c: &Chain) -> bool {
+        false
+    }
 }
 
 pub struct Reader<'a> {
@@ -102,6 +122,7 @@ pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
         entries: Vec::new(),
     };
     d.bind(&mut r);
+    meanings::check(&mut r, d);
     r.walk(d);
     r.unconsumed(d);
     r.strings();
@@ -118,6 +139,15 @@ impl Reader<'_> {
 
     pub fn punct(&self, i: usize, c: char) -> bool {
         self.t.get(i).map(|x| &x.0) == Some(&Tok::Punct(c))
+    }
+
+    /// Binds `local` to `target` (an import); a name imported as two different things means
+    /// each only in part of the program, which the one table of bindings cannot say: unread.
+    pub fn bind(&mut self, local: String, target: String) {
+        if self.binds.get(&local).is_some_and(|t| *t != target) {
+            self.out.unread(format!("`{local}` imported as two things"));
+        }
+        self.binds.insert(local, target);
     }
 
     pub fn consume(&mut self, r: Range<usize>) {
@@ -197,6 +227,67 @@ impl Reader<'_> {
                 }
             }
         }
+    }
+
+    /// The end of an expression starting at `from`: the `;`, closing bracket or end of the
+    /// program where it stops at depth 0, or a name right after a value, which starts the
+    /// next statement (after a line break: neither language puts two values side by side).
+    /// `None` where a word that `goes_on` (an operator of the language) follows a value.
+    /// `prefixes` are words that take the value after them (`await`, `not`).
+    pub fn expression_end(
+        &self,
+        from: usize,
+        goes_on: &dyn Fn(&Reader, usize) -> bool,
+        prefixes: &[&str],
+    ) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut j = from;
+        let mut after_value = false;
+        while j < self.t.len() {
+            let value = match &self.t[j].0 {
+                Tok::Punct('(' | '[' | '{') => {
+                    depth += 1;
+                    false
+                }
+                Tok::Punct(')' | ']' | '}') if depth == 0 => return Some(j),
+                Tok::Punct(c @ (')' | ']' | '}')) => {
+                    depth -= 1;
+                    *c != '}'
+                }
+                Tok::Punct(';') if depth == 0 => return Some(j),
+                Tok::Name(_) if depth == 0 && after_value => {
+                    return (!goes_on(self, j)).then_some(j);
+                }
+                // A template's placeholders follow it between `;`s of their own.
+                Tok::Template(_) => {
+                    j = self.template_end(j);
+                    after_value = depth == 0;
+                    continue;
+                }
+                Tok::Name(n) => !prefixes.contains(&n.as_str()),
+                Tok::Str(_) | Tok::Num(_) => true,
+                Tok::Punct(_) => false,
+            };
+            after_value = value && depth == 0;
+            j += 1;
+        }
+        Some(self.t.len())
+    }
+
+    /// The index after a template literal (or f-string) at `j` and the code of its
+    /// placeholders.
+    fn template_end(&self, j: usize) -> usize {
+        let holes = |k: usize| match &self.t[k].0 {
+            Tok::Template(parts) => 2 * (parts.len() - 1),
+            _ => 0,
+        };
+        let (mut need, mut k) = (holes(j), j + 1);
+        while need > 0 && k < self.t.len() {
+            need += holes(k);
+            need -= usize::from(self.punct(k, ';'));
+            k += 1;
+        }
+        k
     }
 
     /// The index after a subscript at `i` (`os.environ['X']`), or `i`.

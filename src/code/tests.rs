@@ -285,3 +285,69 @@ fn template_literals_with_known_placeholders_are_known() {
         .unread
         .is_some());
 }
+
+#[test]
+fn a_python_listing_loop_is_followed_only_where_its_name_is_bound_once() {
+    let migrate = "import json, os\nfor f in os.listdir('data'):\n    p = os.path.join('data', f)\n    if os.path.isfile(p):\n        with open(p) as fh:\n            print(json.load(fh))\n";
+    let r = py(migrate);
+    assert_eq!(r.unread, None, "{r:?}");
+    assert!(r.script.contains("cat -- 'data'/*"), "{}", r.script);
+    // Any second binding of the loop name, or of the path built from it, and the path is
+    // one computed at run time.
+    for rebinding in [
+        "f = '../.env'",
+        "f, n = '../.env', 1",
+        "(f := '../.env')",
+        "def g(f): pass",
+        "g = lambda f='../.env': f",
+        "class A:\n    f = 1",
+        "for i, f in enumerate([]): pass",
+        "p = '.env'",
+        "p += '/../../.env'",
+        "globals()['f'] = '../.env'",
+    ] {
+        let r = py(&format!("{migrate}{rebinding}\n"));
+        assert!(r.unread.is_some(), "{rebinding}: {r:?}");
+    }
+    // A keyword argument or a comparison binds nothing.
+    let r = py(&format!("{migrate}print(f == 'x', sep='')\n"));
+    assert_eq!(r.unread, None, "{r:?}");
+}
+
+#[test]
+fn a_module_the_reader_takes_at_its_word_must_keep_its_meaning() {
+    let read = "print(open(os.path.join('a', 'b')).read())";
+    for changed in [
+        "os.path.join = lambda *a: x",
+        "def show(os): pass",
+        "os = None",
+        "import json as os",
+        "for os in []: pass",
+    ] {
+        let r = py(&format!("import os\n{changed}\n{read}\n"));
+        assert!(r.unread.is_some(), "{changed}: {r:?}");
+    }
+    let r = py(&format!("import os\n{read}\n"));
+    assert_eq!(r.unread, None, "{r:?}");
+    let read = "console.log(fs.readFileSync(path.join('a', 'b'), 'utf8'))";
+    for changed in [
+        "path.join = () => x",
+        "[path.join] = [() => x]",
+        "Object.assign(path, { join: () => x })",
+        "path['jo' + 'in'] = () => x",
+        "function show(path) {}",
+        "{ const path = { join: () => x } }",
+        "require('path').join = () => x",
+        "Object.assign(require('path'), {})",
+        "process.env.HOME = x",
+    ] {
+        let r = js(&format!(
+            "const fs = require('fs'); const path = require('path');\n{changed};\n{read}"
+        ));
+        assert!(r.unread.is_some(), "{changed}: {r:?}");
+    }
+    let r = js(&format!(
+        "const fs = require('fs'); const path = require('path');\nprocess.exitCode = 0;\n{read}"
+    ));
+    assert_eq!(r.unread, None, "{r:?}");
+}

@@ -14,9 +14,16 @@
 use super::super::chain::{self, Chain};
 use super::super::lex::Tok;
 use super::super::reader::{Dialect, Reader};
+use super::bindings::{assigns, member, rebound};
 use super::{module_name, normal, Val};
 use std::collections::HashMap;
 use std::ops::Range;
+
+/// A word that joins two values in an expression; words that take the value after them.
+fn operator(r: &Reader, j: usize) -> bool {
+    matches!(r.name(j), Some("in" | "instanceof" | "of" | "as"))
+}
+const PREFIXES: [&str; 7] = ["await", "new", "typeof", "void", "delete", "yield", "async"];
 
 /// Array methods whose callback is given the entries (first parameter).
 const CALLBACKS: [&str; 8] = [
@@ -47,9 +54,6 @@ fn reads(member: &str) -> bool {
         || KEEPS.contains(&member)
         || matches!(member, "includes" | "indexOf" | "length" | "join")
 }
-
-/// A body longer than this is not searched for rebindings: its name is not followed.
-const MAX_BODY: usize = 4096;
 
 /// Fills `r.entries` with the names bound to a listing's entries and where each is meant.
 pub fn bind(r: &mut Reader, d: &dyn Dialect) {
@@ -92,7 +96,10 @@ fn paths_in(r: &mut Reader, d: &dyn Dialect, body: &Range<usize>) {
         if !r.punct(i + 2, '=') || r.punct(i + 3, '=') {
             continue;
         }
-        let Some(end) = expression_end(r, i + 3).filter(|&e| e <= body.end) else {
+        let Some(end) = r
+            .expression_end(i + 3, &operator, &PREFIXES)
+            .filter(|&e| e <= body.end)
+        else {
             continue;
         };
         let Some(v) = r.value(d, &(i + 3..end)).filter(Val::is_entry) else {
@@ -366,66 +373,8 @@ fn kept_const(
     if !r.punct(i + 2, '=') || r.punct(i + 3, '=') {
         return None;
     }
-    let end = expression_end(r, i + 3)?;
+    let end = r.expression_end(i + 3, &operator, &PREFIXES)?;
     listing(r, d, none, &(i + 3..end)).then(|| (name.to_string(), end..block_end(r, i)))
-}
-
-/// The end of an expression starting at `from`: the `;`, `}` or end of the program where it
-/// stops at depth 0, or a name right after a value, which starts the next statement (after a
-/// line break: JavaScript puts no two values side by side).
-fn expression_end(r: &Reader, from: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut j = from;
-    let mut after_value = false;
-    while j < r.t.len() {
-        let value = match &r.t[j].0 {
-            Tok::Punct('(' | '[' | '{') => {
-                depth += 1;
-                false
-            }
-            Tok::Punct(')' | ']' | '}') if depth == 0 => return Some(j),
-            Tok::Punct(c @ (')' | ']' | '}')) => {
-                depth -= 1;
-                *c != '}'
-            }
-            Tok::Punct(';') if depth == 0 => return Some(j),
-            Tok::Name(n) if depth == 0 && after_value => {
-                let operator = matches!(n.as_str(), "in" | "instanceof" | "of" | "as");
-                return (!operator).then_some(j);
-            }
-            // A template's placeholders follow it between `;`s of their own.
-            Tok::Template(_) => {
-                j = template_end(r, j);
-                after_value = depth == 0;
-                continue;
-            }
-            // `await x`, `new X`, `typeof x`: a word that takes the value after it.
-            Tok::Name(n) => !matches!(
-                n.as_str(),
-                "await" | "new" | "typeof" | "void" | "delete" | "yield" | "async"
-            ),
-            Tok::Str(_) | Tok::Num(_) => true,
-            Tok::Punct(_) => false,
-        };
-        after_value = value && depth == 0;
-        j += 1;
-    }
-    Some(r.t.len())
-}
-
-/// The index after a template literal at `j` and the code of its placeholders.
-fn template_end(r: &Reader, j: usize) -> usize {
-    let holes = |k: usize| match &r.t[k].0 {
-        Tok::Template(parts) => 2 * (parts.len() - 1),
-        _ => 0,
-    };
-    let (mut need, mut k) = (holes(j), j + 1);
-    while need > 0 && k < r.t.len() {
-        need += holes(k);
-        need -= usize::from(r.punct(k, ';'));
-        k += 1;
-    }
-    k
 }
 
 /// The end of the block holding token `i`: its `}` or the end of the program.
@@ -461,123 +410,4 @@ fn only_read(r: &Reader, name: &str, scope: &Range<usize>) -> bool {
         }
         _ => true,
     })
-}
-
-/// A member name (`x.f`, `x?.f`), not the variable.
-fn member(r: &Reader, j: usize) -> bool {
-    j > 0 && r.punct(j - 1, '.')
-}
-
-/// Whether anything in `body` may give `name` another value than the listing's: an
-/// assignment or update, a declaration, a parameter, a catch or loop binding, a destructuring
-/// target, `with` or `arguments` (a sloppy function's parameters alias it). Judged on tokens,
-/// generously: a use that merely looks like one of these loses the name, never the other way.
-fn rebound(r: &Reader, name: &str, body: &Range<usize>) -> bool {
-    if body.len() > MAX_BODY {
-        return true;
-    }
-    let is = |j: usize| j < r.t.len() && r.name(j) == Some(name) && !member(r, j);
-    body.clone().any(|j| {
-        let word = r.name(j).filter(|_| !member(r, j));
-        let keyword = matches!(word, Some("with" | "arguments" | "eval"));
-        let declares = match word {
-            Some(k @ ("const" | "let" | "var" | "function" | "class" | "catch")) => {
-                declared(r, j, k, name, body.end)
-            }
-            _ => false,
-        };
-        let changed = is(j)
-            && (assigns(r, j + 1)
-                || matches!(r.name(j + 1), Some("of" | "in"))
-                || updated_before(r, j));
-        // `f => …`, `(a, f) => …`; `[f] = …`, `({f} = …)`; `g(f) {…}` (a method's or a
-        // function's parameters).
-        let arrow = r.punct(j, '=') && r.punct(j + 1, '>');
-        let params = arrow && j > 0 && (is(j - 1) || r.punct(j - 1, ')') && group(r, j - 1, name));
-        let pattern =
-            (r.punct(j, ']') || r.punct(j, '}')) && assigns(r, j + 1) && group(r, j, name);
-        let method = r.punct(j, ')') && r.punct(j + 1, '{') && !control(r, j) && group(r, j, name);
-        keyword || declares || changed || params || pattern || method
-    })
-}
-
-/// Whether the tokens at `j` assign what comes before them: `=` (not `==`), `+=`, `??=`,
-/// `>>>=`…, `++`, `--`.
-fn assigns(r: &Reader, j: usize) -> bool {
-    if r.punct(j, '=') {
-        return !r.punct(j + 1, '=');
-    }
-    if (r.punct(j, '+') && r.punct(j + 1, '+')) || (r.punct(j, '-') && r.punct(j + 1, '-')) {
-        return true;
-    }
-    let ops: String = (j..j + 4)
-        .map_while(|k| match r.t.get(k).map(|x| &x.0) {
-            Some(Tok::Punct(c)) if "+-*/%&|^<>?!".contains(*c) => Some(*c),
-            _ => None,
-        })
-        .collect();
-    let comparison = matches!(ops.as_str(), "" | "<" | ">" | "!");
-    let at = j + ops.chars().count();
-    !comparison && r.punct(at, '=') && !r.punct(at + 1, '=')
-}
-
-/// `++f`, `--f`.
-fn updated_before(r: &Reader, j: usize) -> bool {
-    j >= 2
-        && ((r.punct(j - 1, '+') && r.punct(j - 2, '+'))
-            || (r.punct(j - 1, '-') && r.punct(j - 2, '-')))
-}
-
-/// Whether the declaration by `keyword` at `k` binds `name`: its names up to the `=`, `of`,
-/// `in` or `;` that ends them, or (a function, class or catch) up to its body.
-fn declared(r: &Reader, k: usize, keyword: &str, name: &str, end: usize) -> bool {
-    let body_opens = matches!(keyword, "function" | "class" | "catch");
-    let mut depth = 0usize;
-    for j in k + 1..end {
-        match &r.t[j].0 {
-            Tok::Punct('{') if depth == 0 && body_opens => return false,
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') if depth == 0 => return false,
-            Tok::Punct(')' | ']' | '}') => depth -= 1,
-            Tok::Punct('=' | ';') if depth == 0 => return false,
-            Tok::Name(n) if depth == 0 && (n == "of" || n == "in") => return false,
-            Tok::Name(n) if n == name && !member(r, j) => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// `if (…) {`, `for (…) {`, `while (…) {`, `switch (…) {`: a group that binds nothing (a
-/// `for`'s own declarations are judged as declarations).
-fn control(r: &Reader, close: usize) -> bool {
-    opening(r, close).is_some_and(|open| {
-        open > 0 && matches!(r.name(open - 1), Some("if" | "for" | "while" | "switch"))
-    })
-}
-
-/// Whether the bracket group closed at `close` holds `name`.
-fn group(r: &Reader, close: usize, name: &str) -> bool {
-    let Some(open) = opening(r, close) else {
-        return true;
-    };
-    (open..close).any(|j| r.name(j) == Some(name) && !member(r, j))
-}
-
-/// The bracket that the one at `close` closes.
-fn opening(r: &Reader, close: usize) -> Option<usize> {
-    let mut depth = 0usize;
-    for j in (0..=close).rev() {
-        match &r.t[j].0 {
-            Tok::Punct(')' | ']' | '}') => depth += 1,
-            Tok::Punct('(' | '[' | '{') => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(j);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
 }

@@ -1,0 +1,193 @@
+//! Where a Python program gives a name (or an attribute) a value: an assignment or augmented
+//! assignment, a walrus, a target list of `=` or `for … in`, `def`/`class`, `as`,
+//! `global`/`nonlocal`/`del`, a parameter of a `def` or `lambda`, a capture in a `case`
+//! pattern. Judged on tokens, without the line breaks that end Python statements, so it is
+//! generous: a use that merely looks like one of these counts as a binding, never the other
+//! way (the reader then follows the name less, and the program is judged as unread).
+
+use super::super::lex::Tok;
+use super::super::reader::Reader;
+use std::ops::Range;
+
+/// How far back a `lambda` or a `case` is looked for.
+const LOOK_BACK: usize = 32;
+
+/// How far back the bracket holding a name is looked for; past it, a name counts as a
+/// parameter (`def f(<300 tokens>, open)`), never as a call's keyword.
+const MAX_GROUP: usize = 512;
+
+/// Whether the element at `s` (a name, or a name with its attributes) is bound there.
+pub fn binds_at(r: &Reader, s: &Range<usize>) -> bool {
+    let before = s.start.checked_sub(1).and_then(|p| r.name(p));
+    let keyword = matches!(
+        before,
+        Some("def" | "class" | "as" | "global" | "nonlocal" | "del" | "case" | "for")
+    );
+    keyword || target(r, s) || parameter(r, s.start) || case_pattern(r, s.start)
+}
+
+/// Part of a target list: followed, through `,`, `*`, attributes and brackets, by `=` or an
+/// augmented `+=`, or by `in` after a `for`; after `global`, `nonlocal` or `del`; or named by
+/// a walrus (`f := …`) or an annotated assignment (`f: T = …`).
+fn target(r: &Reader, s: &Range<usize>) -> bool {
+    if r.punct(s.end, ':') {
+        let walrus = r.punct(s.end + 1, '=');
+        let annotated = r.punct(s.end + 2, '=') && !r.punct(s.end + 3, '=');
+        return walrus || annotated;
+    }
+    let keyword_argument = r.punct(s.end, '=') && call_argument(r, s.start);
+    match forward(r, s.end) {
+        End::Assign => !keyword_argument,
+        End::In => backward(r, s.start) == Some("for"),
+        End::Other => matches!(backward(r, s.start), Some("global" | "nonlocal" | "del")),
+    }
+}
+
+enum End {
+    Assign,
+    In,
+    Other,
+}
+
+/// What ends the target-shaped tokens from `j`, right after an element.
+fn forward(r: &Reader, mut j: usize) -> End {
+    // Whether the next token must start an element (after `,`, `*`, `.` or an opening bracket).
+    let mut need_element = false;
+    for _ in 0..64 {
+        let Some((t, _)) = r.t.get(j) else {
+            return End::Other;
+        };
+        match t {
+            Tok::Punct('=') if r.punct(j + 1, '=') => return End::Other,
+            Tok::Punct('=') => return End::Assign,
+            Tok::Punct(c) if !need_element && augmented(r, j, *c) => return End::Assign,
+            Tok::Name(n) if n == "in" => return End::In,
+            Tok::Name(_) if need_element => need_element = false,
+            // After an element, a bracket calls or subscripts it: no name is bound there.
+            Tok::Punct('(' | '[') if need_element => {}
+            Tok::Punct(',' | '*') => need_element = true,
+            Tok::Punct(')' | ']') if !need_element => {}
+            Tok::Punct('.') if !need_element => need_element = true,
+            // A name right after an element starts the next statement.
+            _ => return End::Other,
+        }
+        j += 1;
+    }
+    End::Other
+}
+
+/// `+=`, `//=`, `**=`, `>>=`…: an operator (not a comparison) right before `=`.
+fn augmented(r: &Reader, j: usize, c: char) -> bool {
+    if !"+-*/%@&|^<>".contains(c) {
+        return false;
+    }
+    let Some(k) = (j..j + 4).find(|&k| !r.t.get(k).is_some_and(|x| operator(&x.0))) else {
+        return false;
+    };
+    let comparison = k == j + 1 && matches!(c, '<' | '>');
+    r.punct(k, '=') && !r.punct(k + 1, '=') && !comparison
+}
+
+fn operator(t: &Tok) -> bool {
+    matches!(t, Tok::Punct(c) if "+-*/%@&|^<>".contains(*c))
+}
+
+/// The word before the target-shaped tokens that end at `j`, if any.
+fn backward<'r>(r: &'r Reader, mut j: usize) -> Option<&'r str> {
+    // Whether the token before must end an element (before `,` or `.`).
+    let mut need_end = false;
+    for _ in 0..64 {
+        j = j.checked_sub(1)?;
+        match (&r.t[j].0, need_end) {
+            (Tok::Name(n), false) => return Some(n),
+            (Tok::Name(_), true) | (Tok::Punct('(' | '[' | '*'), false) => need_end = false,
+            (Tok::Punct(')' | ']'), true) => {}
+            (Tok::Punct(',' | '.'), false) => need_end = true,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether the token at `j` is inside the parentheses of a call (`f(x=1)`: a keyword
+/// argument, which binds nothing in the caller).
+fn call_argument(r: &Reader, j: usize) -> bool {
+    let Opener::At(o) = opener(r, j) else {
+        return false;
+    };
+    let called = o > 0 && (r.punct(o - 1, ')') || r.punct(o - 1, ']') || r.name(o - 1).is_some());
+    r.punct(o, '(') && called && !definition(r, o)
+}
+
+/// Whether the `(` at `o` opens a `def`'s parameters.
+fn definition(r: &Reader, o: usize) -> bool {
+    o >= 2 && r.name(o - 2) == Some("def")
+}
+
+/// A parameter of `def name(…)` or of a `lambda …:`.
+fn parameter(r: &Reader, j: usize) -> bool {
+    let def = match opener(r, j) {
+        Opener::At(o) => r.punct(o, '(') && definition(r, o),
+        Opener::None => false,
+        Opener::Far => true,
+    };
+    def || lambda(r, j)
+}
+
+/// Whether `lambda` comes before `j` in the same clause: no `:` or unmatched bracket between.
+fn lambda(r: &Reader, j: usize) -> bool {
+    let mut depth = 0usize;
+    for k in (j.saturating_sub(LOOK_BACK)..j).rev() {
+        match &r.t[k].0 {
+            Tok::Punct(')' | ']' | '}') => depth += 1,
+            Tok::Punct('(' | '[' | '{') if depth == 0 => return false,
+            Tok::Punct('(' | '[' | '{') => depth -= 1,
+            Tok::Punct(':') if depth == 0 => return false,
+            Tok::Name(n) if depth == 0 && n == "lambda" => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Whether `j` lies in the pattern of the nearest `case` before it (`case [a, f]:`, `case
+/// {"k": f}:`), where every plain name captures.
+fn case_pattern(r: &Reader, j: usize) -> bool {
+    let from = j.saturating_sub(LOOK_BACK);
+    let Some(k) = (from..j).rev().find(|&k| r.name(k) == Some("case")) else {
+        return false;
+    };
+    let mut depth = 0usize;
+    for m in k + 1..j {
+        match &r.t[m].0 {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            Tok::Punct(':') if depth == 0 => return false,
+            _ => {}
+        }
+    }
+    true
+}
+
+/// The unmatched bracket before `j`: where it is, none, or too far back to look for.
+enum Opener {
+    At(usize),
+    None,
+    Far,
+}
+
+fn opener(r: &Reader, j: usize) -> Opener {
+    let mut depth = 0usize;
+    for k in (j.saturating_sub(MAX_GROUP)..j).rev() {
+        match &r.t[k].0 {
+            Tok::Punct(')' | ']' | '}') => depth += 1,
+            Tok::Punct('(' | '[' | '{') if depth == 0 => return Opener::At(k),
+            Tok::Punct('(' | '[' | '{') => depth -= 1,
+            _ => {}
+        }
+    }
+    match j > MAX_GROUP {
+        true => Opener::Far,
+        false => Opener::None,
+    }
+}

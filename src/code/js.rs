@@ -9,7 +9,7 @@ mod listing;
 use super::chain::{self, Chain};
 use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
-use super::{Reading, Val};
+use super::{process, Reading, Val};
 
 /// Modules whose use reaches outside plain computation; the last ones run shell command lines
 /// (`` $`…` `` of Bun Shell, zx and execa; ShellJS).
@@ -36,6 +36,43 @@ const REACH: [&str; 20] = [
     "shelljs",
 ];
 
+/// The global object or the Function constructor reached without naming them: `this.process`
+/// or `this[…]` (a sloppy function's `this` is `globalThis`), `x.constructor` (`[].map
+/// .constructor('…')()` is `Function`).
+fn internals(r: &Reader) -> Option<String> {
+    (0..r.t.len()).find_map(|j| {
+        let n = r.name(j)?;
+        let member = j > 0 && r.punct(j - 1, '.');
+        let of_this = r.punct(j + 1, '[')
+            || r.punct(j + 1, '.')
+                && r.name(j + 2)
+                    .is_some_and(|m| reaches(m) || m == "constructor");
+        // `g.process.env`, `g.require(…)` of an object only known when it runs.
+        let global = member
+            && (matches!(
+                n,
+                "require" | "eval" | "Function" | "globalThis" | "global" | "Deno" | "Bun"
+            ) || n == "process" && r.punct(j + 1, '.'));
+        let reached =
+            (n == "this" && !member && of_this) || (member && n == "constructor") || global;
+        reached.then(|| format!("`{n}`"))
+    })
+}
+
+/// A callback given last (`exec(cmd, (err, out) => …)`), not an options object.
+fn callback(r: &Reader, a: &std::ops::Range<usize>) -> bool {
+    let arrow = (a.start..a.end.saturating_sub(1)).any(|j| r.punct(j, '=') && r.punct(j + 1, '>'));
+    arrow || r.name(a.start) == Some("function")
+}
+
+/// A quoted word as the shell would see its text when joined to a line unquoted.
+fn unquoted(w: &str) -> String {
+    w.strip_prefix('\'')
+        .and_then(|x| x.strip_suffix('\''))
+        .unwrap_or(w)
+        .to_string()
+}
+
 /// Members of a module that are objects of members in turn: `path.posix` is `path` itself on
 /// POSIX systems.
 const NAMESPACES: [&str; 3] = ["posix", "win32", "promises"];
@@ -47,7 +84,11 @@ const VALUED: [&str; 2] = ["path", "os"];
 /// Globals that reach outside or run code they are given. `exec` is code mode's own exec
 /// tool (a program's own `exec` function, unbound here, is read the same way: its string is
 /// judged as the shell line it would be).
-const GLOBALS: [&str; 12] = [
+const GLOBALS: [&str; 14] = [
+    // `module.require`, `module.constructor._load`; at a CommonJS file's top level
+    // `arguments[1]` is `require`.
+    "module",
+    "arguments",
     "exec",
     "require",
     "process",
@@ -86,6 +127,9 @@ impl Dialect for Js {
             }
         }
         listing::bind(r, self);
+        if let Some(why) = internals(r) {
+            r.out.unread(why);
+        }
     }
 
     fn qualified(&self, r: &Reader, head: &str) -> Option<String> {
@@ -146,6 +190,11 @@ impl Dialect for Js {
         let name = normal(name);
         let recursive = args.iter().any(|a| chain::flag_set(r.t, a, "recursive"));
         match name.as_str() {
+            // `fs.open(p, 'w')` truncates; only `r`/`rs` flags (the default) just read.
+            "fs.open" if !matches!(arg(1), None | Some(Val::Lit(_))) => r.emit(&["tee"], &[arg(0)]),
+            "fs.open" if matches!(arg(1), Some(Val::Lit(f)) if !matches!(f.as_str(), "r" | "rs")) => {
+                r.emit(&["tee"], &[arg(0)])
+            }
             "fs.readFile" | "fs.createReadStream" | "fs.open" | "fs.readlink" => {
                 r.emit(&["cat"], &[arg(0)])
             }
@@ -174,24 +223,28 @@ impl Dialect for Js {
             | "execa.execaCommand"
             | "shelljs.exec" => {
                 let words = r.command(self, args.first(), true);
-                r.emit_words(&name, words)
+                let options = process::js(r, self, args.get(1).filter(|a| !callback(r, a)));
+                r.emit_process(&name, words, options)
             }
             "child_process.spawn"
             | "child_process.execFile"
             | "child_process.spawnSync"
             | "child_process.execFileSync" => {
+                let list = args.get(1).filter(|a| r.punct(a.start, '['));
+                let at = 1 + usize::from(list.is_some());
+                let options = process::js(r, self, args.get(at).filter(|a| !callback(r, a)));
                 // `spawn(prog, [args], {shell: true})` runs the words through a shell.
-                let mut words = r.command(self, args.first(), false);
-                if let (Some(w), Some(list)) = (
-                    words.as_mut(),
-                    args.get(1).filter(|a| r.punct(a.start, '[')),
-                ) {
+                let shell = options.as_ref().is_ok_and(|o| o.shell);
+                let mut words = r.command(self, args.first(), shell);
+                if let (Some(w), Some(list)) = (words.as_mut(), list) {
                     match r.command(self, Some(list), false) {
-                        Some(more) => w.extend(more),
+                        Some(more) if !shell => w.extend(more),
+                        // With a shell the arguments are joined to the line unquoted.
+                        Some(more) => w.extend(more.iter().map(|m| unquoted(m))),
                         None => words = None,
                     }
                 }
-                r.emit_words(&name, words)
+                r.emit_process(&name, words, options)
             }
             "child_process.fork" => r.emit(&["node"], &[arg(0)]),
             "fetch" | "http.get" | "https.get" | "http.request" | "https.request" => {
@@ -489,9 +542,16 @@ fn method(r: &Reader, a: &std::ops::Range<usize>) -> Option<String> {
 
 /// What reaching modules and globals offer that computes without touching anything.
 fn pure(name: &str) -> bool {
-    const PURE: [&str; 22] = [
+    const PURE: [&str; 28] = [
         // Named, not called (`exec` as a value).
         "exec",
+        // A CommonJS module's own record (`module.exports = …`, `require.main === module`).
+        "module",
+        "module.id",
+        "module.filename",
+        "module.path",
+        "module.loaded",
+        "require.main",
         "process.version",
         "process.versions",
         "process.platform",
@@ -515,7 +575,12 @@ fn pure(name: &str) -> bool {
         "import.meta",
     ];
     PURE.contains(&name)
-        || ["process.hrtime", "process.stdin.", "import.meta."]
-            .iter()
-            .any(|p| name.starts_with(p))
+        || [
+            "process.hrtime",
+            "process.stdin.",
+            "import.meta.",
+            "module.exports",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
 }

@@ -25,6 +25,7 @@ mod lex;
 mod literal;
 mod meanings;
 mod native;
+mod process;
 mod python;
 mod reader;
 mod rust;

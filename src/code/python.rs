@@ -8,11 +8,11 @@ mod listing;
 use super::chain::{self, Chain};
 use super::lex::{Lang, Tok};
 use super::reader::{self, Dialect, Reader, Step};
-use super::{Reading, Val};
+use super::{process, Reading, Val};
 
 /// Modules whose use reaches outside plain computation: each use must be a call this reader
 /// knows.
-const REACH: [&str; 34] = [
+const REACH: [&str; 50] = [
     "os",
     "shutil",
     "subprocess",
@@ -47,6 +47,25 @@ const REACH: [&str; 34] = [
     "webbrowser",
     "fileinput",
     "asyncio",
+    // The same calls under other names (`posix.system`, `posixpath.os`), and modules that
+    // load or run code by name (`pkgutil.resolve_name('shutil:rmtree')`, `_pickle.loads`,
+    // `codeop.compile_command`, `doctest.testmod()`, `trace.Trace().run(s)`, `bdb.Bdb().run(s)`).
+    "posix",
+    "nt",
+    "posixpath",
+    "ntpath",
+    "_posixsubprocess",
+    "pkgutil",
+    "_pickle",
+    "cPickle",
+    "copyreg",
+    "trace",
+    "bdb",
+    "codeop",
+    "doctest",
+    "_io",
+    "imp",
+    "zipimport",
 ];
 
 /// Standard-library modules with a few calls that read, write or run something (`pydoc.
@@ -86,6 +105,65 @@ const BUILTINS: [&str; 13] = [
     "breakpoint",
 ];
 
+/// Attributes through which a program reaches the interpreter's internals: any function's
+/// globals (`().__class__.__base__.__subclasses__()[…].__init__.__globals__['system']`), code
+/// objects, frames and their variables.
+const GADGETS: [&str; 21] = [
+    "__subclasses__",
+    "__globals__",
+    "__code__",
+    "__closure__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__getattribute__",
+    "__mro__",
+    "__bases__",
+    "__base__",
+    "__loader__",
+    "__spec__",
+    "__func__",
+    "f_globals",
+    "f_locals",
+    "f_back",
+    "f_builtins",
+    "gi_frame",
+    "tb_frame",
+    "cr_frame",
+    "_getframe",
+];
+
+/// Modules of `PARTLY` whose other calls run code they are given (`cProfile.Profile().run(s)`,
+/// `pydoc.importfile(p)`, `timeit.main([...])`): a call not read above is unread.
+const CODE_RUNNERS: [&str; 5] = ["cProfile", "profile", "pdb", "timeit", "pydoc"];
+
+/// A name that reaches another module through an attribute of this one (`logging.os.system`,
+/// `gzip.builtins.open`, `tokenize._builtin_open`): what it calls is not what its first
+/// module's table says.
+fn detour(name: &str) -> Option<String> {
+    let parts: Vec<&str> = name.split('.').collect();
+    let module = |p: &&str| REACH.contains(p) || PARTLY.contains(p) || *p == "builtins";
+    // The last part names what is called or read, which may share a module's name
+    // (`glob.glob`, `socket.socket`, `signal.signal`).
+    let between = parts
+        .get(1..parts.len().saturating_sub(1))
+        .unwrap_or_default();
+    let hidden = parts[1..].iter().any(|p| p.starts_with('_'));
+    (between.iter().any(module) || hidden).then(|| format!("`{name}` reaches another module"))
+}
+
+/// The interpreter's internals reached by name anywhere in the program (`GADGETS`, the
+/// module table `sys.modules`).
+fn internals(r: &Reader) -> Option<String> {
+    (0..r.t.len()).find_map(|j| {
+        let n = r.name(j)?;
+        let member = j >= 2 && r.punct(j - 1, '.');
+        let sys = member
+            && r.name(j - 2)
+                .is_some_and(|m| r.binds.get(m).is_some_and(|q| q == "sys"));
+        (GADGETS.contains(&n) || (sys && n == "modules")).then(|| format!("`{n}`"))
+    })
+}
+
 pub fn read(code: &str) -> Reading {
     reader::read_text(code, Lang::Python, &Python)
 }
@@ -110,6 +188,9 @@ impl Dialect for Python {
             }
         }
         listing::bind(r, self);
+        if let Some(why) = internals(r) {
+            r.out.unread(why);
+        }
     }
 
     fn qualified(&self, r: &Reader, head: &str) -> Option<String> {
@@ -122,6 +203,9 @@ impl Dialect for Python {
     }
 
     fn call(&self, r: &mut Reader, name: &str, c: &Chain, k: usize) -> Step {
+        if let Some(why) = detour(name) {
+            return Step::Unread(why);
+        }
         let link = &c.links[k];
         let args = link.args.clone().unwrap_or_default();
         let pos = chain::positional(r.t, &args);
@@ -160,6 +244,15 @@ impl Dialect for Python {
                 Some(_) => r.emit(&["ls", "-d"], &[arg(0)]),
             },
             "os.getenv" | "os.environ.get" | "os.getenvb" => r.env_read(arg(0)),
+            // `os.popen(cmd, 'w')` feeds the command what the program writes.
+            "os.popen"
+                if vals
+                    .get(1)
+                    .is_some_and(|m| m != &Some(Val::Lit("r".into()))) =>
+            {
+                let words = r.command(self, pos.first(), true);
+                r.emit_process(name, words, Ok(process::fed()))
+            }
             "os.system"
             | "os.popen"
             | "subprocess.getoutput"
@@ -173,21 +266,29 @@ impl Dialect for Python {
             | "subprocess.check_call"
             | "subprocess.check_output"
             | "subprocess.Popen" => {
-                let shell = chain::keyword(r.t, &args, "shell")
-                    .is_some_and(|v| r.name(v.start) == Some("True"));
+                let options = process::python(r, self, &args, pos.len());
+                let shell = options.as_ref().is_ok_and(|o| o.shell);
                 let words = r.command(self, pos.first(), shell);
-                r.emit_words(name, words)
+                r.emit_process(name, words, options)
             }
             "asyncio.create_subprocess_exec"
             | "os.execvp"
             | "os.execv"
+            | "os.execl"
             | "os.execlp"
-            | "os.spawnlp" => {
-                let words: Option<Vec<String>> =
-                    (vals.iter().map(|v| v.as_ref().filter(|v| !v.is_entry())))
-                        .map(|v| v.map(Val::word))
-                        .collect();
-                r.emit_words(name, words)
+            | "os.execle"
+            | "os.execlpe"
+            | "os.execve"
+            | "os.execvpe"
+            | "os.spawnl"
+            | "os.spawnlp"
+            | "os.spawnv"
+            | "os.spawnvp"
+            | "os.posix_spawn"
+            | "os.posix_spawnp" => {
+                let words = exec_words(r, self, name, &pos);
+                let options = process::python(r, self, &args[..0], 0);
+                r.emit_process(name, words, options)
             }
             "requests.get" | "requests.head" | "httpx.get" | "urllib.request.urlopen" => {
                 r.emit(&["curl", "-s"], &[arg(0)])
@@ -241,6 +342,9 @@ impl Dialect for Python {
     }
 
     fn attribute(&self, r: &mut Reader, name: &str, c: &Chain) -> Step {
+        if let Some(why) = detour(name) {
+            return Step::Unread(why);
+        }
         match name {
             "os.environ" => {
                 let key = chain::arguments(r.t, c.span.end)
@@ -337,7 +441,10 @@ impl Dialect for Python {
     }
 
     fn risky_method(&self, name: &str) -> bool {
-        const RISKY: [&str; 17] = [
+        const RISKY: [&str; 20] = [
+            "subprocess_shell",
+            "subprocess_exec",
+            "link_to",
             "unlink",
             "rmdir",
             "rmtree",
@@ -449,7 +556,18 @@ fn path_method(
     };
     let other = r.values(d, m).into_iter().next().flatten();
     let verb: &[&str] = match m.name.as_str() {
-        "read_text" | "read_bytes" | "open" => &["cat"],
+        // `Path.open(mode='r')` like `open(p, mode)`.
+        "open" => {
+            let mode = chain::keyword(r.t, m.args.as_deref().unwrap_or_default(), "mode");
+            let mode = mode.map(|a| r.value(d, &a)).or_else(|| Some(other.clone()));
+            match (m.args.as_deref().unwrap_or_default().is_empty(), mode) {
+                (true, _) => &["cat"],
+                (false, mode) => open_verb(mode),
+            }
+        }
+        "read_text" | "read_bytes" => &["cat"],
+        // `p.link_to(target)`: `target` becomes a hard link to `p` (Python < 3.12).
+        "link_to" => return r.emit(&["ln"], &[path, other]),
         "write_text" | "write_bytes" => &["tee"],
         "touch" => &["touch"],
         "unlink" => &["rm", "-f"],
@@ -553,6 +671,14 @@ fn stdlib_call(
         "cProfile.run" | "profile.run" | "pdb.run" | "cProfile.runctx" | "profile.runctx"
         | "pdb.runeval" => run_code(r, d, name, &pos[..pos.len().min(1)]),
         "doctest.testfile" => Step::Unread(format!("`{name}` runs the examples of a file")),
+        // Handlers and filters named by dotted strings (`'()': 'os.system'`) are imported
+        // and called.
+        "logging.config.dictConfig" => {
+            Step::Unread(format!("`{name}` calls what its config names"))
+        }
+        n if CODE_RUNNERS.contains(&n.split('.').next().unwrap_or_default()) => {
+            Step::Unread(format!("`{n}(…)` runs code it is given"))
+        }
         _ => Step::Pure,
     }
 }
@@ -631,6 +757,44 @@ fn path_ctor(name: &str) -> bool {
         name,
         "pathlib.Path" | "pathlib.PosixPath" | "pathlib.PurePath" | "pathlib.PurePosixPath"
     )
+}
+
+/// The command an `exec*`/`spawn*` call runs: the file, then the argument vector after its
+/// `argv[0]` (`os.execlp('sh', 'sh', '-c', …)` runs `sh -c …`); `spawn*` take a mode first.
+fn exec_words(
+    r: &Reader,
+    d: &Python,
+    name: &str,
+    pos: &[std::ops::Range<usize>],
+) -> Option<Vec<String>> {
+    let word =
+        |a: &std::ops::Range<usize>| r.value(d, a).filter(|v| !v.is_entry()).map(|v| v.word());
+    if name == "asyncio.create_subprocess_exec" {
+        return pos.iter().map(word).collect();
+    }
+    let pos = match name.starts_with("os.spawn") {
+        true => pos.get(1..)?,
+        false => pos,
+    };
+    let file = word(pos.first()?)?;
+    // `execv(file, argv)`, `posix_spawn(path, argv, env)`: the vector is a list.
+    let vector = name.contains('v') || name.contains("posix_spawn");
+    let argv: Vec<String> = match vector {
+        true => {
+            let list = pos.get(1).filter(|a| r.punct(a.start, '['))?;
+            let (items, _) = chain::arguments(r.t, list.start)?;
+            items.iter().skip(1).map(word).collect::<Option<_>>()?
+        }
+        // `execle`/`execlpe` end with the environment.
+        false => {
+            let env = usize::from(name.ends_with('e'));
+            let args = pos
+                .get(2..pos.len().saturating_sub(env))
+                .unwrap_or_default();
+            args.iter().map(word).collect::<Option<_>>()?
+        }
+    };
+    Some(std::iter::once(file).chain(argv).collect())
 }
 
 /// Calls and attributes of reaching modules that compute without touching anything.

@@ -495,6 +495,13 @@ impl Reader<'_> {
         let r = arg?;
         if self.punct(r.start, '[') {
             let (items, _) = chain::arguments(self.t, r.start)?;
+            // With a shell, the first item is the command line (the rest are its `$0`, `$1`…).
+            if shell {
+                return match self.value(d, items.first()?)? {
+                    Val::Lit(s) => Some(vec![s]),
+                    _ => None,
+                };
+            }
             return items
                 .iter()
                 .map(|i| self.value(d, i).filter(|v| !v.is_entry()).map(|v| v.word()))
@@ -558,6 +565,19 @@ impl Reader<'_> {
     }
 
     /// Writes a command line given as words, when known.
+    /// A started program: its words as the options say they run, or unread.
+    pub fn emit_process(
+        &mut self,
+        what: &str,
+        words: Option<Vec<String>>,
+        options: Result<super::process::Options, String>,
+    ) -> Step {
+        match options.and_then(|o| super::process::finish(self, words, &o)) {
+            Ok(words) => self.emit_words(what, words),
+            Err(why) => Step::Unread(format!("`{what}`: {why}")),
+        }
+    }
+
     pub fn emit_words(&mut self, what: &str, words: Option<Vec<String>>) -> Step {
         match words {
             Some(w) if !w.is_empty() => {

@@ -351,3 +351,71 @@ fn a_module_the_reader_takes_at_its_word_must_keep_its_meaning() {
     ));
     assert_eq!(r.unread, None, "{r:?}");
 }
+
+#[test]
+fn what_a_started_program_runs_is_read_with_its_options() {
+    let run = |call: &str| py(&format!("import subprocess, os\n{call}\n"));
+    // A shell, whatever spelling turns it on; the first item of a list is its command line.
+    for call in [
+        "subprocess.run('rm -rf ~/docs', shell=1)",
+        "subprocess.run('rm -rf ~/docs', shell=not False)",
+        "subprocess.run(['rm -rf ~/docs'], shell=True)",
+        "os.execlp('sh', 'sh', '-c', 'rm -rf ~/docs')",
+        "os.spawnlp(os.P_WAIT, 'sh', 'sh', '-c', 'rm -rf ~/docs')",
+        "os.execvp('sh', ['sh', '-c', 'rm -rf ~/docs'])",
+    ] {
+        assert!(
+            run(call).script.contains("rm -rf ~/docs"),
+            "{call}: {:?}",
+            run(call)
+        );
+    }
+    // Options only known when it runs, another executable, code fed on stdin: unread.
+    for call in [
+        "subprocess.run(cmd, **opts)",
+        "subprocess.run('x', shell=True, executable='/bin/bash')",
+        "subprocess.run(['sh'], input=b'rm -rf ~/docs')",
+        "os.popen('sh', 'w').write('rm -rf ~/docs')",
+        "subprocess.Popen(['ls'], 0, '/bin/sh')",
+    ] {
+        assert!(run(call).unread.is_some(), "{call}: {:?}", run(call));
+    }
+    // The directory it runs in goes with it, in a subshell.
+    let r = run("subprocess.run(['rm', '-rf', 'docs'], cwd=os.path.expanduser('~'))");
+    assert_eq!(r.script, "( cd ~ && 'rm' '-rf' 'docs' )");
+    let r = js(
+        "const cp = require('child_process'); cp.spawnSync('rm -rf ~/docs', [], { shell: true })",
+    );
+    assert!(r.script.contains("rm -rf ~/docs"), "{r:?}");
+    let r =
+        js("const cp = require('child_process'); cp.execSync('sh', { input: 'rm -rf ~/docs' })");
+    assert!(r.unread.is_some(), "{r:?}");
+}
+
+#[test]
+fn a_module_reached_through_another_is_unread() {
+    for code in [
+        "import logging\nlogging.os.system('rm -rf ~/docs')",
+        "import gzip\ngzip.builtins.open(p).read()",
+        "import tokenize\ntokenize._builtin_open(p)",
+        "import asyncio\nasyncio.subprocess.subprocess.run(c)",
+        "import posix\nposix.system('id')",
+        "import pkgutil\npkgutil.resolve_name('shutil:rmtree')(p)",
+        "import cProfile\ncProfile.Profile().run(s)",
+        "import sys\nsys.modules['os'].system('id')",
+        "x = ().__class__.__base__.__subclasses__()",
+    ] {
+        assert!(py(code).unread.is_some(), "{code}: {:?}", py(code));
+    }
+    let code = "import glob\nprint(glob.glob('src/*.py'))";
+    assert_eq!(py(code).unread, None, "{code}");
+    for code in [
+        "const g = (function () { return this; })(); console.log(g.process.env)",
+        "[].map.constructor('return process')()",
+        "module.require('child_process').execSync('id')",
+    ] {
+        assert!(js(code).unread.is_some(), "{code}: {:?}", js(code));
+    }
+    let r = js("module.exports = { a: 1 };\nif (require.main === module) console.log(1)");
+    assert_eq!(r.unread, None, "{r:?}");
+}

@@ -153,7 +153,7 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
 }
 
 /// Names whose presence in a program means it reaches outside plain computation.
-const REACHES: [&str; 52] = [
+const REACHES: [&str; 58] = [
     // awk, perl (`system "…"`), php; Tcl/expect; sqlite3's file functions and dot-commands
     "system",
     "[open",
@@ -203,6 +203,13 @@ const REACHES: [&str; 52] = [
     "do shell script",
     "IO.popen",
     "os.execute",
+    // Perl's command substitution and File::Path; signals to other processes.
+    "qx",
+    "readpipe",
+    "remove_tree",
+    "make_path",
+    "kill",
+    "truncate",
     // network
     "socket",
     "urllib",

@@ -63,7 +63,7 @@ pub fn bind(r: &mut Reader, d: &dyn Dialect) {
             _ => None,
         })
     };
-    if !names().any(listing_name) || names().any(reshapes) {
+    if !names().any(listing_name) || names().any(reshapes) || computed_builtin(r) {
         return;
     }
     let lists = kept_lists(r, d);
@@ -124,6 +124,18 @@ fn listing_name(n: &str) -> bool {
 fn reshapes(n: &str) -> bool {
     n.to_ascii_lowercase().contains("proto")
         || matches!(n, "Symbol" | "constructor" | "_load" | "Module")
+}
+
+/// A member of a builtin reached by a computed name (`Array['proto' + 'type']`), which could
+/// be any of the names `reshapes` looks for.
+fn computed_builtin(r: &Reader) -> bool {
+    (0..r.t.len()).any(|j| {
+        let builtin = matches!(
+            r.name(j),
+            Some("Array" | "Object" | "Reflect" | "Function" | "String" | "globalThis" | "global")
+        );
+        builtin && r.punct(j + 1, '[')
+    })
 }
 
 /// `for [await] (const|let NAME of LISTING) {…}`: the name and the braces.

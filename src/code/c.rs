@@ -362,7 +362,7 @@ fn stream(d: &dyn Dialect, r: &mut Reader, kind: &str, c: &Chain) -> Step {
         }
     }
     for path in opened {
-        if let Step::Unread(why) | Step::Unknown(why) = r.emit(verb, &[path]) {
+        if let Step::Unread(why) | Step::Unknown(why) | Step::Grave(why) = r.emit(verb, &[path]) {
             return Step::Unknown(why);
         }
     }

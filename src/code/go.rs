@@ -19,6 +19,7 @@ pub fn read(code: &str) -> Reading {
         }
         reading.unread = reading.unread.or(c.unread);
         reading.grave = reading.grave.or(c.grave);
+        reading.runs = reading.runs.or(c.runs);
     }
     reading
 }

@@ -59,6 +59,13 @@ fn internals(r: &Reader) -> Option<String> {
     })
 }
 
+/// Whether the program defines a function (`function`, `=>`, a class's methods).
+fn functions(r: &Reader) -> bool {
+    (0..r.t.len()).any(|j| {
+        matches!(r.name(j), Some("function" | "class")) || r.punct(j, '=') && r.punct(j + 1, '>')
+    })
+}
+
 /// A callback given last (`exec(cmd, (err, out) => …)`), not an options object.
 fn callback(r: &Reader, a: &std::ops::Range<usize>) -> bool {
     let arrow = (a.start..a.end.saturating_sub(1)).any(|j| r.punct(j, '=') && r.punct(j + 1, '>'));
@@ -253,6 +260,12 @@ impl Dialect for Js {
                     Some(m) => r.emit(&["curl", "-s", "-X", &m], &[arg(0)]),
                     None => r.emit(&["curl", "-s"], &[arg(0)]),
                 }
+            }
+            // The reader reads calls in the order they are written; a function (hoisted,
+            // called later or earlier) runs them in another: with one, where each call runs
+            // is only known when it runs.
+            "process.chdir" if functions(r) => {
+                Step::Unread("`process.chdir` in a program with functions".into())
             }
             "process.chdir" => r.emit(&["cd"], &[arg(0)]),
             n if pure(n) => Step::Pure,

@@ -42,6 +42,9 @@ pub struct Reading {
     /// The first of those that runs a program, deletes, moves, changes permissions, loads code
     /// or opens a connection: all but a read, write or listing of a computed path.
     pub grave: Option<String>,
+    /// The first of those that runs a program or code, or opens a connection: all but a
+    /// read, write, deletion, move or mode change of a computed path.
+    pub runs: Option<String>,
 }
 
 impl Reading {
@@ -290,6 +293,7 @@ struct Out {
     lines: Vec<String>,
     unread: Option<String>,
     grave: Option<String>,
+    runs: Option<String>,
 }
 
 impl Out {
@@ -298,6 +302,15 @@ impl Out {
     }
 
     fn unread(&mut self, why: impl Into<String>) {
+        let why = why.into();
+        if self.runs.is_none() {
+            self.runs = Some(why.clone());
+        }
+        self.grave(why);
+    }
+
+    /// Unread: a deletion, move or mode change of a path computed at run time.
+    fn grave(&mut self, why: impl Into<String>) {
         let why = why.into();
         if self.grave.is_none() {
             self.grave = Some(why.clone());
@@ -317,6 +330,7 @@ impl Out {
             script: self.lines.join("\n"),
             unread: self.unread,
             grave: self.grave,
+            runs: self.runs,
         }
     }
 }

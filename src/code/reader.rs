@@ -16,6 +16,10 @@ const ENTRY_VERBS: [&str; 12] = [
     "cat", "tee", "rm", "rmdir", "cp", "mv", "ln", "mkdir", "ls", "chmod", "chown", "touch",
 ];
 
+/// Parts of a risky method's name that run a program (`.system(`, `.execSync(`, `.popen(`,
+/// `.subprocess_shell(`); the others open, change or delete files.
+const RUNS: [&str; 6] = ["system", "exec", "popen", "spawn", "fork", "subprocess"];
+
 /// The directories whose entries `verb` reads or writes: every operand of `cat` and `tee`,
 /// the sources of `cp`, `mv` and `ln` (a copy's new files show nothing). Deleting, listing
 /// and changing modes show no file's content.
@@ -42,6 +46,9 @@ pub enum Step {
     /// A read, write or listing of a path computed at run time: unread, but no call that runs
     /// a program, deletes, moves or opens a connection (`Reading::grave` leaves it out).
     Unknown(String),
+    /// A deletion, move or mode change of a path computed at run time: grave, but runs
+    /// nothing (`Reading::runs` leaves it out).
+    Grave(String),
 }
 
 /// A language's tables.
@@ -199,6 +206,10 @@ impl Reader<'_> {
                     self.out.unknown(why);
                     self.consume_names(&c);
                 }
+                Step::Grave(why) => {
+                    self.out.grave(why);
+                    self.consume_names(&c);
+                }
             }
         }
     }
@@ -320,7 +331,10 @@ impl Reader<'_> {
             if i > 0 && self.punct(i - 1, '.') {
                 if self.punct(i + 1, '(') && d.risky_method(n) {
                     let why = format!("`.{n}(…)` on an object only known when it runs");
-                    self.out.unread(why);
+                    match RUNS.iter().any(|r| n.contains(r)) {
+                        true => self.out.unread(why),
+                        false => self.out.grave(why),
+                    }
                     return;
                 }
                 continue;
@@ -540,7 +554,7 @@ impl Reader<'_> {
                     // deletion, a move or a permission change is not left to chance.
                     return match verb[0] {
                         "cat" | "tee" | "ls" | "mkdir" | "cd" => Step::Unknown(why),
-                        _ => Step::Unread(why),
+                        _ => Step::Grave(why),
                     };
                 }
             }

@@ -17,6 +17,7 @@ fn python_file_calls_become_commands() {
             script: "rm -rf -- ~'/docs'".into(),
             unread: None,
             grave: None,
+            runs: None,
         }
     );
     let r = py("import json; print(json.load(open('package.json'))['version'])");
@@ -79,6 +80,7 @@ fn js_file_calls_become_commands() {
             script: "rm -rf -- ~'/docs'".into(),
             unread: None,
             grave: None,
+            runs: None,
         }
     );
     let r = js("const fs = require('node:fs'); fs.mkdirSync('dist', {recursive:true}); fs.writeFileSync('dist/out.txt', 'hi')");
@@ -418,4 +420,16 @@ fn a_module_reached_through_another_is_unread() {
     }
     let r = js("module.exports = { a: 1 };\nif (require.main === module) console.log(1)");
     assert_eq!(r.unread, None, "{r:?}");
+}
+
+#[test]
+fn a_computed_path_removed_is_grave_but_runs_nothing() {
+    // A project's tests remove what they made; running a computed command is another thing.
+    let r = py("import shutil, tempfile\nd = make()\nshutil.rmtree(d)");
+    assert!(r.grave.is_some() && r.runs.is_none(), "{r:?}");
+    let r = py("import os\nos.system('rm -rf ' + target)");
+    assert!(r.runs.is_some(), "{r:?}");
+    // Calls are read in the order written; a function may run them in another.
+    let r = js("function enter() { process.chdir(require('os').homedir()) }\nenter()");
+    assert!(r.runs.is_some(), "{r:?}");
 }

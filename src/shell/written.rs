@@ -70,7 +70,12 @@ impl Walker {
                     (_, _) if self.transformed_literal(&cx.inputs) => Some(None),
                     (Some(t), _) => Some(Some(t)),
                     (None, Some(file)) => Some(file),
-                    (None, None) if cx.inputs.is_empty() && !cx.stdin_dynamic => None,
+                    // `tee` with nothing known feeding it is a program's own write (the code
+                    // reader's `tee -- FILE` for `open(FILE, 'w')`): what it holds is only
+                    // known when it runs, and running that file runs unknown code.
+                    (None, None) if cx.inputs.is_empty() && !cx.stdin_dynamic && name != "tee" => {
+                        None
+                    }
                     (None, None) => Some(None),
                 }
             }

@@ -139,17 +139,21 @@ pub fn commands(kind: Project, text: &str) -> String {
     }
 }
 
-/// What the code reader sees a program do, as commands. What it cannot read is left out: a
-/// project's own code is not judged as opaque for using its own functions.
-/// Reading a variable is left out too: a project's code takes its settings from the
-/// environment (`os.environ.get('DATABASE_URL')`), and what it sends out is judged by the line
-/// that sends it.
+/// What the code reader sees a program do, as commands. What it cannot follow of files is
+/// left out: a project's own code opens, writes and removes its fixtures and temporary
+/// directories by paths it builds (`tmp_path / 'work'`). What could run a program or code
+/// that the reader cannot follow stays, as a line only known when it runs: the session wrote
+/// this code, and a test running `os.system(cmd)` is judged like a script that does. Reading
+/// a variable is left out too (`Reading::without_env_reads`).
 fn read_code(lang: Code, text: &str) -> String {
-    let script = crate::code::read(lang, text).script;
-    (script.lines())
-        .filter(|l| *l != "printenv" && !l.starts_with("printenv '"))
-        .collect::<Vec<_>>()
-        .join("\n")
+    let reading = crate::code::read(lang, text);
+    let runs = reading.runs.as_deref().map(crate::code::unread_line);
+    let kept = reading.without_env_reads();
+    match runs {
+        Some(line) if kept.is_empty() => line,
+        Some(line) => format!("{kept}\n{line}"),
+        None => kept,
+    }
 }
 
 /// Keys of package.json that hold text, never a command: left out when a fragment (an edit's

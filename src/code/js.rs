@@ -4,6 +4,7 @@
 //! `process.env`.
 
 mod bindings;
+mod constants;
 mod listing;
 
 use super::chain::{self, Chain};
@@ -133,6 +134,7 @@ impl Dialect for Js {
                 None => i += 1,
             }
         }
+        constants::bind(r, self);
         listing::bind(r, self);
         if let Some(why) = internals(r) {
             r.out.unread(why);
@@ -216,6 +218,7 @@ impl Dialect for Js {
             "fs.mkdir" | "fs.mkdtemp" => r.emit(&["mkdir", "-p"], &[arg(0)]),
             "fs.chmod" | "fs.lchmod" => r.emit(&["chmod", "a+rwx"], &[arg(0)]),
             "fs.chown" | "fs.lchown" => r.emit(&["chown", "0"], &[arg(0)]),
+            "fs.utimes" | "fs.lutimes" => r.emit(&["touch"], &[arg(0)]),
             "fs.symlink" => r.emit(&["ln", "-s"], &[arg(0), arg(1)]),
             "fs.link" => r.emit(&["ln"], &[arg(0), arg(1)]),
             "fs.readdir" | "fs.opendir" | "fs.exists" | "fs.stat" | "fs.lstat" | "fs.access"

@@ -3,6 +3,7 @@
 //! `from os import remove`).
 
 mod bindings;
+mod constants;
 mod listing;
 
 use super::chain::{self, Chain};
@@ -187,6 +188,7 @@ impl Dialect for Python {
                 None => i += 1,
             }
         }
+        constants::bind(r, self);
         listing::bind(r, self);
         if let Some(why) = internals(r) {
             r.out.unread(why);
@@ -243,6 +245,11 @@ impl Dialect for Python {
                 None => r.emit(&["ls"], &[]),
                 Some(_) => r.emit(&["ls", "-d"], &[arg(0)]),
             },
+            // Calls are read in the order written; a function may run them in another.
+            "os.chdir" if (0..r.t.len()).any(|j| matches!(r.name(j), Some("def" | "lambda"))) => {
+                Step::Unread("`os.chdir` in a program with functions".into())
+            }
+            "os.chdir" => r.emit(&["cd"], &[arg(0)]),
             "os.getenv" | "os.environ.get" | "os.getenvb" => r.env_read(arg(0)),
             // `os.popen(cmd, 'w')` feeds the command what the program writes.
             "os.popen"
@@ -398,6 +405,11 @@ impl Dialect for Python {
                 rest.iter().cloned().try_fold(first.clone(), Val::join)?
             }
             ("pathlib.Path.home", []) => Val::Home(String::new()),
+            // A new directory of its own under the temporary directory (unless `dir=` puts
+            // it elsewhere).
+            ("tempfile.mkdtemp" | "tempfile.gettempdir", []) if !elsewhere(r, &c.links[k]) => {
+                Val::Temp("/tmp/tmp".into())
+            }
             ("pathlib.Path.cwd", []) => Val::Lit(".".into()),
             (n, []) if path_ctor(n) => Val::Lit(".".into()),
             ("os.getenv" | "os.environ.get", [Val::Lit(k), ..]) if k == "HOME" => {
@@ -759,6 +771,12 @@ fn path_ctor(name: &str) -> bool {
     )
 }
 
+/// `tempfile.mkdtemp(dir=…)`: made in another directory than the temporary one.
+fn elsewhere(r: &Reader, l: &chain::Link) -> bool {
+    let args = l.args.as_deref().unwrap_or_default();
+    chain::keyword(r.t, args, "dir").is_some() || chain::positional(r.t, args).len() > 2
+}
+
 /// The command an `exec*`/`spawn*` call runs: the file, then the argument vector after its
 /// `argv[0]` (`os.execlp('sh', 'sh', '-c', …)` runs `sh -c …`); `spawn*` take a mode first.
 fn exec_words(
@@ -799,7 +817,7 @@ fn exec_words(
 
 /// Calls and attributes of reaching modules that compute without touching anything.
 fn pure(name: &str) -> bool {
-    const PURE: [&str; 38] = [
+    const PURE: [&str; 52] = [
         "os.path.join",
         "os.path.basename",
         "os.path.dirname",
@@ -816,8 +834,22 @@ fn pure(name: &str) -> bool {
         "os.path.islink",
         "os.path.getsize",
         "os.path.getmtime",
-        "os.path.isabs",
+        "os.path.getctime",
+        "os.path.getatime",
+        "os.path.commonpath",
+        "os.path.commonprefix",
+        "os.path.lexists",
+        "os.path.samefile",
+        "os.getuid",
+        "os.getgid",
+        "os.geteuid",
+        "os.getegid",
+        "os.getppid",
+        "socket.gethostname",
+        "signal.signal",
         "os.sep",
+        "os.path.sep",
+        "os.path.isabs",
         "os.name",
         "os.linesep",
         "os.getcwd",

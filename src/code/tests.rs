@@ -59,7 +59,10 @@ fn python_what_cannot_be_read_is_named() {
 
 #[test]
 fn strings_naming_paths_are_files_the_program_may_open() {
-    let r = py("import yaml\nprint(yaml.safe_load(open(cfg)))\ncfg = '~/.aws/credentials'");
+    // (`cfg` bound twice: not a constant whose value the reader follows.)
+    let r = py(
+        "import yaml\ncfg = pick()\nprint(yaml.safe_load(open(cfg)))\ncfg = '~/.aws/credentials'",
+    );
     assert!(r.unread.is_some());
     assert!(
         r.script.contains("cat -- ~'/.aws/credentials'"),
@@ -432,4 +435,32 @@ fn a_computed_path_removed_is_grave_but_runs_nothing() {
     // Calls are read in the order written; a function may run them in another.
     let r = js("function enter() { process.chdir(require('os').homedir()) }\nenter()");
     assert!(r.runs.is_some(), "{r:?}");
+}
+
+#[test]
+fn a_name_bound_once_to_a_known_value_is_that_value() {
+    let r =
+        py("import os, shutil\nOUT = 'dist'\nos.makedirs(OUT, exist_ok=True)\nshutil.rmtree(OUT)");
+    assert_eq!(
+        (r.script.as_str(), r.unread),
+        ("mkdir -p -- 'dist'\nrm -rf -- 'dist'", None)
+    );
+    let r = py("import shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.rmtree(d)");
+    assert_eq!((r.script.as_str(), r.unread), ("", None));
+    for second in [
+        "def f(OUT): pass",
+        "for OUT in []: pass",
+        "OUT: str = x",
+        "OUT += '/..'",
+    ] {
+        let r = py(&format!(
+            "import shutil\nOUT = 'dist'\n{second}\nshutil.rmtree(OUT)"
+        ));
+        assert!(r.unread.is_some(), "{second}: {r:?}");
+    }
+    let r =
+        js("const fs = require('fs');\nconst OUT = 'dist';\nfs.rmSync(OUT, { recursive: true })");
+    assert_eq!((r.script.as_str(), r.unread), ("rm -rf -- 'dist'", None));
+    let r = js("const fs = require('fs');\nconst OUT = 'dist';\n{ const OUT = x; fs.rmSync(OUT) }");
+    assert!(r.unread.is_some(), "{r:?}");
 }

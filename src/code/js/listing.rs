@@ -20,10 +20,10 @@ use std::collections::HashMap;
 use std::ops::Range;
 
 /// A word that joins two values in an expression; words that take the value after them.
-fn operator(r: &Reader, j: usize) -> bool {
+pub fn operator(r: &Reader, j: usize) -> bool {
     matches!(r.name(j), Some("in" | "instanceof" | "of" | "as"))
 }
-const PREFIXES: [&str; 7] = ["await", "new", "typeof", "void", "delete", "yield", "async"];
+pub const PREFIXES: [&str; 7] = ["await", "new", "typeof", "void", "delete", "yield", "async"];
 
 /// Array methods whose callback is given the entries (first parameter).
 const CALLBACKS: [&str; 8] = [

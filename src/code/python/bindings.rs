@@ -16,6 +16,98 @@ const LOOK_BACK: usize = 32;
 /// parameter (`def f(<300 tokens>, open)`), never as a call's keyword.
 const MAX_GROUP: usize = 512;
 
+/// Words that take the value after them.
+const PREFIXES: [&str; 5] = ["not", "await", "lambda", "yield", "async"];
+
+/// Whether the word at `j`, right after a value, goes on with the expression: an operator, or
+/// the `if` of a conditional expression (`a if c else b`), whose `else` comes before any `:`
+/// (an `if` statement's header ends at its `:`). Any other word starts the next statement.
+fn goes_on(r: &Reader, j: usize) -> bool {
+    match r.name(j) {
+        Some("and" | "or" | "not" | "in" | "is") => true,
+        Some("if") => {
+            let mut depth = 0usize;
+            for k in j + 1..r.t.len() {
+                match &r.t[k].0 {
+                    Tok::Punct('(' | '[' | '{') => depth += 1,
+                    Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+                    Tok::Punct(':') if depth == 0 => return false,
+                    Tok::Name(n) if depth == 0 && n == "else" => return true,
+                    _ => {}
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Names through which a program can give any variable another value, or reach the
+/// interpreter that holds them.
+fn dynamic_name(n: &str) -> bool {
+    matches!(
+        n,
+        "globals"
+            | "locals"
+            | "vars"
+            | "exec"
+            | "eval"
+            | "compile"
+            | "setattr"
+            | "delattr"
+            | "__dict__"
+            | "__builtins__"
+            | "builtins"
+            | "__import__"
+            | "importlib"
+            | "modules"
+            | "__main__"
+            | "inspect"
+            | "gc"
+            | "ctypes"
+            | "f_globals"
+            | "f_locals"
+            | "__globals__"
+    )
+}
+
+/// Whether the program reaches names through the interpreter (`globals()`, `exec`,
+/// `sys.modules`…), where any variable may be given any value.
+pub fn dynamic(r: &Reader) -> bool {
+    r.t.iter()
+        .any(|(t, _)| matches!(t, Tok::Name(n) if dynamic_name(n)))
+}
+
+/// `NAME = EXPR` at `i` ending where a new statement starts: the name and the tokens of
+/// the value.
+pub fn assignment<'r>(r: &'r Reader, i: usize) -> Option<(&'r str, Range<usize>)> {
+    let name = r
+        .name(i)
+        .filter(|_| r.punct(i + 1, '=') && !r.punct(i + 2, '='))?;
+    // Not a member, a target list or a call's keyword (`f(x='a')` binds nothing).
+    if i > 0 && (r.punct(i - 1, '.') || r.punct(i - 1, ',')) || !binds_at(r, &(i..i + 1)) {
+        return None;
+    }
+    let end = r.expression_end(i + 2, &goes_on, &PREFIXES)?;
+    // The statement ends there: a new one starts with a name (or the program ends).
+    if end < r.t.len() && r.name(end).is_none() {
+        return None;
+    }
+    Some((name, i + 2..end))
+}
+
+/// How many places bind `name` (an import counts as two: its uses may be anywhere), up to 2.
+pub fn bindings_of(r: &Reader, name: &str) -> usize {
+    if r.binds.contains_key(name) {
+        return 2;
+    }
+    (0..r.t.len())
+        .filter(|&j| r.name(j) == Some(name) && !(j > 0 && r.punct(j - 1, '.')))
+        .filter(|&j| binds_at(r, &(j..j + 1)))
+        .take(2)
+        .count()
+}
+
 /// Whether the element at `s` (a name, or a name with its attributes) is bound there.
 pub fn binds_at(r: &Reader, s: &Range<usize>) -> bool {
     let before = s.start.checked_sub(1).and_then(|p| r.name(p));
@@ -35,9 +127,9 @@ fn target(r: &Reader, s: &Range<usize>) -> bool {
         let annotated = r.punct(s.end + 2, '=') && !r.punct(s.end + 3, '=');
         return walrus || annotated;
     }
-    let keyword_argument = r.punct(s.end, '=') && call_argument(r, s.start);
     match forward(r, s.end) {
-        End::Assign => !keyword_argument,
+        // Inside a call's parentheses, `=` is a keyword argument's (`f(OUT, exist_ok=True)`).
+        End::Assign => !call_argument(r, s.start),
         End::In => backward(r, s.start) == Some("for"),
         End::Other => matches!(backward(r, s.start), Some("global" | "nonlocal" | "del")),
     }

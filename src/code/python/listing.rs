@@ -14,61 +14,6 @@ use super::super::reader::{Dialect, Reader};
 use super::super::Val;
 use super::bindings;
 
-/// Words that take the value after them.
-const PREFIXES: [&str; 5] = ["not", "await", "lambda", "yield", "async"];
-
-/// Whether the word at `j`, right after a value, goes on with the expression: an operator, or
-/// the `if` of a conditional expression (`a if c else b`), whose `else` comes before any `:`
-/// (an `if` statement's header ends at its `:`). Any other word starts the next statement.
-fn operator(r: &Reader, j: usize) -> bool {
-    match r.name(j) {
-        Some("and" | "or" | "not" | "in" | "is") => true,
-        Some("if") => {
-            let mut depth = 0usize;
-            for k in j + 1..r.t.len() {
-                match &r.t[k].0 {
-                    Tok::Punct('(' | '[' | '{') => depth += 1,
-                    Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
-                    Tok::Punct(':') if depth == 0 => return false,
-                    Tok::Name(n) if depth == 0 && n == "else" => return true,
-                    _ => {}
-                }
-            }
-            true
-        }
-        _ => false,
-    }
-}
-
-/// Names through which a program can give any variable another value, or reach the
-/// interpreter that holds them.
-fn dynamic(n: &str) -> bool {
-    matches!(
-        n,
-        "globals"
-            | "locals"
-            | "vars"
-            | "exec"
-            | "eval"
-            | "compile"
-            | "setattr"
-            | "delattr"
-            | "__dict__"
-            | "__builtins__"
-            | "builtins"
-            | "__import__"
-            | "importlib"
-            | "modules"
-            | "__main__"
-            | "inspect"
-            | "gc"
-            | "ctypes"
-            | "f_globals"
-            | "f_locals"
-            | "__globals__"
-    )
-}
-
 /// Fills `r.entries` with the names bound once to a listing's entries, or to a path built
 /// from one.
 pub fn bind(r: &mut Reader, d: &dyn Dialect) {
@@ -78,7 +23,7 @@ pub fn bind(r: &mut Reader, d: &dyn Dialect) {
             _ => None,
         })
     };
-    if !names().any(|n| n == "listdir") || names().any(dynamic) {
+    if !names().any(|n| n == "listdir") || bindings::dynamic(r) {
         return;
     }
     let everywhere = 0..r.t.len();
@@ -119,7 +64,7 @@ fn listing(r: &Reader, d: &dyn Dialect, i: usize) -> Option<usize> {
     let [inner] = sorted.args.as_deref()? else {
         return None;
     };
-    let builtin = bindings_of(r, "sorted") == 0;
+    let builtin = bindings::bindings_of(r, "sorted") == 0;
     (builtin && listing(r, d, inner.start)? == inner.end).then_some(c.span.end)
 }
 
@@ -141,34 +86,12 @@ fn listdir(r: &Reader, d: &dyn Dialect, c: &chain::Chain) -> Option<usize> {
 /// `NAME = EXPR` at `i`, where the whole program binds `NAME` only there and `EXPR` is a path
 /// built from an entry (`os.path.join('data', f)`, `f'data/{f}'`): the name and the value.
 fn derived(r: &Reader, d: &dyn Dialect, i: usize) -> Option<(String, Val)> {
-    let name = r
-        .name(i)
-        .filter(|_| r.punct(i + 1, '=') && !r.punct(i + 2, '='))?;
-    if i > 0 && r.punct(i - 1, '.') {
-        return None;
-    }
-    let end = r.expression_end(i + 2, &operator, &PREFIXES)?;
-    // The statement ends there: a new one starts with a name (or the program ends).
-    if end < r.t.len() && r.name(end).is_none() {
-        return None;
-    }
-    let v = r.value(d, &(i + 2..end)).filter(Val::is_entry)?;
-    (bindings_of(r, name) == 1).then(|| (name.to_string(), v))
+    let (name, value) = bindings::assignment(r, i)?;
+    let v = r.value(d, &value).filter(Val::is_entry)?;
+    (bindings::bindings_of(r, name) == 1).then(|| (name.to_string(), v))
 }
 
 /// Whether `name` is bound at exactly one place in the program, and not by an import.
 fn bound_once(r: &Reader, name: &str) -> bool {
-    bindings_of(r, name) == 1
-}
-
-/// How many places bind `name` (an import counts as two: its uses may be anywhere), up to 2.
-fn bindings_of(r: &Reader, name: &str) -> usize {
-    if r.binds.contains_key(name) {
-        return 2;
-    }
-    (0..r.t.len())
-        .filter(|&j| r.name(j) == Some(name) && !(j > 0 && r.punct(j - 1, '.')))
-        .filter(|&j| bindings::binds_at(r, &(j..j + 1)))
-        .take(2)
-        .count()
+    bindings::bindings_of(r, name) == 1
 }

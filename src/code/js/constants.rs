@@ -1,0 +1,35 @@
+//! `const` names bound to a value known without running (`const OUT = 'dist'`): where nothing
+//! else in the program binds the name (a block's own `const OUT`, a parameter, `with`), every
+//! use of it means that value.
+
+use super::super::reader::{Dialect, Reader};
+use super::bindings;
+use super::listing::{operator, PREFIXES};
+
+/// Fills `r.vars` with the program's constants, in the order they are declared.
+pub fn bind(r: &mut Reader, d: &dyn Dialect) {
+    for i in 0..r.t.len() {
+        let declares = r.name(i) == Some("const") && !r.used[i] && !bindings::member(r, i);
+        let Some(name) = r.name(i + 1).filter(|_| declares) else {
+            continue;
+        };
+        if !r.punct(i + 2, '=') || r.punct(i + 3, '=') {
+            continue;
+        }
+        let Some(end) = r.expression_end(i + 3, &operator, &PREFIXES) else {
+            continue;
+        };
+        let Some(v) = r.value(d, &(i + 3..end)).filter(|v| !v.is_entry()) else {
+            continue;
+        };
+        let name = name.to_string();
+        // Bound elsewhere too? Judged with this declaration set aside.
+        let saved = r.used.clone();
+        r.consume(i..end);
+        let again = bindings::bound_outside(r, &name);
+        r.used = saved;
+        if !again {
+            r.vars.insert(name, v);
+        }
+    }
+}

@@ -363,6 +363,28 @@ fn runner(module: &str, rest: &[&str]) -> Vec<Load> {
                 false => Load::Examples(basename(f).to_string()),
             })
             .collect(),
+        // Debuggers, tracers and profilers run the script they are given as `__main__`
+        // (`python3 -m pdb -c continue x.py`, `-m trace --count -C d x.py`, `-m cProfile -o
+        // out x.py`): the file runs as `python3 x.py` would.
+        "pdb" | "trace" | "cProfile" | "profile" => {
+            let valued = match module {
+                "pdb" => &["-c", "--command"][..],
+                "trace" => &[
+                    "-C",
+                    "--coverdir",
+                    "-f",
+                    "--file",
+                    "--ignore-module",
+                    "--ignore-dir",
+                ][..],
+                _ => &["-o", "--outfile", "-s", "--sort"][..],
+            };
+            let script = operands(rest, valued).into_iter().next();
+            script
+                .map(|f| Load::File(basename(f).to_string()))
+                .into_iter()
+                .collect()
+        }
         _ => Vec::new(),
     }
 }

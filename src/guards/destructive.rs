@@ -8,6 +8,9 @@ use crate::paths::Resolved;
 use crate::shell::{Arg, Command};
 use std::rc::Rc;
 
+mod devices;
+pub(super) mod system;
+
 /// System locations a recursive `chmod`/`chown` must not touch.
 const SYSTEM_DIRS: [&str; 12] = [
     "/", "/etc", "/usr", "/bin", "/sbin", "/lib", "/var", "/boot", "/home", "/root", "/opt", "/srv",
@@ -106,6 +109,7 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
             operands(a, &["-o", "-l", "--offset", "--length"])
         }
         "rclone" => return rclone(s, c),
+        "xfs_io" if xfs_io_writes(a) => operands(a, &["-c", "-p", "-m", "-C"]),
         "zip" if has_flag(a, &['m'], &["move"]) => operands(a, &["-b", "-t", "-tt", "-x", "-i"])
             .into_iter()
             .skip(1)
@@ -125,16 +129,45 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         }
         // A recursive permission change outside the workspace locks out or opens up what it
         // reaches, as a deletion would destroy it: the first operand is the mode or owner.
-        "chmod" | "chown" | "chgrp" | "setfacl" if has_flag(a, &['R'], &["recursive"]) => {
+        // Run by `find -exec`/`-execdir`, it changes every file under find's start points
+        // (`{}` is `ROOT/*`), as `-R` would.
+        "chmod" | "chown" | "chgrp" | "setfacl" | "chcon"
+            if has_flag(a, &['R'], &["recursive"]) || under_find(c) =>
+        {
             return system_dir(s, c).or_else(|| {
-                targets_of_mode_change(a)
+                targets_of_mode_change(program(c), a)
                     .into_iter()
-                    .find_map(|t| outside(s, c, t))
+                    .find_map(|t| outside_doing(s, c, t, "changes the permissions of"))
             });
         }
         p if p.starts_with("mkfs") || matches!(p, "wipefs" | "fdisk" | "sfdisk" | "parted") => {
             return Some(format!("`{}` formats or repartitions a device", show(c)));
         }
+        // `gio remove|trash PATH…` deletes (or moves to the trash, emptied later) each PATH.
+        "gio"
+            if a.first()
+                .is_some_and(|v| matches!(v.text.as_str(), "remove" | "trash")) =>
+        {
+            operands(a, &[]).into_iter().skip(1).collect()
+        }
+        "trash-put" | "trash" => operands(a, &[]),
+        // `tmpreaper AGE DIR…`, `tmpwatch AGE DIR…`: every file under DIR older than AGE
+        // (`0s`: all of them).
+        "tmpreaper" | "tmpwatch" => operands(
+            a,
+            &[
+                "--protect",
+                "-x",
+                "--exclude",
+                "-X",
+                "--exclude-pattern",
+                "-U",
+            ],
+        )
+        .into_iter()
+        .skip(1)
+        .collect(),
+        "systemd-tmpfiles" => return system::tmpfiles(s, c),
         "dd" => return dd_to_device(c).or_else(|| dd_over_file(s, c)),
         // `cp /dev/null f` empties f; `tee f < /dev/null` too, for the system files below.
         "cp" if operands(a, &["-t", "-S"])
@@ -143,7 +176,11 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         {
             operands(a, &["-t", "-S"]).into_iter().skip(1).collect()
         }
-        "tee" => return system_files(s, c, operands(a, &[])).or_else(|| emptied_by_tee(s, c)),
+        "tee" => {
+            return system_files(s, c, operands(a, &[]))
+                .or_else(|| devices::kernel_write(c))
+                .or_else(|| emptied_by_tee(s, c))
+        }
         "mv" => return mv_to_void(s, c).or_else(|| mv_over(s, c)),
         "install" if from_void(operands(a, &INSTALL_VALUED).first().copied()) => {
             return operands(a, &INSTALL_VALUED)
@@ -168,13 +205,41 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
         "crontab" => return crontab(c).or_else(|| redirected(s, c)),
         "chattr" if has_flag(a, &['R'], &[]) => return chattr(s, c),
         "docker" | "podman" | "nerdctl" => return containers(c).or_else(|| redirected(s, c)),
-        _ => return redirected(s, c),
+        _ => {
+            return (devices::wipes(c))
+                .or_else(|| system::destroys(c))
+                .or_else(|| redirected(s, c))
+        }
     };
     match program(c) {
         "ln" => targets.iter().find_map(|t| outside_as(s, c, t, "replaces")),
-        "fallocate" => (targets.iter()).find_map(|t| outside_as(s, c, t, "destroys bytes of")),
+        "fallocate" | "xfs_io" => {
+            (targets.iter()).find_map(|t| outside_as(s, c, t, "destroys bytes of"))
+        }
         _ => (targets.iter().find_map(|t| outside(s, c, t))).or_else(|| moved_in(s, c, &targets)),
     }
+}
+
+/// xfs_io's commands (`-c 'truncate 0'`, `-c 'pwrite …'`, `fpunch`, `fzero`, …) that cut,
+/// overwrite or punch out the file's bytes (xfs_io(8)).
+fn xfs_io_writes(a: &[Arg]) -> bool {
+    const WRITES: [&str; 10] = [
+        "truncate",
+        "pwrite",
+        "fpunch",
+        "fzero",
+        "fcollapse",
+        "finsert",
+        "reflink",
+        "dedupe",
+        "sendfile",
+        "copy_range",
+    ];
+    option_values(a, Some("-c"), "-c").iter().any(|cmd| {
+        cmd.split_whitespace()
+            .next()
+            .is_some_and(|w| WRITES.contains(&w))
+    })
 }
 
 /// `mv ~/docs ./old && rm -rf old`: what a `mv` of the call brought into the workspace from
@@ -243,11 +308,16 @@ fn overlaps(a: &str, b: &str) -> bool {
 }
 
 fn outside(s: &Subject, c: &Command, t: &Arg) -> Option<String> {
+    outside_doing(s, c, t, "deletes")
+}
+
+/// `outside_as`, except for a named entry of a temporary directory (a program's scratch).
+fn outside_doing(s: &Subject, c: &Command, t: &Arg, verb: &str) -> Option<String> {
     let here = !t.unresolved && !super::remote_code::on_another_host(c);
     if here && landing(s, c, t, follows_last(c)).is_some_and(|p| scratch_entry(&p)) {
         return None;
     }
-    outside_as(s, c, t, "deletes")
+    outside_as(s, c, t, verb)
 }
 
 /// A named entry of a temporary directory (`/tmp/build-123`, `/var/tmp/x/y`): a program's
@@ -384,30 +454,43 @@ fn rclone(s: &Subject, c: &Command) -> Option<String> {
     outside(s, c, target)
 }
 
-/// The files of `chmod MODE f…`; with `--reference=R` there is no mode operand.
-fn targets_of_mode_change(a: &[Arg]) -> Vec<&Arg> {
+/// The files of `chmod MODE f…`; with `--reference=R` there is no mode operand, nor for
+/// chcon given the context's parts (`chcon -t TYPE f…`, `-u`, `-r`, `-l`).
+fn targets_of_mode_change<'a>(prog: &str, a: &'a [Arg]) -> Vec<&'a Arg> {
+    const CHCON_PARTS: [&str; 8] = [
+        "-u", "-r", "-t", "-l", "--user", "--role", "--type", "--range",
+    ];
     let reference = a.iter().any(|x| x.text.starts_with("--reference"));
-    let skip = usize::from(!reference);
-    operands(a, &["--reference"])
-        .into_iter()
-        .skip(skip)
-        .collect()
+    let parts = prog == "chcon" && given(a, &CHCON_PARTS);
+    let skip = usize::from(!reference && !parts);
+    let valued: &[&str] = match prog {
+        "chcon" => &CHCON_PARTS,
+        _ => &["--reference"],
+    };
+    operands(a, valued).into_iter().skip(skip).collect()
+}
+
+/// A command `find -exec`/`-execdir`/`-ok` runs on each file it finds.
+fn under_find(c: &Command) -> bool {
+    c.wrappers.iter().any(|w| w.starts_with("find -"))
 }
 
 fn system_dir(s: &Subject, c: &Command) -> Option<String> {
-    targets_of_mode_change(args(c)).into_iter().find_map(|t| {
-        let p = landing(s, c, t, true)?;
-        let hit = t.unresolved
-            || SYSTEM_DIRS.contains(&p.path.as_str())
-            || s.env.host.home.as_deref() == Some(p.path.as_str());
-        hit.then(|| {
-            format!(
-                "`{}` changes permissions of {} recursively",
-                show(c),
-                p.path
-            )
+    targets_of_mode_change(program(c), args(c))
+        .into_iter()
+        .find_map(|t| {
+            let p = landing(s, c, t, true)?;
+            let hit = t.unresolved
+                || SYSTEM_DIRS.contains(&p.path.as_str())
+                || s.env.host.home.as_deref() == Some(p.path.as_str());
+            hit.then(|| {
+                format!(
+                    "`{}` changes permissions of {} recursively",
+                    show(c),
+                    p.path
+                )
+            })
         })
-    })
 }
 
 fn dd_to_device(c: &Command) -> Option<String> {
@@ -636,6 +719,7 @@ fn mv_to_void(s: &Subject, c: &Command) -> Option<String> {
 /// emptied or written over.
 fn redirected(s: &Subject, c: &Command) -> Option<String> {
     device_write(c)
+        .or_else(|| devices::kernel_write(c))
         .or_else(|| system_truncation(s, c))
         .or_else(|| emptied_by_redirect(s, c))
 }
@@ -697,6 +781,9 @@ fn emptied_by_redirect(s: &Subject, c: &Command) -> Option<String> {
     let a = args(c);
     let silent = match program(c) {
         "" | ":" | "true" | "false" => true,
+        // `exec 3> FILE`: an exec with only redirects opens them in the shell itself, and
+        // `>` truncates FILE as `: > FILE` would.
+        "exec" => a.is_empty(),
         "cat" => a.iter().all(|x| x.text == "/dev/null"),
         "echo" => a.iter().all(|x| x.text == "-n"),
         "printf" => a.iter().all(|x| x.text.is_empty()),

@@ -14,7 +14,19 @@ fn code_flags(prog: &str) -> &'static [&'static str] {
         "node" | "nodejs" | "deno" | "bun" => &["-e", "--eval", "-p", "--print", "eval"],
         "php" => &["-r"],
         "lua" | "tclsh" | "Rscript" | "R" => &["-e"],
-        "pwsh" | "powershell" => &["-c", "-Command", "-EncodedCommand", "-e"],
+        "julia" => &["-e", "--eval", "-E", "--print"],
+        "elixir" | "iex" => &["-e", "--eval"],
+        // PowerShell takes its parameters in any case and any unambiguous prefix.
+        "pwsh" | "powershell" => &[
+            "-c",
+            "-C",
+            "-Command",
+            "-command",
+            "-EncodedCommand",
+            "-encodedcommand",
+            "-ec",
+            "-e",
+        ],
         "awk" | "gawk" | "mawk" | "nawk" => &[],
         _ => &[],
     }
@@ -237,13 +249,94 @@ pub fn reaches_in(prog: &str, code: &str) -> Option<&'static str> {
         "awk" | "gawk" | "mawk" | "nawk" => {
             awk_output_redirect(code) || awk_argv_files(code).iter().any(Option::is_none)
         }
-        "perl" => perl_open(code),
+        "perl" => perl_open(code) || any_word(code, &PERL_REACHES),
+        "ruby" => any_word(code, &RUBY_REACHES),
+        "tclsh" | "wish" | "expect" => any_word(code, &TCL_REACHES),
+        "lua" => any_word(code, &LUA_REACHES),
+        "julia" => any_word(code, &JULIA_REACHES),
+        "elixir" | "iex" => any_word(code, &ELIXIR_REACHES),
+        "Rscript" | "R" => any_word(code, &R_REACHES),
+        // Every PowerShell cmdlet and alias (`ri`, `del`, `rm`, `iex`, `saps`) may reach files
+        // or processes, and its parameters take any case and prefix: no word list keeps up.
+        "pwsh" | "powershell" => !code.trim().is_empty(),
         "sqlite3" => SQLITE_DOT
             .iter()
             .any(|d| code.lines().any(|l| l.trim_start().starts_with(d))),
         _ => false,
     };
     hit.then_some("a file or command named in the code")
+}
+
+/// Each language's builtins that reach files, processes or the network and that `REACHES`
+/// (written for the common spellings) misses: perlfunc(1), Ruby's core classes, Tcl's
+/// commands, Lua's standard library, Julia's `Base.Filesystem` and process API, Elixir's
+/// `File`/`System`/`Port`.
+const PERL_REACHES: [&str; 14] = [
+    "truncate", "kill", "chmod", "chown", "symlink", "link", "mkdir", "utime", "fork", "syscall",
+    "sysopen", "qx", "require", "do",
+];
+const RUBY_REACHES: [&str; 10] = [
+    "Process",
+    "Socket",
+    "TCPSocket",
+    "UDPSocket",
+    "fork",
+    "syscall",
+    "IO",
+    "open",
+    "require",
+    "load",
+];
+const TCL_REACHES: [&str; 9] = [
+    "file", "exec", "open", "socket", "glob", "cd", "load", "source", "interp",
+];
+const LUA_REACHES: [&str; 8] = [
+    "os", "io", "require", "load", "loadfile", "dofile", "package", "debug",
+];
+const JULIA_REACHES: [&str; 18] = [
+    "rm", "run", "mv", "cp", "write", "touch", "mkdir", "mkpath", "chmod", "chown", "download",
+    "Sockets", "ccall", "pipeline", "include", "cd", "Pkg", "Base",
+];
+const ELIXIR_REACHES: [&str; 6] = ["File", "System", "Port", "Code", "Mix", "Node"];
+/// R: the shell, files, downloads, and the installers that build packages from GitHub or an
+/// address (`remotes::install_github`, `devtools::`, `pak::`).
+const R_REACHES: [&str; 20] = [
+    "system",
+    "system2",
+    "shell",
+    "unlink",
+    "file.remove",
+    "file.rename",
+    "file.copy",
+    "download.file",
+    "source",
+    "remotes",
+    "devtools",
+    "pak",
+    "install_github",
+    "install_url",
+    "install_git",
+    "socketConnection",
+    "url",
+    "dyn.load",
+    "eval",
+    "parse",
+];
+
+/// Whether one of `words` stands in `code` as a whole word (an identifier not part of a
+/// longer one): `kill 9, 1` but not `skill`.
+fn any_word(code: &str, words: &[&str]) -> bool {
+    let ident = |ch: char| ch.is_alphanumeric() || ch == '_';
+    words.iter().any(|w| {
+        code.match_indices(w).any(|(at, _)| {
+            let before = code[..at].chars().next_back().is_none_or(|ch| !ident(ch));
+            let after = code[at + w.len()..]
+                .chars()
+                .next()
+                .is_none_or(|ch| !ident(ch));
+            before && after
+        })
+    })
 }
 
 /// sqlite3's dot-commands that read, write or open files or run the shell.

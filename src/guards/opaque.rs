@@ -25,6 +25,9 @@ pub fn check(s: &Subject) -> Option<String> {
         return Some(why);
     }
     s.commands().find_map(|(_, _, c)| {
+        if let Some(why) = manifest(s, c) {
+            return Some(why);
+        }
         if let Some(what) = editors::reaches(c) {
             return Some(format!(
                 "`{}` runs a script of its own that uses {what}",
@@ -40,6 +43,23 @@ pub fn check(s: &Subject) -> Option<String> {
             .or_else(|| inline::reaches_in(super::argv::program(c), &code))
             .or_else(|| inline::preloads(c).then_some("a preloaded module"))?;
         Some(format!("`{}` runs inline code that uses {what}", show(c)))
+    })
+}
+
+/// Programs that apply a configuration of their own language to this machine: `puppet apply
+/// -e CODE` or `puppet apply site.pp` (any resource: files removed, packages, services, exec),
+/// and systemd-tmpfiles given a configuration that cannot be read now. `--noop` only reports.
+fn manifest(s: &Subject, c: &crate::shell::Command) -> Option<String> {
+    let a = super::argv::args(c);
+    let puppet = super::argv::program(c) == "puppet"
+        && a.first().is_some_and(|v| v.text == "apply")
+        && !super::argv::given(a, &["--noop"]);
+    let tmpfiles = super::destructive::system::unread_config(s, c);
+    (puppet || tmpfiles).then(|| {
+        format!(
+            "`{}` applies a configuration whose effect is not read here",
+            show(c)
+        )
     })
 }
 

@@ -50,8 +50,79 @@ pub fn written(c: &Command) -> Vec<Arg> {
         "tar" | "bsdtar" if creates_archive(a) => archive(a),
         "patch" => values(a, Some("-o"), &["--output"], true),
         "cp" => copy_destination(a),
+        "gawk" | "awk" if awk_in_place(a) => awk_files(a),
+        "script" => typescript(a),
         _ => Vec::new(),
     }
+}
+
+/// gawk's `-i inplace` (also `-iinplace`, `--include=inplace`) loads the extension that
+/// replaces each input file with the program's output (gawk manual, 16.7.9 Enabling In-Place
+/// File Editing).
+fn awk_in_place(a: &[Arg]) -> bool {
+    a.windows(2)
+        .any(|w| matches!(w[0].text.as_str(), "-i" | "--include") && w[1].text == "inplace")
+        || a.iter()
+            .any(|x| matches!(x.text.as_str(), "-iinplace" | "--include=inplace"))
+}
+
+/// The input files of `awk [opts] PROGRAM FILE…`, or of `awk -f PROG FILE…`.
+fn awk_files(a: &[Arg]) -> Vec<Arg> {
+    const VALUED: [&str; 10] = [
+        "-i",
+        "--include",
+        "-f",
+        "--file",
+        "-v",
+        "--assign",
+        "-F",
+        "--field-separator",
+        "-E",
+        "--exec",
+    ];
+    let from_file = has_flag(a, &[], &["file", "exec"]) || a.iter().any(|x| x.text == "-f");
+    let ops = operands(a, &VALUED);
+    let skip = usize::from(!from_file);
+    (ops.into_iter().skip(skip))
+        // `var=value` operands are assignments, not files.
+        .filter(|o| !o.text.contains('='))
+        .cloned()
+        .collect()
+}
+
+/// `script [opts] [FILE]` writes the session's typescript to FILE (default `typescript`),
+/// truncating it unless `-a`; `-O`/`-B`/`-I` name log files written the same way.
+fn typescript(a: &[Arg]) -> Vec<Arg> {
+    if has_flag(a, &['a'], &["append"]) {
+        return Vec::new();
+    }
+    const VALUED: [&str; 16] = [
+        "-c",
+        "--command",
+        "-E",
+        "--echo",
+        "-O",
+        "--log-out",
+        "-I",
+        "--log-in",
+        "-B",
+        "--log-io",
+        "-T",
+        "--log-timing",
+        "-m",
+        "--logging-format",
+        "-s",
+        "--size",
+    ];
+    let mut out: Vec<Arg> = operands(a, &VALUED)
+        .first()
+        .map(|o| (*o).clone())
+        .into_iter()
+        .collect();
+    for (short, long) in [("-O", "--log-out"), ("-B", "--log-io"), ("-I", "--log-in")] {
+        out.extend(values(a, Some(short), &[long], false));
+    }
+    out
 }
 
 /// xxd's options that take a value (`-c cols`, `-s seek`, …), so that the second operand is

@@ -7,11 +7,13 @@ use super::{show, Subject};
 use crate::shell::{Arg, Command};
 
 mod clis;
+mod containers;
 mod databases;
 mod firewalls;
 mod frameworks;
 mod http;
 mod process_managers;
+mod pushes;
 mod remote;
 mod services;
 
@@ -84,8 +86,7 @@ fn command(c: &Command) -> Option<&'static str> {
         "skopeo" => {
             first_in(a, &[], &["copy", "sync", "delete"]).then_some("publishes or deletes an image")
         }
-        "docker-compose" => first_in(a, &["-f", "--file", "-p", "--project-name"], &["push"])
-            .then_some("publishes images"),
+        "docker-compose" => containers::compose(a),
         "kubectl" | "oc" | "k3s" | "microk8s" | "microk8s.kubectl" | "minikube" | "kubecolor"
         | "k" => kubectl(a),
         "helm" => first_in(
@@ -101,10 +102,13 @@ fn command(c: &Command) -> Option<&'static str> {
                 "--registry-config",
                 "--repository-config",
             ],
+            // helm's aliases: `un`, `del`, `delete` for uninstall (helm-uninstall(1)).
             &[
                 "install",
                 "upgrade",
                 "uninstall",
+                "un",
+                "del",
                 "delete",
                 "rollback",
                 "push",
@@ -114,6 +118,9 @@ fn command(c: &Command) -> Option<&'static str> {
         .filter(|_| !dry_run(a)),
         "terraform" | "tofu" | "terragrunt" => terraform(a),
         "docker" | "podman" => docker(a, remote_daemon_var(c)),
+        "nerdctl" => containers::nerdctl(a),
+        "jj" => pushes::jj(a),
+        "sl" => pushes::sapling(a),
         "systemctl" | "service" => systemctl(prog, a),
         // `shutdown -c` cancels a pending shutdown.
         "shutdown" if has_flag(a, &['c'], &[]) => None,
@@ -294,7 +301,7 @@ fn unversioned(prog: &str) -> &str {
 
 /// `src:dst` pushes to dst, a bare name to the branch of that name, `:dst` deletes dst; `HEAD`
 /// is the current branch, which may be a protected one.
-fn reaches_protected(spec: &Arg) -> bool {
+pub(super) fn reaches_protected(spec: &Arg) -> bool {
     if spec.unresolved || spec.pattern {
         return true;
     }
@@ -386,7 +393,13 @@ fn kubectl(a: &[Arg]) -> Option<&'static str> {
     };
     let verb = ops.first()?.text.as_str();
     let reconciles = verb == "auth" && ops.get(1).is_some_and(|v| v.text == "reconcile");
-    let mutates = KUBECTL_MUTATING.contains(&verb) || reconciles;
+    // `rollout status` and `rollout history` only read; `undo`, `restart`, `pause`, `resume`
+    // change the workload.
+    let reads_rollout = verb == "rollout"
+        && ops
+            .get(1)
+            .is_some_and(|v| matches!(v.text.as_str(), "status" | "history"));
+    let mutates = (KUBECTL_MUTATING.contains(&verb) || reconciles) && !reads_rollout;
     (mutates && !dry_run(a)).then_some("changes a Kubernetes cluster")
 }
 
@@ -411,7 +424,7 @@ pub(super) const DOCKER_VALUED: [&str; 7] = [
 ];
 
 /// Verbs that only read a Docker daemon's state.
-const DOCKER_READS: [&str; 12] = [
+pub(super) const DOCKER_READS: [&str; 12] = [
     "ps", "ls", "images", "image", "inspect", "logs", "version", "info", "stats", "top", "events",
     "history",
 ];
@@ -430,7 +443,7 @@ fn remote_daemon_var(c: &Command) -> bool {
     })
 }
 
-fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
+pub(super) fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
     let ops = operands(a, &DOCKER_VALUED);
     // A daemon named on the command line is somebody else's machine: anything but a read.
     // Only docker's own options before the verb name one: after it, `-c`, `-H` belong to the
@@ -438,11 +451,18 @@ fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
     let verb_at = (ops.first())
         .and_then(|v| a.iter().position(|x| std::ptr::eq(x, *v)))
         .unwrap_or(a.len());
+    // podman's `--remote`/`-r`, `--url`, `--connection`/`-c` talk to another machine's
+    // service as docker's `-H` does.
     let remote = remote_var
         || a[..verb_at].iter().any(|x| {
-            matches!(x.text.as_str(), "-H" | "--host" | "--context" | "-c")
-                || x.text.starts_with("--host=")
+            matches!(
+                x.text.as_str(),
+                "-H" | "--host" | "--context" | "-c" | "--remote" | "-r" | "--url" | "--connection"
+            ) || x.text.starts_with("--host=")
                 || x.text.starts_with("--context=")
+                || x.text.starts_with("--url=")
+                || x.text.starts_with("--connection=")
+                || x.text.starts_with("--remote=")
         });
     if remote
         && ops
@@ -458,13 +478,24 @@ fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
         return (*name != "default")
             .then_some("points every later docker command at another daemon");
     }
+    // `docker update --cpus 0.01 --restart=no api` changes a running container's limits and
+    // restart policy: a service's configuration, never part of a build.
+    if matches!(
+        words.as_slice(),
+        ["update", ..] | ["container", "update", ..]
+    ) {
+        return Some("changes a running container's limits or restart policy");
+    }
     let pushes = match words.as_slice() {
         ["push", ..] => true,
         ["image" | "manifest" | "trust", "push", ..] => true,
         ["buildx" | "build", ..] => a.iter().any(|x| {
             x.text == "--push" || x.text.contains("push=true") || x.text.contains("type=registry")
         }),
-        ["compose", ..] => words.contains(&"push"),
+        ["compose", ..] => {
+            return containers::compose(&a[a.iter().position(|x| x.text == "compose")? + 1..])
+        }
+
         ["stack" | "service" | "swarm" | "secret" | "config", verb, ..] => {
             !matches!(*verb, "ls" | "ps" | "inspect" | "logs")
         }
@@ -473,7 +504,15 @@ fn docker(a: &[Arg], remote_var: bool) -> Option<&'static str> {
     pushes.then_some("publishes an image or changes a swarm")
 }
 
-const SYSTEMCTL_MUTATING: [&str; 15] = [
+/// `freeze` stops every process of a unit (cgroup freezer) until `thaw`; `set-property`
+/// and `revert` change a unit's limits (`CPUQuota=1%`) while it runs.
+const SYSTEMCTL_MUTATING: [&str; 21] = [
+    "freeze",
+    "thaw",
+    "set-property",
+    "revert",
+    "kexec",
+    "soft-reboot",
     "force-reload",
     "start",
     "stop",
@@ -546,10 +585,33 @@ fn publish(a: &[Arg]) -> Option<&'static str> {
         Some("npm") => ops.get(1),
         _ => ops.first(),
     }?;
-    let publishing = matches!(
-        abbreviation_of(&verb.text),
-        "publish" | "unpublish" | "deprecate" | "push" | "upload" | "yank" | "dist-tag" | "owner"
-    );
+    // `npm access set status=public|grant|revoke`: who may publish, and whether a private
+    // package becomes public; `access list|get` only read.
+    let access = verb.text == "access"
+        && ops.iter().any(|o| {
+            matches!(
+                o.text.as_str(),
+                "set"
+                    | "grant"
+                    | "revoke"
+                    | "public"
+                    | "restricted"
+                    | "2fa-required"
+                    | "2fa-not-required"
+            )
+        });
+    let publishing = access
+        || matches!(
+            abbreviation_of(&verb.text),
+            "publish"
+                | "unpublish"
+                | "deprecate"
+                | "push"
+                | "upload"
+                | "yank"
+                | "dist-tag"
+                | "owner"
+        );
     let dry = a
         .iter()
         .any(|x| x.text == "--dry-run" || x.text == "-n" && verb.text == "publish");

@@ -68,6 +68,7 @@ pub fn check(s: &Subject) -> Option<String> {
     s.view.scripts.iter().find_map(|script| {
         piped(script)
             .or_else(|| saved_then_run(s, script))
+            .or_else(|| through_file(s, script))
             .or_else(|| network_shell(script))
             .or_else(|| package_from_url(script))
             .or_else(|| container_given_host(script))
@@ -243,7 +244,17 @@ fn remote_spec(prog: &str, t: &str) -> bool {
         && !spec.starts_with(['@', '.', '/', '~', '-'])
         && !spec.contains(':')
         && !spec.ends_with(".tgz");
-    spec.contains("://") || spec.starts_with("git+") || spec.starts_with("github:") || shorthand
+    // npm's hosted-git shorthands (npm-install(1): `github:`, `gitlab:`, `bitbucket:`,
+    // `gist:`) clone the repository and run its install scripts.
+    let hosted = npm
+        && ["gitlab:", "gist:", "bitbucket:", "git@", "git:"]
+            .iter()
+            .any(|p| spec.starts_with(p));
+    spec.contains("://")
+        || spec.starts_with("git+")
+        || spec.starts_with("github:")
+        || shorthand
+        || hosted
 }
 
 /// `npx https://…/pkg.tgz`, `npm install git+https://…`: a package from an address runs its
@@ -440,8 +451,68 @@ fn remote_plugin(prog: &str, a: &[crate::shell::Arg]) -> bool {
                 && any_address()
         }
         "brew" => words().first() == Some(&"tap") && any_address(),
+        _ => installer_from_address(prog, a, any_address),
+    }
+}
+
+/// Installers of other ecosystems given a package, repository or index by address; their
+/// build and install code runs: `flatpak install --from URL`, `luarocks install
+/// --server=URL`, `cpanm URL`, `easy_install URL`, `opam pin add NAME URL`, `mix
+/// archive.install github OWNER/REPO`, `dotnet tool install --add-source URL`, `pre-commit
+/// try-repo URL` (the hooks of that repository run on the files), and `git clone -c
+/// core.hooksPath=DIR URL` (the cloned repository's own hooks run at checkout).
+fn installer_from_address(
+    prog: &str,
+    a: &[crate::shell::Arg],
+    any_address: impl Fn() -> bool,
+) -> bool {
+    let words = || super::argv::plain_words(a);
+    match prog {
+        "flatpak" => {
+            let w = words();
+            matches!(w.first(), Some(&("install" | "remote-add" | "update")))
+                && (any_address() || given(a, &["--from"]))
+        }
+        "luarocks" => {
+            let w = words();
+            let verb = ["install", "build", "make", "download"];
+            w.iter().any(|x| verb.contains(x))
+                && (any_address() || given(a, &["--server", "--only-server", "--from"]))
+        }
+        "cpanm" | "cpan" | "easy_install" => any_address(),
+        "opam" => {
+            let w = words();
+            matches!(
+                w.first(),
+                Some(&("pin" | "install" | "repository" | "repo" | "source"))
+            ) && any_address()
+        }
+        "mix" => {
+            let w = words();
+            matches!(w.first(), Some(&("archive.install" | "escript.install")))
+                && (matches!(w.get(1), Some(&("github" | "git"))) || any_address())
+        }
+        "dotnet" => {
+            let w = words();
+            let installs = w.contains(&"install") || w.starts_with(&["add", "package"]);
+            let sources = option_values(a, None, "--add-source")
+                .into_iter()
+                .chain(option_values(a, Some("-s"), "--source"));
+            installs && sources.into_iter().any(|v| v.contains("://"))
+        }
+        "pre-commit" => words().first() == Some(&"try-repo") && any_address(),
+        "git" => words().contains(&"clone") && sets_hooks_path(a),
         _ => false,
     }
+}
+
+/// `-c core.hooksPath=DIR` / `--config core.hooksPath=DIR` (the key in any case).
+fn sets_hooks_path(a: &[crate::shell::Arg]) -> bool {
+    a.iter().any(|x| {
+        let t = x.text.to_ascii_lowercase();
+        let t = t.strip_prefix("--config=").unwrap_or(&t);
+        t.starts_with("core.hookspath=")
+    })
 }
 
 /// Options that name where a package comes from, by installer: a value other than the
@@ -737,20 +808,60 @@ fn piped(script: &Script) -> Option<String> {
         if c.inputs.is_empty() {
             return None;
         }
-        // `make -f -` reads its makefile, recipes and all, from stdin.
-        let make_stdin =
-            program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
-        let runs_input = make_stdin
-            || to_command_runs_input(c)
-            || filter_runs_input(c)
-            || takes_commands_on_stdin(c)
-            || is_interpreter(program(c)) && !runs_own_literal(c);
-        if !runs_input {
+        if !runs_input(c) {
             return None;
         }
         let source = feeder(script, i, 0)?;
         Some(format!(
             "`{}` runs what `{}` produced",
+            show(c),
+            show(source)
+        ))
+    })
+}
+
+/// A command that runs what reaches its stdin.
+fn runs_input(c: &Command) -> bool {
+    // `make -f -` reads its makefile, recipes and all, from stdin.
+    let make_stdin =
+        program(c) == "make" && option_values(args(c), Some("-f"), "--file").contains(&"-");
+    make_stdin
+        || to_command_runs_input(c)
+        || filter_runs_input(c)
+        || takes_commands_on_stdin(c)
+        || is_interpreter(program(c)) && !runs_own_literal(c)
+}
+
+/// `mkfifo f; sh < f & curl URL > f`: an interpreter reading its stdin from a file that a
+/// download or decode of the same line writes (a FIFO passes the bytes as a pipe would; a
+/// plain file holds them by the time a later reader opens it).
+fn through_file(s: &Subject, script: &Script) -> Option<String> {
+    let written: Vec<(String, &Command)> = (script.commands.iter())
+        .filter(|d| is_source(d))
+        .flat_map(|d| {
+            let redirected = (d.redirects.iter())
+                .filter(|r| r.kind != crate::shell::RedirectKind::Read)
+                .map(|r| r.target.text.clone());
+            let named = outputs(d).0;
+            redirected
+                .chain(named)
+                .map(|f| (resolved(s, d, &f), d))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if written.is_empty() {
+        return None;
+    }
+    script.commands.iter().find_map(|c| {
+        let read = (c.redirects.iter())
+            .filter(|r| r.kind == crate::shell::RedirectKind::Read)
+            .map(|r| resolved(s, c, &r.target.text));
+        let fed = read
+            .into_iter()
+            .find_map(|f| written.iter().find(|(w, _)| same_file(w, &f)));
+        let (_, source) = fed.filter(|_| runs_input(c))?;
+        Some(format!(
+            "`{}` runs what `{}` wrote to the file it reads",
             show(c),
             show(source)
         ))
@@ -999,6 +1110,51 @@ fn saved_then_run(s: &Subject, script: &Script) -> Option<String> {
     None
 }
 
+/// `openssl req -engine x.so`, `LD_PRELOAD=./x.so ls`, `enable -f x.so`, `.load x.so`: a
+/// downloaded shared library named anywhere in a later command is loaded into it, and its
+/// constructors run. Programs that only look at a file (`sha256sum`, `file`, `rm`) load
+/// nothing.
+fn loads_library(s: &Subject, c: &Command, saved: &[String]) -> bool {
+    const LOOKS: [&str; 16] = [
+        "rm",
+        "ls",
+        "file",
+        "stat",
+        "sha256sum",
+        "sha1sum",
+        "sha512sum",
+        "md5sum",
+        "b2sum",
+        "nm",
+        "objdump",
+        "readelf",
+        "strings",
+        "du",
+        "chmod",
+        "test",
+    ];
+    let libraries: Vec<&String> = (saved.iter())
+        .filter(|f| {
+            let name = crate::paths::basename(f);
+            [".so", ".dylib", ".dll", ".node"]
+                .iter()
+                .any(|e| name.ends_with(e))
+                || name.contains(".so.")
+        })
+        .collect();
+    if libraries.is_empty() || listed(&LOOKS, program(c)) || is_source(c) {
+        return false;
+    }
+    let words =
+        (c.argv.iter().map(|x| x.text.as_str())).chain(c.wrappers.iter().map(String::as_str));
+    words.into_iter().any(|w| {
+        let value = w.rsplit_once('=').map_or(w, |(_, v)| v);
+        libraries
+            .iter()
+            .any(|f| w.contains(f.as_str()) || same_file(f, &resolved(s, c, value)))
+    })
+}
+
 /// A patch from a file saved by a download applied to the working tree.
 fn applies_saved(s: &Subject, c: &Command, saved: &[String]) -> bool {
     let a = args(c);
@@ -1188,14 +1344,14 @@ fn runs_saved(s: &Subject, c: &Command, saved: &[String], unnamed: bool) -> Opti
             .iter()
             .skip(1)
             .any(|f| named(&f.text));
-    (executes_path || interpreted || installed || built || instructed || made_executable).then(
-        || {
+    let loaded = loads_library(s, c, saved);
+    (executes_path || interpreted || installed || built || instructed || made_executable || loaded)
+        .then(|| {
             format!(
                 "`{}` runs a file the same command line downloaded or decoded",
                 show(c)
             )
-        },
-    )
+        })
 }
 
 /// `make -C /tmp/r`, `npm install /tmp/r`, after an earlier call of the session ran `git clone

@@ -152,6 +152,19 @@ impl Walker {
                         self.emit(args[..from].to_vec(), cx.clone());
                         self.documents(basename(&args[0].text), &args[..from], &cx);
                     }
+                    // `script -q FILE -c CMD` writes its typescript to FILE: script stays a
+                    // command of its own, without `-c CMD`.
+                    if label == "script" {
+                        let own = (args.iter().enumerate())
+                            .filter(|&(i, _)| i != from && i + 1 != from)
+                            .map(|(_, a)| a.clone())
+                            .collect();
+                        self.emit(own, cx.clone());
+                    }
+                    return self.nested_shell(&label, &args, script, Vec::new(), cx);
+                }
+                Peel::Commands { label, from, sep } => {
+                    let script = join_with(&args[from..], sep);
                     return self.nested_shell(&label, &args, script, Vec::new(), cx);
                 }
             }
@@ -575,10 +588,15 @@ pub(super) fn positional_words(n: usize) -> String {
 
 /// Words joined by spaces, as `eval` and `sh -c "$*"` see them.
 pub(super) fn join(words: &[Arg]) -> Arg {
+    join_with(words, " ")
+}
+
+/// The words as one script, `sep` between them.
+fn join_with(words: &[Arg], sep: &str) -> Arg {
     let mut out = Arg::default();
     for (i, w) in words.iter().enumerate() {
         if i > 0 {
-            out.text.push(' ');
+            out.text.push_str(sep);
         }
         out.text.push_str(&w.text);
         out.unresolved |= w.unresolved;

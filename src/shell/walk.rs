@@ -41,6 +41,9 @@ pub(super) struct Walker {
     pub(super) derived: Vec<(String, Vec<String>)>,
     /// `x=$(curl …)`: the commands whose output each unknown variable holds.
     pub(super) outputs: Vec<(String, Vec<usize>)>,
+    /// `tee >(sh)`: the commands of an output process substitution, which read what the
+    /// command it stands in writes; that command is the next one emitted.
+    readers: Vec<usize>,
 }
 
 /// A simple command on its way to becoming a `Command`: what the words around argv said.
@@ -87,6 +90,7 @@ impl Walker {
             env_reads: Vec::new(),
             derived: Vec::new(),
             outputs: Vec::new(),
+            readers: Vec::new(),
         }
     }
 
@@ -569,10 +573,16 @@ impl Walker {
             self.too_deep("process substitution");
         } else {
             let saved = self.vars.clone();
+            let first = self.out.commands.len();
             let producers = self.list(&sub.list, depth + 1, &[]);
             self.vars = saved;
-            if matches!(kind, ast::ProcessSubstitutionKind::Read) {
-                inputs.extend(producers);
+            match kind {
+                ast::ProcessSubstitutionKind::Read => inputs.extend(producers),
+                // Every command of the list shares its stdin: each may read the writer's
+                // output (an over-approximation for later pipeline stages, fed anyway).
+                ast::ProcessSubstitutionKind::Write => {
+                    self.readers.extend(first..self.out.commands.len())
+                }
             }
         }
         Arg {
@@ -709,7 +719,8 @@ impl Walker {
         inputs.sort_unstable();
         inputs.dedup();
         let env_reads = std::mem::take(&mut self.env_reads);
-        self.push(Command {
+        let readers = std::mem::take(&mut self.readers);
+        let at = self.push(Command {
             argv: args,
             wrappers: cx.wrappers,
             redirects: cx.redirects,
@@ -723,7 +734,13 @@ impl Walker {
             program_text: None,
             discovered: Vec::new(),
             code_read: false,
-        })
+        });
+        for r in readers {
+            if let Some(c) = self.out.commands.get_mut(r) {
+                c.inputs.push(at);
+            }
+        }
+        at
     }
 }
 

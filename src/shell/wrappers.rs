@@ -37,6 +37,14 @@ pub(super) enum Peel {
     },
     /// `npx PKG …`: the program is the package's binary, `PKG` minus scope and version.
     Package { label: String, index: usize },
+    /// Each word from `from` on is a whole command line for `sh -c` (moreutils' `pee CMD…`,
+    /// `mispipe CMD1 CMD2`): they run as one script, joined by `sep` (a newline, or `|` where
+    /// the program pipes one into the next).
+    Commands {
+        label: String,
+        from: usize,
+        sep: &'static str,
+    },
 }
 
 /// Index of the first word at or after `start` that is not an option. `short` lists the short
@@ -622,6 +630,17 @@ pub(super) fn peel(args: &[Arg]) -> Peel {
             None => Peel::Program,
         },
         "npx" | "bunx" => package(name, args, 1),
+        // shx (the shelljs CLI) runs a coreutils verb of its own: `shx rm -rf DIR` is `rm`.
+        "shx" => wrap("shx", after_options(args, 1, "", &[]), args),
+        // moreutils: `pee CMD…` feeds its stdin to each command; `mispipe CMD1 CMD2` pipes
+        // the first into the second. Each word is a line for `sh -c`.
+        "pee" => commands(name, after_options(args, 1, "", &[]), "\n", args),
+        "mispipe" => commands(name, 1, " | ", args),
+        // `compgen -C CMD WORD` runs CMD (through the shell) to list completions.
+        "compgen" => match args.iter().position(|a| a.text == "-C") {
+            Some(i) => script("compgen -C", i + 1, true, args),
+            None => Peel::Program,
+        },
         "pnpm" | "yarn" | "bun" | "npm" => {
             let sub = args.get(1).map(|a| a.text.as_str());
             match (name, sub) {
@@ -862,6 +881,17 @@ fn script(label: &str, from: usize, single: bool, args: &[Arg]) -> Peel {
         label: label.to_owned(),
         from,
         single,
+    }
+}
+
+fn commands(label: &str, from: usize, sep: &'static str, args: &[Arg]) -> Peel {
+    if from >= args.len() {
+        return Peel::Program;
+    }
+    Peel::Commands {
+        label: label.to_owned(),
+        from,
+        sep,
     }
 }
 

@@ -487,9 +487,14 @@ fn program_files(name: &str, args: &[Arg]) -> Vec<String> {
             }
             break;
         }
-        if PRELOAD.contains(&t) {
-            out.extend(value.map(|v| basename(v).to_string()));
+        if PRELOAD.contains(&t) || name == "lua" && t == "-l" {
+            out.extend(value.map(|v| preloaded(name, v)).into_iter().flatten());
             i += 2;
+            continue;
+        }
+        if let Some(v) = glued_preload(name, t) {
+            out.extend(preloaded(name, v));
+            i += 1;
             continue;
         }
         if matches!(name, "deno" | "bun") && t == "run" {
@@ -503,6 +508,32 @@ fn program_files(name: &str, args: &[Arg]) -> Vec<String> {
         i += if VALUED.contains(&t) { 2 } else { 1 };
     }
     out
+}
+
+/// The value of a preload flag written in the same word: Ruby's `-r/tmp/x.rb`, `-rx` (require
+/// before the program, ruby(1)) and Lua's `-lx` (`require("x")`, lua(1)).
+fn glued_preload<'a>(name: &str, t: &'a str) -> Option<&'a str> {
+    let flag = match name {
+        "ruby" => "-r",
+        "lua" => "-l",
+        _ => return None,
+    };
+    t.strip_prefix(flag).filter(|v| !v.is_empty())
+}
+
+/// The files a preload names: the file itself, and for a bare module name the file its
+/// `require` finds in the working directory (`-rx` → x.rb, `-lx` → x.lua).
+fn preloaded(name: &str, v: &str) -> Vec<String> {
+    let file = basename(v).to_string();
+    let ext = match name {
+        "ruby" => ".rb",
+        "lua" => ".lua",
+        _ => return vec![file],
+    };
+    match file.ends_with(ext) {
+        true => vec![file],
+        false => vec![format!("{file}{ext}"), file],
+    }
 }
 
 /// `./t.py` whose first line is `#!/usr/bin/env python3` (or `#!/usr/bin/perl -w`): the

@@ -20,6 +20,8 @@ enum When {
     SaysWith(&'static [&'static str], &'static [&'static str]),
     /// Always, unless one of the flags (a check mode, a local target).
     Unless(&'static [&'static str]),
+    /// The words, unless one of the flags (`deno publish --dry-run`).
+    SaysUnless(&'static [&'static str], &'static [&'static str]),
 }
 
 struct Mutation {
@@ -35,7 +37,7 @@ pub(super) const SERVICE: &str = "stops or changes a running service";
 pub(super) const DATA: &str = "destroys a database's data";
 const SECRETS: &str = "changes a repository's secrets or variables, which its deploys read";
 
-use When::{AnyPrefix, AnyWord, Says, SaysWith, Unless};
+use When::{AnyPrefix, AnyWord, Says, SaysUnless, SaysWith, Unless};
 
 const MUTATIONS: &[Mutation] = &[
     m(&["gh"], Says(&["pr", "merge"]), REPO),
@@ -56,6 +58,20 @@ const MUTATIONS: &[Mutation] = &[
     m(&["glab"], Says(&["release", "create"]), REPO),
     m(&["glab"], Says(&["repo", "delete"]), REPO),
     m(&["git"], Says(&["subtree", "push"]), "pushes a subtree"),
+    // Other ways of landing commits on the shared trunk: git-town's `ship` merges the branch
+    // into the main branch and pushes it; `git svn dcommit` and `git p4 submit` commit to the
+    // Subversion or Perforce server, which has no branch of the agent's own.
+    m(&["git"], Says(&["town", "ship"]), REPO),
+    m(&["git-town"], AnyWord(&["ship"]), REPO),
+    m(&["git"], Says(&["svn", "dcommit"]), REPO),
+    m(&["git"], Says(&["p4", "submit"]), REPO),
+    // Gitea's CLI: `tea pulls merge` (aliases `pull`, `pr`) merges on the server.
+    m(&["tea"], AnyWord(&["merge"]), REPO),
+    m(&["tea"], Says(&["releases", "create"]), REPO),
+    m(&["tea"], Says(&["releases", "delete"]), REPO),
+    m(&["tea"], Says(&["repos", "delete"]), REPO),
+    // `gh repo sync --force` hard-resets the destination branch to the source's.
+    m(&["gh"], SaysWith(&["repo", "sync"], &["--force"]), REPO),
     m(
         &["argocd"],
         AnyWord(&["sync", "rollback", "terminate-op"]),
@@ -252,6 +268,64 @@ const MUTATIONS: &[Mutation] = &[
     m(&["vault"], Says(&["lease", "revoke"]), DATA),
     m(&["vault"], Says(&["operator", "seal"]), SERVICE),
     m(&["hcloud"], AnyWord(&HCLOUD_MUTATING), DEPLOYS),
+    // Kubernetes' own container runtime: every container crictl sees is a pod's, so removing
+    // or stopping one is a change to the cluster behind kubelet's back.
+    m(
+        &["crictl"],
+        AnyWord(&["rm", "rmp", "stop", "stopp", "rmi", "exec", "update"]),
+        SERVICE,
+    ),
+    // containerd's admin CLI: tasks are running containers, whoever started them (Kubernetes
+    // in `-n k8s.io`, Docker in `moby`).
+    m(&["ctr"], Says(&["tasks", "kill"]), SERVICE),
+    m(&["ctr"], Says(&["t", "kill"]), SERVICE),
+    m(&["ctr"], Says(&["tasks", "rm"]), SERVICE),
+    m(&["ctr"], Says(&["tasks", "delete"]), SERVICE),
+    m(&["ctr"], Says(&["containers", "rm"]), SERVICE),
+    m(&["ctr"], Says(&["containers", "delete"]), SERVICE),
+    m(&["ctr"], Says(&["c", "rm"]), SERVICE),
+    m(&["ctr"], Says(&["snapshots", "rm"]), SERVICE),
+    // Virtual machines and system containers, which run services rather than a build:
+    // LXD/Incus, libvirt, Vagrant, Multipass.
+    m(&["lxc", "incus"], AnyWord(&["delete", "rebuild"]), SERVICE),
+    m(&["virsh"], AnyWord(&VIRSH_MUTATING), SERVICE),
+    m(&["vagrant"], AnyWord(&["destroy"]), SERVICE),
+    m(&["multipass"], AnyWord(&["delete", "purge"]), SERVICE),
+    // Registries of other ecosystems; each one's dry run stays allowed.
+    m(
+        &["deno"],
+        SaysUnless(&["publish"], &["--dry-run"]),
+        PUBLISHES,
+    ),
+    m(
+        &["dart", "flutter"],
+        SaysUnless(&["pub", "publish"], &["--dry-run", "-n"]),
+        PUBLISHES,
+    ),
+    m(
+        &["anaconda"],
+        AnyWord(&["upload", "remove", "copy", "move"]),
+        PUBLISHES,
+    ),
+    m(&["maturin"], AnyWord(&["publish", "upload"]), PUBLISHES),
+];
+
+/// libvirt's verbs that stop, delete or change a domain, volume, pool or network.
+const VIRSH_MUTATING: [&str; 14] = [
+    "destroy",
+    "undefine",
+    "shutdown",
+    "reboot",
+    "reset",
+    "suspend",
+    "managedsave",
+    "vol-delete",
+    "vol-wipe",
+    "pool-destroy",
+    "pool-delete",
+    "pool-undefine",
+    "net-destroy",
+    "net-undefine",
 ];
 
 /// Hetzner Cloud: `server delete|poweroff|rebuild`, `volume detach`, … (`list`, `describe`
@@ -486,6 +560,7 @@ fn holds(when: &When, a: &[Arg], plain: &[&str]) -> bool {
             .any(|w| prefixes.iter().any(|p| w.starts_with(p))),
         SaysWith(words, flags) => says(plain, words) && (flags.is_empty() || given(a, flags)),
         Unless(flags) => !given(a, flags),
+        SaysUnless(words, flags) => says(plain, words) && !given(a, flags),
     }
 }
 

@@ -32,6 +32,13 @@ pub fn mutation(c: &Command, prog: &str) -> Option<&'static str> {
         }
         _ => return None,
     };
+    // The Engine API through the daemon's socket: a request's body (a privileged container,
+    // a host mount, a stop) is not read the way the docker CLI's flags are, and no developer
+    // drives the daemon by hand through raw requests, so any write there is judged.
+    let sockets = option_values(a, None, "--unix-socket");
+    if sockets.iter().any(|p| engine_socket(p)) {
+        return Some(DOCKER);
+    }
     // A GraphQL mutation (`mergePullRequest`, `createRef`) writes as a REST PUT would.
     let mutation = a.iter().any(|x| x.text.contains("mutation"));
     urls.iter().find_map(|u| judge(u, &method, mutation))
@@ -272,6 +279,16 @@ fn docker_path(path: &str) -> bool {
     ]
     .iter()
     .any(|p| path.contains(p))
+}
+
+/// The control sockets of Docker, Podman and containerd (`/var/run/docker.sock`,
+/// `/run/podman/podman.sock`, `/run/containerd/containerd.sock`).
+fn engine_socket(path: &str) -> bool {
+    let name = crate::paths::basename(path);
+    matches!(
+        name,
+        "docker.sock" | "podman.sock" | "containerd.sock" | "dockershim.sock"
+    )
 }
 
 /// The loopback and unspecified addresses: this machine.

@@ -135,7 +135,7 @@ fn test_file(name: &str) -> bool {
 
 /// The modules a program imports, as the files that may hold them.
 pub fn modules(lang: Lang, code: &str) -> Vec<Load> {
-    let Some(t) = lex::tokens(code, lang) else {
+    let Ok(t) = lex::tokens(code, lang) else {
         return Vec::new();
     };
     let mut out = Vec::new();

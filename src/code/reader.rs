@@ -109,10 +109,10 @@ pub struct Reader<'a> {
 /// `code` in `lang` read by the dialect `d`: unread as a whole when too long to tokenise.
 pub fn read_text(code: &str, lang: super::lex::Lang, d: &dyn Dialect) -> Reading {
     match super::lex::tokens(code, lang) {
-        Some(t) => read(&t, d),
-        None => {
+        Ok(t) => read(&t, d),
+        Err(why) => {
             let mut out = Out::default();
-            out.unread("a program too long to read");
+            out.unread(why);
             out.finish()
         }
     }

@@ -25,22 +25,46 @@ const TREE_READERS: [&str; 8] = [
     "tar", "zip", "7z", "rsync", "scp", "cpio", "bsdtar", "strings",
 ];
 
-/// A variable name that holds a secret by convention (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`).
+/// A variable name that holds a secret by convention (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN`,
+/// `DATABASE_URL`, `NPM_AUTH`). A framework's public settings are not (`PUBLIC_URL`,
+/// `NEXT_PUBLIC_API_BASE`): they are built into the pages it serves, unless the name says
+/// secret or private all the same.
 pub(super) fn secret_name(name: &str) -> bool {
     let n = name.to_ascii_uppercase();
-    [
+    let said = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    if PUBLIC_PREFIXES.iter().any(|p| n.starts_with(p))
+        && !said(&["SECRET", "PASSWORD", "PASSWD", "PRIVATE"])
+    {
+        return false;
+    }
+    said(&[
         "KEY",
         "TOKEN",
         "SECRET",
         "PASSWORD",
         "PASSWD",
         "CREDENTIAL",
-        "AUTH",
         "_URL",
         "DSN",
-    ]
-    .iter()
-    .any(|w| n.contains(w))
+    ]) || n.split(|c: char| !c.is_ascii_alphanumeric()).any(auth_word)
+}
+
+/// The prefixes of settings that Next.js, Expo, Nuxt, Vite, create-react-app and SvelteKit
+/// put into the code they send to browsers.
+const PUBLIC_PREFIXES: [&str; 6] = [
+    "NEXT_PUBLIC_",
+    "EXPO_PUBLIC_",
+    "NUXT_PUBLIC_",
+    "VITE_",
+    "REACT_APP_",
+    "PUBLIC_",
+];
+
+/// `AUTH` as a word of a name, or at a word's end or start (`AUTH`, `OAUTH`, `NPM_AUTH`,
+/// `AUTHTOKEN`, `AUTHORIZATION`), not in `AUTHOR` or `AUTHORITY`.
+fn auth_word(w: &str) -> bool {
+    w.ends_with("AUTH")
+        || w.starts_with("AUTH") && (!w.starts_with("AUTHOR") || w.starts_with("AUTHORIZ"))
 }
 
 /// Words that make a search a search for secrets.
@@ -1262,4 +1286,43 @@ fn extglob_alternatives(word: &str) -> Option<Vec<String>> {
         .take(16)
         .map(|alt| format!("{head}{alt}{tail}"));
     Some(alts.collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::secret_name;
+
+    #[test]
+    fn secret_names_by_convention() {
+        for n in [
+            "GITHUB_TOKEN",
+            "AWS_SECRET_ACCESS_KEY",
+            "DATABASE_URL",
+            "REDIS_URL",
+            "SENTRY_DSN",
+            "AUTH",
+            "AUTH_TOKEN",
+            "OAUTH_CLIENT_ID",
+            "NPM_AUTH",
+            "HTTP_AUTHORIZATION",
+            "ghauthtoken",
+            "NEXT_PUBLIC_SECRET",
+            "VITE_PRIVATE_KEY",
+        ] {
+            assert!(secret_name(n), "{n}");
+        }
+        for n in [
+            "PUBLIC_URL",
+            "AUTHOR_NAME",
+            "GIT_AUTHOR_EMAIL",
+            "CERT_AUTHORITY",
+            "NEXT_PUBLIC_API_URL",
+            "VITE_API_BASE_URL",
+            "REACT_APP_MAPS_KEY",
+            "EXPO_PUBLIC_SUPABASE_ANON_KEY",
+            "HOME",
+        ] {
+            assert!(!secret_name(n), "{n}");
+        }
+    }
 }

@@ -212,7 +212,20 @@ impl CallView {
         for (path, access) in raw {
             let ctx = self.path_context(host.home.as_deref());
             let path = paths::resolve_literal(&path, &ctx);
+            // On ENOENT the read tool opens other spellings of the name (`Login\u{a0}Data` →
+            // `Login Data`): each is a file this call may read.
+            let respelled = match access {
+                Access::Read => paths::read_variants(&path.path),
+                _ => Vec::new(),
+            };
             self.files.push(FileUse { path, access });
+            self.files.extend(respelled.into_iter().map(|path| FileUse {
+                path: Resolved {
+                    path,
+                    pattern: false,
+                },
+                access,
+            }));
         }
     }
 }

@@ -435,8 +435,12 @@ fn parallel(a: &[Arg]) -> Vec<String> {
         .position(|x| !x.text.starts_with('-'))
         .unwrap_or(sep);
     let command: Vec<String> = a[start..sep].iter().map(|x| shell_quote(&x.text)).collect();
+    // With no command each argument is a command line of its own.
     (a[sep + 1..].iter().take(8))
-        .map(|arg| format!("{} {}", command.join(" "), shell_quote(&arg.text)))
+        .map(|arg| match command.is_empty() {
+            true => arg.text.clone(),
+            false => format!("{} {}", command.join(" "), shell_quote(&arg.text)),
+        })
         .collect()
 }
 
@@ -474,6 +478,8 @@ fn make_eval(a: &[Arg]) -> Vec<String> {
                 .map(|(_, c)| c),
         })
         .map(|r| r.trim_start_matches(['@', '-', '+', ' ']).to_string())
+        // What make does while it reads the text: `$(shell …)`, `$(file <F)`.
+        .chain(texts.iter().map(|t| shell::makefile_commands(t)))
         .collect()
 }
 

@@ -68,6 +68,10 @@ impl Walker {
             };
             match text {
                 Some(t) => {
+                    let t = match doc {
+                        Doc::M4 => format!("{}{t}", m4_defines(args)),
+                        _ => t,
+                    };
                     lines.push_str(&doc.commands(&t, &dirs));
                     lines.push('\n');
                 }
@@ -130,6 +134,22 @@ impl Doc {
 const M4_VALUED: [&str; 9] = ["-D", "-U", "-I", "-o", "-F", "-R", "-L", "-l", "-t"];
 /// GNU as's options that take the next word.
 const AS_VALUED: [&str; 4] = ["-o", "-I", "--defsym", "-march"];
+
+/// m4's `-D NAME=VALUE` (`--define`) as the `define` calls they amount to, before the input.
+fn m4_defines(args: &[Arg]) -> String {
+    let mut out = String::new();
+    let mut words = args[1..].iter().map(|a| a.text.as_str());
+    while let Some(w) = words.next() {
+        let def = match w {
+            "-D" | "--define" => words.next(),
+            _ => w.strip_prefix("-D").or_else(|| w.strip_prefix("--define=")),
+        };
+        if let Some((name, value)) = def.and_then(|d| d.split_once('=')) {
+            out.push_str(&format!("define(`{name}', `{value}')"));
+        }
+    }
+    out
+}
 
 /// `-I DIR` and `-IDIR`: the directories a program searches for a relative file it includes.
 fn include_dirs(args: &[Arg]) -> Vec<String> {

@@ -15,6 +15,13 @@ const COMPUTED: &str = "\"$M4_COMPUTED\"";
 const READS: [&str; 3] = ["include", "sinclude", "undivert"];
 const RUNS: [&str; 2] = ["syscmd", "esyscmd"];
 
+/// Builtins that neither read files nor run commands, which `indir` may name.
+const HARMLESS: [&str; 24] = [
+    "define", "undefine", "pushdef", "popdef", "dnl", "len", "index", "substr", "translit", "incr",
+    "decr", "eval", "ifelse", "ifdef", "shift", "format", "divert", "divnum", "errprint",
+    "patsubst", "regexp", "upcase", "downcase", "m4exit",
+];
+
 /// m4's state while the text is scanned.
 struct Scan {
     open: String,
@@ -150,8 +157,18 @@ impl Scan {
                 self.close = Some(arg(1)).filter(|c| !c.is_empty()).unwrap_or("'").into();
             }
             "indir" | "builtin" => {
-                let inner = arg(0).strip_prefix("m4_").unwrap_or(arg(0)).to_owned();
-                self.call(&inner, args.get(1..).unwrap_or(&[]), depth);
+                let named = self.substituted(arg(0));
+                let inner = named.strip_prefix("m4_").unwrap_or(&named).to_owned();
+                let known = READS.contains(&inner.as_str())
+                    || RUNS.contains(&inner.as_str())
+                    || HARMLESS.contains(&inner.as_str())
+                    || self.defines.iter().any(|(n, _)| *n == inner);
+                match known {
+                    true => self.call(&inner, args.get(1..).unwrap_or(&[]), depth),
+                    // A name pasted together while the arguments were collected
+                    // (`indir(X`'ude, …)` with X defined as `incl`): any builtin.
+                    false => self.out.push(COMPUTED.to_owned()),
+                }
             }
             // A builtin handed around by its definition may be called by any name.
             "defn"
@@ -247,6 +264,10 @@ mod tests {
         assert_eq!(commands("define(`F', `.env')include(F)"), "cat '.env'");
         assert_eq!(commands("indir(`include', `.env')"), "cat '.env'");
         assert_eq!(commands("changequote([,])include([.env])"), "cat '.env'");
+        assert_eq!(
+            commands("define(`X', `incl')indir(X`'ude, `.env')"),
+            "\"$M4_COMPUTED\""
+        );
         assert_eq!(
             commands("define(`r', `syscmd($1)')r(`rm x')"),
             "\"$M4_COMPUTED\""

@@ -10,6 +10,17 @@
 /// when that is known, `Some(Err(()))` when not, `None` for any other line.
 pub fn rerun(line: &str, last: &str) -> Option<Result<String, ()>> {
     let words: Vec<&str> = line.split_whitespace().collect();
+    // `FCEDIT=… fc`, `ls; fc -s`: an `fc` after an assignment or another command re-runs a
+    // line the rest of this one does not replace, so the whole line is only known when it
+    // runs. `grep fc notes` only names it.
+    let later = words.iter().enumerate().skip(1).find(|(k, w)| {
+        let before = words[k - 1];
+        (**w == "fc" || w.ends_with(";fc"))
+            && (before.contains('=') || before.ends_with([';', '&', '|', '\'']))
+    });
+    if later.is_some() {
+        return Some(Err(()));
+    }
     let rest = match words.as_slice() {
         ["fc", "-l" | "-ln" | "-nl" | "-lr" | "-rl", ..] => return None,
         ["fc", "-s" | "-e" | "-es", rest @ ..] => {
@@ -66,6 +77,9 @@ mod tests {
         assert_eq!(rerun("fc -s rm", "ls"), Some(Err(())));
         assert_eq!(rerun("fc", "ls"), Some(Err(())));
         assert_eq!(rerun("fc -l", "ls"), None);
+        assert_eq!(rerun("FCEDIT='sed -i s/a/b/' fc", "ls"), Some(Err(())));
+        assert_eq!(rerun("rm -rf d; fc -s", "ls"), Some(Err(())));
+        assert_eq!(rerun("grep fc notes", "ls"), None);
         assert_eq!(rerun("ls", "ls"), None);
     }
 }

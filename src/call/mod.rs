@@ -444,7 +444,8 @@ const RECALL: char = '\u{E000}';
 /// any other use of Up (several, or editing the recalled line) is a line only known when it
 /// runs.
 pub fn recalled(input: &str, last: &str) -> String {
-    if !input.contains(RECALL) && !input.contains("fc") && !input.contains('r') {
+    let maybe_fc = input.contains("fc") || input.lines().any(|l| l.trim_start().starts_with('r'));
+    if !input.contains(RECALL) && !maybe_fc {
         return input.to_string();
     }
     let count = input.split('\n').count();

@@ -435,8 +435,12 @@ fn parallel(a: &[Arg]) -> Vec<String> {
         .position(|x| !x.text.starts_with('-'))
         .unwrap_or(sep);
     let command: Vec<String> = a[start..sep].iter().map(|x| shell_quote(&x.text)).collect();
+    // With no command each argument is a command line of its own.
     (a[sep + 1..].iter().take(8))
-        .map(|arg| format!("{} {}", command.join(" "), shell_quote(&arg.text)))
+        .map(|arg| match command.is_empty() {
+            true => arg.text.clone(),
+            false => format!("{} {}", command.join(" "), shell_quote(&arg.text)),
+        })
         .collect()
 }
 
@@ -465,15 +469,20 @@ fn daemon(a: &[Arg]) -> Vec<String> {
 /// `make --eval='x: ; CMD' x`: the recipes of a makefile given on the command line.
 fn make_eval(a: &[Arg]) -> Vec<String> {
     let texts = option_values(a, Some("-E"), "--eval");
-    (texts.iter().flat_map(|t| t.lines()))
-        .filter_map(|line| match line.strip_prefix('\t') {
-            Some(recipe) => Some(recipe),
-            None => line
-                .split_once(':')
-                .and_then(|(_, r)| r.split_once(';'))
-                .map(|(_, c)| c),
+    // `target: ; recipe` is a rule whose recipe is on its own line; read as a makefile, the
+    // recipes get make's variables expanded (`$($*)` is make's, not the shell's) and
+    // `$(shell …)`/`$(file <F)` are seen.
+    (texts.iter())
+        .map(|t| {
+            let lines = t.lines().map(|line| match line.split_once(':') {
+                Some((target, r)) if !line.starts_with('\t') => match r.split_once(';') {
+                    Some((deps, recipe)) => format!("{target}:{deps}\n\t{recipe}"),
+                    None => line.to_string(),
+                },
+                _ => line.to_string(),
+            });
+            shell::makefile_commands(&lines.collect::<Vec<_>>().join("\n"))
         })
-        .map(|r| r.trim_start_matches(['@', '-', '+', ' ']).to_string())
         .collect()
 }
 

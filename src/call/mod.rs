@@ -6,6 +6,8 @@ mod code;
 mod containers;
 mod cwd;
 mod feeds;
+mod history;
+mod keys;
 mod lasting;
 mod links;
 pub mod patch;
@@ -212,7 +214,20 @@ impl CallView {
         for (path, access) in raw {
             let ctx = self.path_context(host.home.as_deref());
             let path = paths::resolve_literal(&path, &ctx);
+            // On ENOENT the read tool opens other spellings of the name (`Login\u{a0}Data` →
+            // `Login Data`): each is a file this call may read.
+            let respelled = match access {
+                Access::Read => paths::read_variants(&path.path),
+                _ => Vec::new(),
+            };
             self.files.push(FileUse { path, access });
+            self.files.extend(respelled.into_iter().map(|path| FileUse {
+                path: Resolved {
+                    path,
+                    pattern: false,
+                },
+                access,
+            }));
         }
     }
 }
@@ -313,8 +328,8 @@ pub fn process_input(p: &Map<String, Value>) -> String {
         input.push_str(&hex_bytes(bytes));
     }
     match p.get("keys") {
-        Some(Value::Array(keys)) => keys.iter().for_each(|k| push_key(&mut input, k)),
-        Some(k) => push_key(&mut input, k),
+        Some(Value::Array(keys)) => keys.iter().for_each(|k| keys::push_key(&mut input, k)),
+        Some(k) => keys::push_key(&mut input, k),
         None => {}
     }
     if p.get("action").and_then(Value::as_str) == Some("submit") {
@@ -422,33 +437,6 @@ fn hex_bytes(items: &[Value]) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// A send-keys token as the host encodes it (encodeKeyToken): a named key, `^X`/`C-x`, a
-/// single character, or any other string sent literally.
-fn push_key(input: &mut String, key: &Value) {
-    let Some(k) = key.as_str() else { return };
-    let control = k
-        .strip_prefix('^')
-        .or_else(|| k.strip_prefix("C-"))
-        .filter(|c| c.chars().count() == 1);
-    match (k, control) {
-        ("Enter" | "Return" | "KP_Enter", _) => input.push('\n'),
-        ("Up" | "KP_Up", _) | (_, Some("p" | "P")) => input.push(RECALL),
-        ("Space", _) => input.push(' '),
-        ("Tab", _) => input.push('\t'),
-        (_, Some("m" | "M" | "j" | "J")) => input.push('\n'),
-        // C-c abandons the line; C-d, C-z, C-\ on an empty line end or stop input.
-        (_, Some("c" | "C")) => input.push('\n'),
-        (_, Some("d" | "D" | "z" | "Z" | "\\")) if input.is_empty() || input.ends_with('\n') => {
-            input.push('\n')
-        }
-        // Keys that edit or recall the line (`C-a` + `C-d`, Backspace, Up) make what runs
-        // differ from what was typed: the line becomes one the shell model names as computed.
-        (_, Some(_)) => input.push_str(EDITED),
-        _ if NAMED_KEYS.contains(&k) => input.push_str(EDITED),
-        _ => input.push_str(k),
-    }
-}
-
 /// Typed for Up (or C-p), which recalls the previous line (`recalled`).
 const RECALL: char = '\u{E000}';
 
@@ -456,16 +444,23 @@ const RECALL: char = '\u{E000}';
 /// any other use of Up (several, or editing the recalled line) is a line only known when it
 /// runs.
 pub fn recalled(input: &str, last: &str) -> String {
-    if !input.contains(RECALL) {
+    let maybe_fc = input.contains("fc") || input.lines().any(|l| l.trim_start().starts_with('r'));
+    if !input.contains(RECALL) && !maybe_fc {
         return input.to_string();
     }
     let count = input.split('\n').count();
     let lines = input.split('\n').enumerate().map(|(i, l)| {
         let ended = i + 1 < count;
-        match l.contains(RECALL) {
-            false => l.to_string(),
-            true if l == RECALL.to_string() && ended && !last.is_empty() => last.to_string(),
-            true => l.replace(RECALL, EDITED),
+        // `fc -s old=new`: a line of history, edited (`history`).
+        let rerun = ended.then(|| history::rerun(l.trim(), last)).flatten();
+        match (l.contains(RECALL), rerun) {
+            (_, Some(Ok(line))) => line,
+            (_, Some(Err(()))) => EDITED.trim().to_string(),
+            (false, None) => l.to_string(),
+            (true, None) if l == RECALL.to_string() && ended && !last.is_empty() => {
+                last.to_string()
+            }
+            (true, None) => l.replace(RECALL, EDITED),
         }
     });
     lines.collect::<Vec<_>>().join("\n")
@@ -474,25 +469,6 @@ pub fn recalled(input: &str, last: &str) -> String {
 /// Typed in place of a line-editing key: a command in a variable, which the shell model
 /// reports as a program only known when it runs (opaque).
 const EDITED: &str = "\n\"$EDITED_AT_THE_TERMINAL\"\n";
-
-const NAMED_KEYS: [&str; 16] = [
-    "Escape",
-    "Esc",
-    "Up",
-    "Down",
-    "Left",
-    "Right",
-    "Home",
-    "End",
-    "PageUp",
-    "PageDown",
-    "Insert",
-    "Delete",
-    "Backspace",
-    "BSpace",
-    "BTab",
-    "F1",
-];
 
 /// The host's own tools that change what runs: `plugins` (disable, uninstall, install…) and
 /// the `gateway` tool's config and update actions, or a governance method called through it.

@@ -963,12 +963,60 @@ fn environment_dump(prog: &str, c: &Command) -> Option<&'static str> {
         _ if may_hold_code(prog) && mentions_environment(c) => {
             super::inline::code(c).is_some_and(|code| code_reads_environment(&code))
         }
-        "ps" => a
-            .iter()
-            .any(|x| !x.text.starts_with('-') && x.text.contains('e')),
+        "ps" => ps_shows_environment(a),
         _ => false,
     };
     dumps.then_some("prints the environment, where the agent's keys and tokens live")
+}
+
+/// procps `ps`: only the BSD-style `e` flag (`ps e`, `ps auxe`, `ps eww`) adds each process's
+/// environment to its command; `-e` selects every process. The value of an option that takes
+/// one (`-o pid,etime,cmd`, `axo etime=`, `--sort=-etime`, `-p $PPID`) is a column or process
+/// list, not flags.
+fn ps_shows_environment(a: &[Arg]) -> bool {
+    // UNIX (`-o`) and BSD (`o`) options whose value is the next word when not attached (BSD
+    // `u` is a format, not a user).
+    const UNIX_VALUED: &str = "oOpqtUuCGgsk";
+    const BSD_VALUED: &str = "oOpqtUk";
+    const LONG_VALUED: [&str; 14] = [
+        "--format",
+        "--sort",
+        "--pid",
+        "--ppid",
+        "--quick-pid",
+        "--user",
+        "--User",
+        "--group",
+        "--Group",
+        "--tty",
+        "--sid",
+        "--cols",
+        "--columns",
+        "--rows",
+    ];
+    let mut value_next = false;
+    for x in a {
+        let t = x.text.as_str();
+        if std::mem::take(&mut value_next) {
+            continue;
+        }
+        if t.starts_with("--") {
+            value_next = LONG_VALUED.contains(&t);
+            continue;
+        }
+        let unix = t.starts_with('-');
+        let letters = t.trim_start_matches('-');
+        for (i, c) in letters.char_indices() {
+            if c == 'e' && !unix {
+                return true;
+            }
+            if (if unix { UNIX_VALUED } else { BSD_VALUED }).contains(c) {
+                value_next = i + c.len_utf8() == letters.len();
+                break;
+            }
+        }
+    }
+    false
 }
 
 /// `show environment`, `show env HOME`, `sho env`: gdb takes any unique prefix of a word.
@@ -1290,8 +1338,7 @@ fn extglob_alternatives(word: &str) -> Option<Vec<String>> {
 
 #[cfg(test)]
 mod tests {
-    use super::secret_name;
-
+    use super::*;
     #[test]
     fn secret_names_by_convention() {
         for n in [
@@ -1323,6 +1370,28 @@ mod tests {
             "HOME",
         ] {
             assert!(!secret_name(n), "{n}");
+        }
+    }
+
+    fn words(line: &str) -> Vec<Arg> {
+        line.split_whitespace().map(Arg::literal).collect()
+    }
+
+    #[test]
+    fn ps_prints_the_environment_only_with_bsd_e() {
+        for env in ["eww -o args=", "auxe", "e", "axeo pid,cmd"] {
+            assert!(ps_shows_environment(&words(env)), "{env}");
+        }
+        for plain in [
+            "-o pid,etime,cmd -p $PPID",
+            "-p $PPID -o etime=",
+            "-eo pid,etime,comm --sort=-etime",
+            "--format pid,etime",
+            "axo pid,etime",
+            "-ef",
+            "aux",
+        ] {
+            assert!(!ps_shows_environment(&words(plain)), "{plain}");
         }
     }
 }

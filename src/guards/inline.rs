@@ -126,11 +126,20 @@ fn awk_program(c: &Command) -> Option<&str> {
         .iter()
         .any(|a| a.text == "-f" || a.text.starts_with("--file"))
     {
-        return None;
+        // `awk -f /dev/stdin <<< 'PROG'`: the program is the here-string, read as `awk 'PROG'`.
+        return c.stdin_text.as_deref().filter(|_| awk_program_on_stdin(c));
     }
     crate::guards::argv::operands(args(c), &["-F", "-v", "--assign", "--field-separator"])
         .first()
         .map(|a| a.text.as_str())
+}
+
+/// `awk -f -`, `-f /dev/stdin`: the program file is standard input.
+fn awk_program_on_stdin(c: &Command) -> bool {
+    let files = super::argv::option_values(args(c), Some("-f"), "--file");
+    files
+        .iter()
+        .any(|f| matches!(*f, "-" | "/dev/stdin" | "/dev/fd/0" | "/proc/self/fd/0"))
 }
 
 /// An interpreter that would run what its stdin holds.
@@ -158,6 +167,9 @@ fn reads_program_from_stdin(prog: &str, c: &Command) -> bool {
                 | "sqlite3"
         );
     // ed and ex always take their commands from stdin, vim in Ex mode (`-es`) too.
+    if matches!(prog, "awk" | "gawk" | "mawk" | "nawk") {
+        return awk_program_on_stdin(c);
+    }
     let editor = matches!(prog, "ed" | "red" | "ex")
         || matches!(prog, "vim" | "vi" | "nvim") && args(c).iter().any(|a| a.text == "-es");
     let ops = || crate::guards::argv::operands(args(c), &["-m", "-W", "-X", "-I", "-M"]);

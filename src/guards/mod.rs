@@ -9,6 +9,7 @@ mod credential;
 mod destructive;
 mod editors;
 pub mod git;
+mod host_admin;
 pub mod inline;
 mod opaque;
 pub mod outbound;

@@ -909,6 +909,10 @@ fn takes_commands_on_stdin(c: &Command) -> bool {
             let unsafe_mode = a.iter().any(|x| x.text == "-U" || x.text.starts_with("-U"));
             unsafe_mode && roff_files(a).iter().all(|f| is_stdin(f))
         }
+        // m4 input may `syscmd`/`esyscmd` shell text; GNU parallel with no command runs each
+        // input line as a command.
+        "m4" | "gm4" => m4_files(a).iter().all(|f| is_stdin(f)),
+        "parallel" => parallel_runs_lines(a) && !has_flag(a, &['a'], &["arg-file"]),
         "gdb" | "lldb" => {
             let files = option_values(a, Some("-x"), "--command");
             let lldb = option_values(a, Some("-s"), "--source");
@@ -958,8 +962,29 @@ fn instruction_files(c: &Command) -> Vec<&str> {
         "ssh" | "scp" | "sftp" => option_values(a, Some("-F"), "-F"),
         "groff" | "nroff" | "troff" if a.iter().any(|x| x.text.starts_with("-U")) => roff_files(a),
         "tar" | "gtar" if to_command_runs_input(c) => option_values(a, Some("-f"), "--file"),
+        "m4" | "gm4" => m4_files(a),
+        "parallel" if parallel_runs_lines(a) => option_values(a, Some("-a"), "--arg-file"),
         _ => Vec::new(),
     }
+}
+
+/// m4's input files (none: standard input).
+fn m4_files(a: &[crate::shell::Arg]) -> Vec<&str> {
+    const VALUED: [&str; 9] = ["-D", "-U", "-I", "-o", "-F", "-R", "-L", "-l", "-t"];
+    let files: Vec<&str> = (operands(a, &VALUED).iter())
+        .map(|o| o.text.as_str())
+        .collect();
+    match files.is_empty() {
+        true => vec!["-"],
+        false => files,
+    }
+}
+
+/// GNU parallel given no command (nothing but options before any `:::` source): each input
+/// line is a command line.
+fn parallel_runs_lines(a: &[crate::shell::Arg]) -> bool {
+    const VALUED: [&str; 8] = ["-j", "-S", "-a", "--arg-file", "-d", "-E", "-I", "--jobs"];
+    (operands(a, &VALUED).first()).is_none_or(|o| o.text.starts_with(":::"))
 }
 
 /// Names a program reads as its standard input.

@@ -28,62 +28,6 @@ const READERS: [&str; 15] = [
     "tac",
 ];
 
-/// `openclaw` subcommands that change what runs: plugins, config, the gateway's methods.
-/// `a`: the words after the CLI (`openclaw …`, `node …/openclaw.mjs …`).
-fn openclaw_change(a: &[Arg]) -> Option<&'static str> {
-    let ops = operands(a, &["--profile", "--config", "--url", "--token"]);
-    let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
-    match words.as_slice() {
-        ["plugins" | "plugin", verb, ..]
-            if !matches!(
-                *verb,
-                "list" | "ls" | "info" | "show" | "inspect" | "doctor"
-            ) =>
-        {
-            Some("changes OpenClaw's plugins")
-        }
-        ["config", verb, ..]
-            if !matches!(*verb, "get" | "show" | "print" | "path" | "validate") =>
-        {
-            Some("changes OpenClaw's config")
-        }
-        ["configure" | "onboard" | "setup" | "reset" | "uninstall", ..] => {
-            Some("changes OpenClaw's config")
-        }
-        // `openclaw update` replaces the gateway and its bundled plugins: the CLI twin of the
-        // gateway's update.run. `update status` only reports.
-        ["update", rest @ ..] if !matches!(rest.first(), Some(&"status")) => {
-            Some("updates OpenClaw itself")
-        }
-        // The gateway is where governance runs: stopping, restarting or reinstalling its
-        // service, or running another one in the foreground, is the agent managing its own
-        // supervisor (a second gateway may load another config).
-        ["gateway", "stop" | "restart" | "install" | "uninstall" | "run", ..] => {
-            Some("stops, restarts or replaces the gateway governance runs in")
-        }
-        // `doctor --fix` rewrites the config; a plain `doctor` only reports.
-        ["doctor", ..]
-            if a.iter()
-                .any(|x| matches!(x.text.as_str(), "--fix" | "--repair")) =>
-        {
-            Some("changes OpenClaw's config")
-        }
-        // An embedded agent turn runs in the CLI's own process, with whatever config its
-        // environment names (`OPENCLAW_CONFIG_PATH`, `--profile`): outside the gateway's
-        // governance. Through the gateway (`openclaw agent` without it) the turn is governed.
-        ["agent", ..] if a.iter().any(|x| x.text == "--local") => {
-            Some("runs an agent outside the gateway, where governance may not be loaded")
-        }
-        // The method is the first operand of `call`, but its options may stand before it
-        // (`call --params '{}' governance.trust.set`) and take a value, so any word counts;
-        // one only known when it runs may be any method.
-        ["gateway", "call", ..] if ops[2..].iter().any(|m| m.unresolved || governs(&m.text)) => {
-            Some("calls a governance or config method of the gateway")
-        }
-        _ => None,
-    }
-}
-
 /// JavaScript runtimes that run the CLI from its entry file: `node $(which openclaw) …`,
 /// `node /usr/lib/node_modules/openclaw/openclaw.mjs …`, `bun …/openclaw …`. The words after
 /// the entry are the CLI's.
@@ -211,7 +155,17 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
     // On the gateway's port any admin word counts; on another local port only the names of
     // governance's methods and of the host's admin tools and config methods.
     let marks: &[&str] = match at_port {
-        true => &["governance.", "config.", "update.run", "plugins"],
+        true => &[
+            "governance.",
+            "config.",
+            "update.run",
+            "plugins",
+            "approval",
+            ".pair.",
+            "pairing.",
+            "agents.",
+            "mcp.",
+        ],
         false => &[
             "governance.",
             "config.apply",
@@ -224,13 +178,6 @@ fn gateway_request(script: &Script, c: &Command) -> Option<&'static str> {
     };
     let admin = marks.iter().any(|m| text.contains(m));
     admin.then_some("calls a governance, config or plugins method of the gateway directly")
-}
-
-fn governs(method: &str) -> bool {
-    method.starts_with("governance.")
-        || method.starts_with("config.")
-        || method.starts_with("plugins.")
-        || method.starts_with("update.")
 }
 
 pub fn check(s: &Subject) -> Option<String> {
@@ -252,7 +199,7 @@ fn command(s: &Subject, script: &Script, c: &Command) -> Option<String> {
         "openclaw" => Some(args(c)),
         _ => cli_through_runtime(script, c),
     };
-    if let Some(why) = cli.and_then(openclaw_change) {
+    if let Some(why) = cli.and_then(super::host_admin::cli_change) {
         return Some(format!("`{}` {why}", show(c)));
     }
     if let Some(why) = gateway_request(script, c) {

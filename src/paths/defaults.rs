@@ -135,6 +135,19 @@ const NAMES: &[(&str, &str)] = &[
     (".authinfo", "auth-source passwords"),
     (".sentryclirc", "Sentry CLI token"),
     (".pg_service.conf", "PostgreSQL service passwords"),
+    // Mounts and transfers that keep a cleartext login beside them: s3fs's key pair
+    // (`~/.passwd-s3fs`, `/etc/passwd-s3fs`), CIFS mount credentials, esmtp's password,
+    // Sublime SFTP's and Atom's remote configs, Jenkins' credential store, OpenVPN profiles
+    // with the client key inline (shhgit's and gitleaks' file-name signatures).
+    (".passwd-s3fs", "s3fs access keys"),
+    ("passwd-s3fs", "s3fs access keys"),
+    (".smbcredentials", "CIFS mount password"),
+    (".esmtprc", "esmtp mail password"),
+    ("sftp-config.json", "SFTP deploy password"),
+    (".ftpconfig", "FTP deploy password"),
+    (".remote-sync.json", "remote sync password"),
+    ("credentials.xml", "Jenkins credentials"),
+    ("*.ovpn", "OpenVPN profile with its key"),
 ];
 
 /// Location entries: the path, not the name, makes the file a secret.
@@ -203,6 +216,53 @@ const LOCATIONS: &[(&str, &str)] = &[
         "~/.config/chromium/**/Login Data",
         "Chromium saved passwords",
     ),
+    // Chromium-family browsers (Chrome, Chromium, Brave, Edge, Vivaldi, Opera) and Electron
+    // apps (Slack, Discord) keep saved logins, session cookies and autofill under their
+    // `~/.config` directory by these names; Firefox its cookies beside its logins. Snap and
+    // Flatpak installs keep the same files under `~/snap` and `~/.var/app`.
+    ("~/.config/**/Login Data", "browser saved passwords"),
+    (
+        "~/.config/**/Login Data For Account",
+        "browser saved passwords",
+    ),
+    ("~/.config/**/Cookies", "browser session cookies"),
+    ("~/.config/**/Web Data", "browser autofill and tokens"),
+    ("~/.mozilla/**/cookies.sqlite", "Firefox session cookies"),
+    ("~/.mozilla/**/signons.sqlite", "Firefox saved passwords"),
+    ("~/.mozilla/**/key3.db", "Firefox key database"),
+    ("~/snap/**/Login Data", "browser saved passwords"),
+    ("~/snap/**/Cookies", "browser session cookies"),
+    ("~/snap/**/logins.json", "Firefox saved passwords"),
+    ("~/snap/**/key4.db", "Firefox key database"),
+    ("~/snap/**/cookies.sqlite", "Firefox session cookies"),
+    ("~/.var/app/**/Login Data", "browser saved passwords"),
+    ("~/.var/app/**/Cookies", "browser session cookies"),
+    ("~/.var/app/**/logins.json", "Firefox saved passwords"),
+    ("~/.var/app/**/key4.db", "Firefox key database"),
+    ("~/.var/app/**/cookies.sqlite", "Firefox session cookies"),
+    // AI coding assistants' configs, where their docs put the model providers' API keys:
+    // Continue, Claude Code's `~/.claude.json` (`primaryApiKey`, MCP servers' env), aider,
+    // Simon Willison's `llm`, goose, Qwen Code, Cursor's MCP servers (their `env` keys).
+    ("~/.continue/config.json", "Continue API keys"),
+    ("~/.continue/config.yaml", "Continue API keys"),
+    ("~/.claude.json", "Claude Code config (API key, MCP env)"),
+    ("~/.aider.conf.yml", "aider API keys"),
+    ("~/.config/io.datasette.llm/keys.json", "llm API keys"),
+    ("~/.config/goose/secrets.yaml", "goose API keys"),
+    ("~/.qwen/oauth_creds.json", "Qwen Code credentials"),
+    ("~/.cursor/mcp.json", "Cursor MCP server keys"),
+    // Storage mounts and sync tools: rclone's older config, boto's system file, davfs2 and
+    // s3ql logins, FileZilla's saved servers (passwords base64-encoded).
+    ("~/.rclone.conf", "rclone remotes"),
+    ("/etc/boto.cfg", "AWS/GCS boto credentials"),
+    ("~/.davfs2/secrets", "WebDAV passwords"),
+    ("/etc/davfs2/secrets", "WebDAV passwords"),
+    ("~/.s3ql/authinfo2", "s3ql credentials"),
+    (
+        "~/.config/filezilla/recentservers.xml",
+        "FileZilla passwords",
+    ),
+    ("~/.config/filezilla/sitemanager.xml", "FileZilla passwords"),
     // A process's environment (API keys passed as variables), for any pid, `self` and threads.
     ("/proc/*/environ", "process environment"),
     ("/proc/*/task/*/environ", "process environment"),

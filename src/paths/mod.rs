@@ -1,9 +1,11 @@
 //! Paths as the tool that receives them would open them, and the protected sets they are
-//! compared with. A path is resolved lexically (no I/O): `@` and `file://` forms the host
-//! accepts, percent-decoding, `~`, `.`/`..`, the call's working directory, Unicode NFC. A glob
+//! compared with. A path is resolved lexically: `@` and `file://` forms the host accepts,
+//! percent-decoding, `~`, `.`/`..`, the call's working directory, Unicode NFC; the one look at
+//! the disk is for a `..` that follows a symbolic link (`dotdot`). A glob
 //! stays a pattern and is compared as one: `.e*` names every protected file it could match.
 
 mod defaults;
+mod dotdot;
 mod glob;
 pub mod keyed;
 mod lexical;
@@ -13,7 +15,9 @@ mod probe;
 mod resolve;
 mod set;
 mod url;
+mod variants;
 pub use url::url_file_path;
+pub use variants::read_variants;
 
 pub use defaults::credential_files;
 pub use links::{follow, Link, Reached};

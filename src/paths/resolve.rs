@@ -143,7 +143,8 @@ pub(super) fn absolute_nfc(text: &str, cwd: Option<&str>) -> String {
         Some(dir) => join(dir, text),
         None => text.to_string(),
     };
-    let normal = proc_alias(&normalise(&dev_fd_alias(joined)), cwd);
+    let aliased = dev_fd_alias(joined);
+    let normal = proc_alias(&normalise(&super::dotdot::through_links(&aliased)), cwd);
     match unicode_normalization::is_nfc_quick(normal.chars()) {
         unicode_normalization::IsNormalized::Yes => normal,
         _ => normal.nfc().collect(),

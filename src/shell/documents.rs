@@ -4,7 +4,11 @@
 //! ssh_config(5)), roff documents (`.so`, `.mso`, `.cf`, `.trf`, `.nx` read a file into the
 //! output in groff's safe mode; under `-U`, `.sy`/`.pso`/`.pi` run commands and `.open` writes a
 //! file; groff(7)), and C sources (`#include "FILE"`, `#embed`, after the backslash-newline
-//! splices of translation phase 2, printed by `cpp`/`gcc -E` and quoted in a compiler's errors).
+//! splices of translation phase 2, printed by `cpp`/`gcc -E` and quoted in a compiler's errors),
+//! m4 input (`include`/`sinclude`/`undivert` copy a file to the output, searched through `-I`
+//! directories; `syscmd`/`esyscmd` run shell text; GNU m4 manual, 9–13), soelim's `.so` lines,
+//! and GNU as sources (`.include "F"`, `.incbin "F"`: the listing `-a` prints an included
+//! file's lines, and its errors quote them).
 //! The text is a file the session wrote or a here-doc; what it runs or reads is emitted one
 //! level down (a read as `cat FILE`) for every guard to judge; a text only known when it runs
 //! is opaque. A file the program finds on disk is the project's own, as a makefile is.
@@ -22,6 +26,9 @@ enum Doc {
         unsafe_mode: bool,
     },
     C,
+    M4,
+    /// GNU as: `.include`, `.incbin`.
+    Asm,
 }
 
 /// groff's (and nroff's, troff's) options that take the next word.
@@ -38,11 +45,15 @@ impl Walker {
                 let unsafe_mode = args[1..].iter().any(|a| roff_flag(&a.text, 'U'));
                 (Doc::Roff { unsafe_mode }, inputs(args, &ROFF_VALUED))
             }
+            "soelim" => (Doc::Roff { unsafe_mode: false }, inputs(args, &["-I"])),
             "cpp" | "gcc" | "cc" | "g++" | "c++" | "clang" | "clang++" => {
                 (Doc::C, inputs(args, &crate::guards::argv::CC_VALUED))
             }
+            "m4" | "gm4" => (Doc::M4, inputs(args, &M4_VALUED)),
+            "as" | "gas" => (Doc::Asm, inputs(args, &AS_VALUED)),
             _ => return,
         };
+        let dirs = include_dirs(args);
         let mut unknown = false;
         let mut lines = String::new();
         for f in files.iter().take(8) {
@@ -56,7 +67,14 @@ impl Walker {
                 },
             };
             match text {
-                Some(t) => lines.push_str(&doc.commands(&t)),
+                Some(t) => {
+                    let t = match doc {
+                        Doc::M4 => format!("{}{t}", m4_defines(args)),
+                        _ => t,
+                    };
+                    lines.push_str(&doc.commands(&t, &dirs));
+                    lines.push('\n');
+                }
                 None => unknown |= !matches!(f.as_str(), "-" | "/dev/stdin"),
             }
         }
@@ -75,6 +93,8 @@ impl Walker {
             Doc::Ssh => "ssh config",
             Doc::Roff { .. } => "roff document",
             Doc::C => "C preprocessor",
+            Doc::M4 => "m4 input",
+            Doc::Asm => "assembler source",
         };
         self.run_lines(label, &lines, cx);
     }
@@ -96,14 +116,102 @@ impl Walker {
 }
 
 impl Doc {
-    /// What a file of this kind runs or reads, as shell lines.
-    fn commands(self, text: &str) -> String {
-        match self {
+    /// What a file of this kind runs or reads, as shell lines; a relative file it reads is
+    /// also looked for in each of `dirs` (`-I`), as the program searches them.
+    fn commands(self, text: &str, dirs: &[String]) -> String {
+        let lines = match self {
             Doc::Ssh => ssh_commands(text),
             Doc::Roff { unsafe_mode } => roff_commands(text, unsafe_mode),
             Doc::C => c_commands(text),
+            Doc::M4 => super::m4::commands(text),
+            Doc::Asm => asm_commands(text),
+        };
+        searched(&lines, dirs)
+    }
+}
+
+/// m4's options that take the next word (`-D NAME=V`, `-I DIR`, `-o FILE`, frozen state files).
+const M4_VALUED: [&str; 9] = ["-D", "-U", "-I", "-o", "-F", "-R", "-L", "-l", "-t"];
+/// GNU as's options that take the next word.
+const AS_VALUED: [&str; 4] = ["-o", "-I", "--defsym", "-march"];
+
+/// m4's `-D NAME=VALUE` (`--define`) as the `define` calls they amount to, before the input.
+fn m4_defines(args: &[Arg]) -> String {
+    let mut out = String::new();
+    let mut words = args[1..].iter().map(|a| a.text.as_str());
+    while let Some(w) = words.next() {
+        let def = match w {
+            "-D" | "--define" => words.next(),
+            _ => w.strip_prefix("-D").or_else(|| w.strip_prefix("--define=")),
+        };
+        if let Some((name, value)) = def.and_then(|d| d.split_once('=')) {
+            out.push_str(&format!("define(`{name}', `{value}')"));
         }
     }
+    out
+}
+
+/// `-I DIR` and `-IDIR`: the directories a program searches for a relative file it includes.
+fn include_dirs(args: &[Arg]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut words = args[1..].iter().map(|a| a.text.as_str());
+    while let Some(w) = words.next() {
+        match w.strip_prefix("-I") {
+            Some("") => out.extend(words.next().map(str::to_owned)),
+            Some(dir) => out.push(dir.to_owned()),
+            None => match w.strip_prefix("--include=") {
+                Some(dir) => out.push(dir.to_owned()),
+                None if w == "--include" => out.extend(words.next().map(str::to_owned)),
+                None => {}
+            },
+        }
+    }
+    out.truncate(8);
+    out
+}
+
+/// Each `cat 'F'` line of `lines` followed by `cat 'DIR/F'` for every search directory when
+/// F is relative.
+fn searched(lines: &str, dirs: &[String]) -> String {
+    if dirs.is_empty() {
+        return lines.to_owned();
+    }
+    let mut out = Vec::new();
+    for line in lines.lines() {
+        out.push(line.to_owned());
+        let Some(file) = line
+            .strip_prefix("cat '")
+            .and_then(|f| f.strip_suffix('\''))
+        else {
+            continue;
+        };
+        if file.starts_with('/') {
+            continue;
+        }
+        for dir in dirs {
+            out.push(format!("cat {}/{file}'", quote(dir).trim_end_matches('\'')));
+        }
+    }
+    out.join("\n")
+}
+
+/// GNU as's `.include "F"` and `.incbin "F"` (the listing `-a` prints what they bring in).
+fn asm_commands(text: &str) -> String {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_start();
+        let rest = [".include", ".incbin"]
+            .iter()
+            .find_map(|d| line.strip_prefix(d))
+            .map(str::trim_start);
+        let Some(rest) = rest else { continue };
+        let file = match rest.strip_prefix('"') {
+            Some(r) => r.split('"').next().unwrap_or(""),
+            None => rest.split([',', ' ', '\t']).next().unwrap_or(""),
+        };
+        out.push(format!("cat {}", quote(file)));
+    }
+    out.join("\n")
 }
 
 /// `-F FILE`, `-FFILE`.
@@ -307,7 +415,7 @@ fn c_commands(text: &str) -> String {
 }
 
 /// A word as the shell reads it back as itself.
-fn quote(w: &str) -> String {
+pub(super) fn quote(w: &str) -> String {
     format!("'{}'", w.replace('\'', "'\\''"))
 }
 

@@ -33,8 +33,34 @@ pub fn makefile_commands(text: &str) -> String {
             out.push(expand_make(&inner[..end], &vars));
             rest = &inner[end..];
         }
+        out.extend(file_calls(line, &vars));
     }
     out.join("\n")
+}
+
+/// GNU make's `$(file <F)` reads F while the makefile is read (`$(info $(file <.env))`
+/// prints it), `$(file >F,TEXT)` and `$(file >>F,TEXT)` write it: each as the shell line
+/// that does the same, `cat F` or `: > F`.
+fn file_calls(line: &str, vars: &[(String, String)]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("$(file ").or_else(|| rest.find("${file ")) {
+        let inner = &rest[at + "$(file ".len()..];
+        let end = closing_paren(inner).min(inner.find('}').unwrap_or(inner.len()));
+        let call = inner[..end].trim_start();
+        let (write, target) = match call.strip_prefix(">>").or_else(|| call.strip_prefix('>')) {
+            Some(t) => (true, t),
+            None => (false, call.strip_prefix('<').unwrap_or(call)),
+        };
+        let file = expand_make(target.split(',').next().unwrap_or("").trim(), vars);
+        let quoted = format!("'{}'", file.replace('\'', "'\\''"));
+        out.push(match write {
+            true => format!(": > {quoted}"),
+            false => format!("cat {quoted}"),
+        });
+        rest = &inner[end..];
+    }
+    out
 }
 
 /// The byte offset of the `)` that closes a `$(` whose text `s` follows.
@@ -342,6 +368,8 @@ mod tests {
         );
         let secret = "show:\n\t@echo $(DB_PASSWORD) $(CC)\n";
         assert_eq!(makefile_commands(secret), "echo \"${DB_PASSWORD}\" cc");
+        let read = "F := .env\n$(info $(file <$(F)))\n$(file >> log,x)\n";
+        assert_eq!(makefile_commands(read), "cat '.env'\n: > 'log'");
         assert_eq!(make_words("-s CC=rm\\ -rf\\ x"), ["-s", "CC=rm -rf x"]);
     }
 }

@@ -143,6 +143,7 @@ pub enum OpaqueKind {
 }
 
 mod ansi;
+mod arg_files;
 mod arith;
 mod builtins;
 mod compile;
@@ -152,6 +153,7 @@ mod fast;
 mod git_alias;
 mod githooks;
 mod hooks;
+mod m4;
 mod makefile;
 mod nest;
 mod parse;

@@ -112,6 +112,11 @@ impl Walker {
                     self.shell_hooks(&env, &cx);
                     cx.env.extend(env);
                     let xargs = label_is_xargs(&cx);
+                    let (opts, rest) = args.split_at(skip);
+                    // The argument file is read by xargs itself, not by its command.
+                    let mut outer = cx.clone();
+                    outer.wrappers.pop();
+                    self.arg_files(basename(&opts[0].text), opts, rest, &outer);
                     args.drain(..skip);
                     if xargs {
                         xargs_input(&mut args);
@@ -146,6 +151,8 @@ impl Walker {
                         &args[from..]
                     };
                     let script = join(words);
+                    let (opts, rest) = args.split_at(from);
+                    self.arg_files(basename(&opts[0].text), opts, rest, &cx);
                     // ssh itself runs here, and its options may run commands of their own
                     // (`-o ProxyCommand=…`): it stays a command, without the remote words.
                     if label.starts_with("ssh ") {
@@ -183,6 +190,7 @@ impl Walker {
         self.note_compiled(&name, &args, &cx);
         let program = self.given_scripts(&name, &args, &cx);
         self.documents(&name, &args, &cx);
+        self.arg_files(&name, &args, &[], &cx);
         self.note_unpacked(&name, &args, &cx);
         if let Some(out) = self.run_written(&name, &args, &cx) {
             return out;

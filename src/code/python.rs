@@ -250,6 +250,11 @@ impl Dialect for Python {
                 Step::Unread("`os.chdir` in a program with functions".into())
             }
             "os.chdir" => r.emit(&["cd"], &[arg(0)]),
+            // A database file, opened to read and write (created when missing).
+            "sqlite3.connect" => match r.emit(&["cat"], &[arg(0)]) {
+                Step::Done => r.emit(&["tee", "-a"], &[arg(0)]),
+                other => other,
+            },
             "os.getenv" | "os.environ.get" | "os.getenvb" => r.env_read(arg(0)),
             // `os.popen(cmd, 'w')` feeds the command what the program writes.
             "os.popen"
@@ -453,7 +458,10 @@ impl Dialect for Python {
     }
 
     fn risky_method(&self, name: &str) -> bool {
-        const RISKY: [&str; 20] = [
+        const RISKY: [&str; 22] = [
+            // sqlite3's: a shared library's code runs.
+            "load_extension",
+            "enable_load_extension",
             "subprocess_shell",
             "subprocess_exec",
             "link_to",
@@ -817,7 +825,7 @@ fn exec_words(
 
 /// Calls and attributes of reaching modules that compute without touching anything.
 fn pure(name: &str) -> bool {
-    const PURE: [&str; 52] = [
+    const PURE: [&str; 64] = [
         "os.path.join",
         "os.path.basename",
         "os.path.dirname",
@@ -847,6 +855,20 @@ fn pure(name: &str) -> bool {
         "os.getppid",
         "socket.gethostname",
         "signal.signal",
+        // Wraps a stream the program has; writing a pickle runs nothing (loading one does).
+        "io.TextIOWrapper",
+        "pickle.dump",
+        "pickle.dumps",
+        // Workers running the program's own functions, whose bodies are read as the rest is.
+        "multiprocessing.Pool",
+        "multiprocessing.Process",
+        "multiprocessing.Queue",
+        "multiprocessing.Lock",
+        "multiprocessing.Value",
+        "multiprocessing.Array",
+        "multiprocessing.cpu_count",
+        "multiprocessing.current_process",
+        "multiprocessing.set_start_method",
         "os.sep",
         "os.path.sep",
         "os.path.isabs",

@@ -280,7 +280,8 @@ fn engine(state_dir: &Path) -> GovernanceEngine {
         },
     };
     // Escalations wait as pending approvals; past `maxPendingPerAgent` the engine would deny
-    // without asking, and one case would change the next one's verdict.
+    // without asking, and one case would change the next one's verdict (each case is an
+    // agent of its own, `requests`).
     let config = json!({ "approval": { "maxPendingPerAgent": 1000 },
         "builtinPolicies": { "credentialGuard": true, "productionSafeguard": true,
         "destructiveGuard": true, "remoteCodeGuard": true } });
@@ -290,12 +291,14 @@ fn engine(state_dir: &Path) -> GovernanceEngine {
 /// The case's calls, earlier ones first, in a session of its own: what one case writes is
 /// not another's.
 fn requests(c: &Case, state: &str) -> Vec<Request> {
-    let session = format!("agent:worker:{}", c.id);
+    // An agent per case: escalations wait as pending approvals, at most 1000 per agent.
+    let agent = format!("worker-{}", c.id);
+    let session = format!("agent:{agent}:main");
     let calls = c.before.iter().map(|(t, p)| (t, p));
     (calls.chain([(&c.tool, &c.params)]))
         .map(|(tool, params)| {
             serde_json::from_value(json!({
-                "hook": "before_tool_call", "agentId": "worker", "sessionKey": session,
+                "hook": "before_tool_call", "agentId": agent, "sessionKey": session,
                 "toolName": tool, "params": substitute(params, state),
             }))
             .expect("request shape")

@@ -84,7 +84,7 @@ struct Family {
     why: &'static str,
 }
 
-const FAMILIES: [Family; 7] = [
+const FAMILIES: [Family; 12] = [
     Family {
         name: "approvals",
         // `approvals set`, `resolve <id> <decision>`, `allowlist add|remove`, `grants revoke`.
@@ -142,6 +142,41 @@ const FAMILIES: [Family; 7] = [
         ],
         why: "adds or changes an MCP server, whose tools and command the agent then gets",
     },
+    // Scheduled jobs run later, outside any tool call this gateway judges; skills and hooks
+    // are code and instructions the agent then runs with; secrets and model credentials are
+    // the host's own.
+    Family {
+        name: "cron",
+        reads: &[&["list"], &["show"], &["status"], &["runs"]],
+        why: "schedules or runs a job outside the tool calls governance judges",
+    },
+    Family {
+        name: "skills",
+        reads: &[
+            &["list"],
+            &["search"],
+            &["show"],
+            &["info"],
+            &["check"],
+            &["status"],
+        ],
+        why: "installs or changes a skill the agent then follows",
+    },
+    Family {
+        name: "hooks",
+        reads: &[&["list"], &["info"], &["check"], &["status"]],
+        why: "installs, enables or disables a gateway hook",
+    },
+    Family {
+        name: "secrets",
+        reads: &[&["list"], &["status"]],
+        why: "changes the host's secrets store",
+    },
+    Family {
+        name: "models",
+        reads: &[&["list"], &["status"], &["probe"], &["scan"]],
+        why: "changes the host's models or their credentials",
+    },
 ];
 
 /// The family's verdict on `openclaw FAMILY VERB…`: a change unless the verbs are a read-only
@@ -181,7 +216,7 @@ pub fn admin_method(method: &str) -> bool {
     }
     // Families as in `method-scopes-*.mjs`: the approvals and pairing scopes, agents.*,
     // mcp.*, and the methods that run commands on a node or in a terminal.
-    const FAMILIES: [&str; 15] = [
+    const FAMILIES: [&str; 23] = [
         "exec.approval.",
         "exec.approvals.",
         "plugin.approval.",
@@ -197,6 +232,16 @@ pub fn admin_method(method: &str) -> bool {
         "node.invoke",
         "terminal.",
         "environments.session.",
+        // Jobs, skills, secrets and model credentials (`method-scopes-*.mjs` of 2026.9.6):
+        // a cron job or an injected chat turn runs outside this gateway's tool hooks.
+        "cron.",
+        "skills.",
+        "secrets.",
+        "models.auth",
+        "tools.invoke",
+        "tools.github.",
+        "chat.inject",
+        "wizard.",
     ];
     FAMILIES.iter().any(|p| method.starts_with(p)) && !reads_only(method)
 }
@@ -205,8 +250,21 @@ pub fn admin_method(method: &str) -> bool {
 /// `mcp.app.listTools`, `plugin.approval.waitDecision`).
 fn reads_only(method: &str) -> bool {
     let last = method.rsplit('.').next().unwrap_or(method);
-    const READS: [&str; 9] = [
-        "list", "get", "read", "view", "describe", "search", "status", "history", "wait",
+    const READS: [&str; 14] = [
+        "list",
+        "get",
+        "read",
+        "view",
+        "describe",
+        "search",
+        "status",
+        "history",
+        "wait",
+        "runs",
+        "detail",
+        "inspect",
+        "catalog",
+        "effective",
     ];
     READS.iter().any(|r| last.starts_with(r)) || last.ends_with("Status")
 }
@@ -238,6 +296,16 @@ mod tests {
             "mcp serve",
             "file-transfer approvals migrate",
             "gateway call exec.approval.resolve",
+            "gateway call cron.add",
+            "gateway call skills.install",
+            "gateway call secrets.store.set",
+            "gateway call models.authSetApiKey",
+            "gateway call chat.inject",
+            "cron add --every 1m --message x",
+            "skills install evil",
+            "hooks enable h",
+            "secrets set K",
+            "models auth login",
             "gateway call --params {} plugin.approval.resolve",
             "gateway call exec.approvals.set",
             "gateway call device.pair.approve",
@@ -263,6 +331,11 @@ mod tests {
             "gateway call device.pair.list",
             "gateway call mcp.app.listTools",
             "gateway call health",
+            "gateway call cron.list",
+            "gateway call skills.status",
+            "cron list",
+            "skills list",
+            "models list",
             "status",
         ] {
             assert_eq!(cli_change(&words(read)), None, "{read}");

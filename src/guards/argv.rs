@@ -244,3 +244,23 @@ mod tests {
         }
     }
 }
+
+/// `docker compose` / `docker-compose` options that take a value (before the subcommand).
+pub const COMPOSE_VALUED: [&str; 16] = [
+    "-f",
+    "--file",
+    "-p",
+    "--project-name",
+    "--project-directory",
+    "--env-file",
+    "--profile",
+    "--ansi",
+    "--progress",
+    "--parallel",
+    "-H",
+    "--host",
+    "-c",
+    "--context",
+    "--config",
+    "--log-level",
+];

@@ -314,24 +314,6 @@ const PRINTERS: [Printer; 65] = [
 /// every `env_file` filled in; the lists of names (`--services`, `--volumes`…) and the
 /// unfilled form (`--no-interpolate`) show none, `-q` only validates.
 fn compose_config(prog: &str, a: &[Arg]) -> bool {
-    const VALUED: [&str; 16] = [
-        "-f",
-        "--file",
-        "-p",
-        "--project-name",
-        "--project-directory",
-        "--env-file",
-        "--profile",
-        "--ansi",
-        "--progress",
-        "--parallel",
-        "-H",
-        "--host",
-        "-c",
-        "--context",
-        "--config",
-        "--log-level",
-    ];
     const NAMES_ONLY: [&str; 9] = [
         "--services",
         "--volumes",
@@ -343,7 +325,7 @@ fn compose_config(prog: &str, a: &[Arg]) -> bool {
         "-q",
         "--quiet",
     ];
-    let ops = operands(a, &VALUED);
+    let ops = operands(a, &crate::guards::argv::COMPOSE_VALUED);
     let words: Vec<&str> = ops.iter().map(|o| o.text.as_str()).collect();
     let config = match prog {
         "docker" | "podman" | "nerdctl" => words.starts_with(&["compose", "config"]),

@@ -24,17 +24,7 @@ pub(super) fn nerdctl(a: &[Arg]) -> Option<&'static str> {
 /// workspace's own when compose finds its file here, and another project's when one is named
 /// (`-p prod`, `--project-name`) or a file says production (`-f docker-compose.prod.yml`).
 pub(super) fn compose(a: &[Arg]) -> Option<&'static str> {
-    const VALUED: [&str; 8] = [
-        "-f",
-        "--file",
-        "-p",
-        "--project-name",
-        "--project-directory",
-        "--env-file",
-        "--profile",
-        "--ansi",
-    ];
-    let ops = operands(a, &VALUED);
+    let ops = operands(a, &crate::guards::argv::COMPOSE_VALUED);
     let verb = ops.first()?.text.as_str();
     if verb == "push" {
         return Some("publishes images");

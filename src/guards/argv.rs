@@ -228,23 +228,6 @@ pub fn find_roots(a: &[Arg]) -> Vec<Arg> {
     roots
 }
 
-#[cfg(test)]
-mod tests {
-    use super::listed;
-
-    #[test]
-    fn listed_is_exact_membership() {
-        let shells = ["sh", "bash", "dash", "-c", ""];
-        for w in ["sh", "bash", "dash", "-c", ""] {
-            assert!(listed(&shells, w), "{w}");
-        }
-        // Same length and last byte, or a prefix, or another case: not listed.
-        for w in ["ah", "bish", "bas", "bashh", "-C", "Bash", "s"] {
-            assert!(!listed(&shells, w), "{w}");
-        }
-    }
-}
-
 /// `docker compose` / `docker-compose` options that take a value (before the subcommand).
 pub const COMPOSE_VALUED: [&str; 16] = [
     "-f",
@@ -264,3 +247,20 @@ pub const COMPOSE_VALUED: [&str; 16] = [
     "--config",
     "--log-level",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::listed;
+
+    #[test]
+    fn listed_is_exact_membership() {
+        let shells = ["sh", "bash", "dash", "-c", ""];
+        for w in ["sh", "bash", "dash", "-c", ""] {
+            assert!(listed(&shells, w), "{w}");
+        }
+        // Same length and last byte, or a prefix, or another case: not listed.
+        for w in ["ah", "bish", "bas", "bashh", "-C", "Bash", "s"] {
+            assert!(!listed(&shells, w), "{w}");
+        }
+    }
+}

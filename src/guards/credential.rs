@@ -257,8 +257,28 @@ fn not_files(s: &Subject, prog: &str, c: &Command) -> Vec<usize> {
         "ssh-keygen" if generates_key(a) => written_here(s, c, &["-f"]),
         "kubectl" | "oc" | "kubecolor" | "helm" => kubeconfig_files(a),
         "find" => listed_only(a),
+        "pnpm" | "npm" | "yarn" | "turbo" | "lerna" | "nx" => selectors(a),
         _ => Vec::new(),
     }
+}
+
+/// A package manager's workspace selectors (`pnpm --filter ./packages/**`, `-F`, `--scope`,
+/// `--workspace`): which packages a script runs in, not files it shows.
+fn selectors(a: &[Arg]) -> Vec<usize> {
+    const SELECTORS: [&str; 6] = ["--filter", "-F", "--scope", "--workspace", "-w", "--ignore"];
+    let mut out = Vec::new();
+    for (i, x) in a.iter().enumerate() {
+        let t = x.text.as_str();
+        if SELECTORS.contains(&t) {
+            out.push(i + 1);
+        } else if SELECTORS
+            .iter()
+            .any(|f| t.starts_with(f) && t[f.len()..].starts_with('='))
+        {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// `ssh -i KEY`, `-iKEY`, `-o IdentityFile=KEY`: ssh signs with the key and never shows it
@@ -764,7 +784,11 @@ fn tree_read(s: &Subject, protected: &PathSet, prog: &str, c: &Command) -> Optio
     let a = args(c);
     let search = tree_search(prog, c);
     let recursive = prog == "cp" && has_flag(a, &['r', 'R', 'a'], &["recursive", "archive"]);
-    if !listed(&TREE_READERS, prog) && !recursive && !search {
+    // `python3 -m tarfile -c out.tar DIR`, `-m zipfile -c`: the standard library's archivers.
+    let module = prog.starts_with("python")
+        && a.windows(2)
+            .any(|w| w[0].text == "-m" && matches!(w[1].text.as_str(), "tarfile" | "zipfile"));
+    if !listed(&TREE_READERS, prog) && !recursive && !search && !module {
         return None;
     }
     if search {
@@ -867,6 +891,11 @@ fn searched_tree(s: &Subject, protected: &PathSet, c: &Command) -> Option<String
             .iter()
             .any(|f| t == *f || t.starts_with(&format!("{f}=")))
     });
+    // rg, ag and ack given no path search what is piped to them, not the directory (grep -r
+    // searches `.` whatever its stdin).
+    if ops.is_empty() && !args(c).is_empty() && piped_search(c) {
+        return None;
+    }
     let here = Arg::literal(".");
     let roots = if ops.is_empty() { vec![&here] } else { ops };
     roots.into_iter().find_map(|op| {
@@ -1235,6 +1264,17 @@ fn secret_words(c: &Command) -> bool {
                 .any(|rest| !rest.starts_with(|ch: char| ch.is_ascii_lowercase()))
         })
     })
+}
+
+/// rg/ag/ack fed on stdin by a pipeline stage, a here-doc or a `<` redirect (and no word
+/// of its own only known when it runs, whose substitution would also count as an input).
+fn piped_search(c: &Command) -> bool {
+    let prog = super::argv::program(c);
+    let fed = c.stdin_text.is_some()
+        || (c.redirects.iter())
+            .any(|r| r.kind == crate::shell::RedirectKind::Read && r.fd.unwrap_or(0) == 0)
+        || !c.inputs.is_empty() && !c.argv.iter().any(|a| a.unresolved);
+    matches!(prog, "rg" | "ag" | "ack") && fed
 }
 
 /// A search that walks directories: `grep -r`, and rg/ag/ack, which always do.

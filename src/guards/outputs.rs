@@ -52,8 +52,93 @@ pub fn written(c: &Command) -> Vec<Arg> {
         "cp" => copy_destination(a),
         "gawk" | "awk" if awk_in_place(a) => awk_files(a),
         "script" => typescript(a),
+        "perl" if perl_in_place(a) => perl_files(a),
+        // ed and ex edit the file they are given with commands from stdin (`,d`, `w`), vim in
+        // Ex mode (`-es`, `-c '%d|x'`) too.
+        "ed" | "red" | "ex" => operands(a, &["-p", "--prompt"])
+            .into_iter()
+            .cloned()
+            .collect(),
+        "vim" | "vi" | "nvim" if ex_mode(a) => {
+            operands(a, &EX_VALUED).into_iter().cloned().collect()
+        }
+        p if COMPRESSORS.contains(&p) && replaces(p, a) => {
+            operands(a, &["-S", "--suffix", "-b", "-T", "--threads"])
+                .into_iter()
+                .cloned()
+                .collect()
+        }
         _ => Vec::new(),
     }
+}
+
+/// Compressors that replace each file with its compressed (or expanded) copy, the original
+/// removed (gzip(1), bzip2(1), xz(1); zstd only with `--rm`).
+const COMPRESSORS: [&str; 15] = [
+    "gzip",
+    "gunzip",
+    "bzip2",
+    "bunzip2",
+    "xz",
+    "unxz",
+    "lzma",
+    "unlzma",
+    "lzip",
+    "pigz",
+    "unpigz",
+    "pbzip2",
+    "compress",
+    "uncompress",
+    "zstd",
+];
+
+/// Whether the compressor replaces its operands: not to stdout (`-c`), keeping them (`-k`),
+/// listing or testing them; zstd only when told to remove them.
+fn replaces(prog: &str, a: &[Arg]) -> bool {
+    if prog == "zstd" {
+        return a.iter().any(|x| x.text == "--rm");
+    }
+    !has_flag(
+        a,
+        &['c', 'k', 'l', 't'],
+        &["stdout", "to-stdout", "keep", "list", "test"],
+    )
+}
+
+/// `perl -i`, `-i.bak`, `-pi`, `-pi -e`: every input file is replaced by what the program
+/// prints (perlrun, -i).
+fn perl_in_place(a: &[Arg]) -> bool {
+    a.iter().take_while(|x| x.text != "--").any(|x| {
+        let t = x.text.as_str();
+        t == "-i"
+            || t.starts_with("-i")
+            || (t.starts_with('-') && !t.starts_with("--") && {
+                // `-pi`, `-ni.bak`: a bundle of switches holding `i` before any value.
+                let flags = t[1..].split('.').next().unwrap_or_default();
+                flags.contains('i') && flags.chars().all(|c| "pnlaisw0".contains(c))
+            })
+    })
+}
+
+/// The files of `perl [switches] -e CODE FILE…` or `perl [switches] SCRIPT FILE…`.
+fn perl_files(a: &[Arg]) -> Vec<Arg> {
+    // `-e CODE`, or a bundle ending in it (`-ne CODE`, `-lpe CODE`).
+    let code = a.iter().any(|x| {
+        let t = x.text.as_str();
+        t.starts_with('-') && !t.starts_with("--") && (t.ends_with('e') || t.ends_with('E'))
+    });
+    let ops = operands(a, &["-e", "-E", "-M", "-m", "-I", "-x"]);
+    let skip = usize::from(!code);
+    ops.into_iter().skip(skip).cloned().collect()
+}
+
+/// vim's options that take a value, before its file operands.
+const EX_VALUED: [&str; 8] = ["-c", "-S", "-u", "-U", "-i", "-T", "--cmd", "-w"];
+
+/// vim run in Ex mode without a terminal (`-es`, `-e -s`, `-Es`), as scripts edit files.
+fn ex_mode(a: &[Arg]) -> bool {
+    a.iter()
+        .any(|x| matches!(x.text.as_str(), "-es" | "-Es" | "-e" | "-E"))
 }
 
 /// gawk's `-i inplace` (also `-iinplace`, `--include=inplace`) loads the extension that

@@ -321,7 +321,6 @@ impl Dialect for Js {
         };
         let v = match (name.as_str(), args.as_slice()) {
             ("os.homedir", []) => Val::Home(String::new()),
-            ("os.tmpdir", []) => Val::Lit("/tmp".into()),
             ("path.join" | "path.resolve" | "path.posix.join", [first, rest @ ..]) => {
                 rest.iter().cloned().try_fold(first.clone(), Val::join)?
             }

@@ -73,6 +73,9 @@ pub fn python(
     if chain::keyword(r.t, args, "executable").is_some() {
         return Err("`executable=` runs another program than the first word names".into());
     }
+    if let Some(env) = chain::keyword(r.t, args, "env") {
+        environment(r, &env)?;
+    }
     let shell = chain::keyword(r.t, args, "shell").is_some_and(|v| !falsy(r, &v));
     let cwd = chain::keyword(r.t, args, "cwd").map(|v| r.value(d, &v));
     let stdin = chain::keyword(r.t, args, "stdin").is_some_and(|v| !devnull(r, &v));
@@ -97,12 +100,76 @@ pub fn js(r: &Reader, d: &dyn Dialect, options: Option<&Range<usize>>) -> Result
             Some("shell") => out.shell = !falsy(r, &value),
             Some("cwd") => out.cwd = Some(r.value(d, &value)),
             Some("input") => out.fed = true,
+            Some("env") => environment(r, &value)?,
             Some(_) => {}
             // `...opts`, `[k]: v`, a shorthand `{ shell }`: not known here.
             None => return Err("options computed at run time".into()),
         }
     }
     Ok(out)
+}
+
+/// Variables that change what a started program runs: exported bash functions, the loader's
+/// and interpreters' preloads and paths, start-up files, the shell's own hooks.
+pub fn steers(name: &str) -> bool {
+    const NAMES: [&str; 22] = [
+        "PATH",
+        "BASH_ENV",
+        "ENV",
+        "PROMPT_COMMAND",
+        "PS4",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "IFS",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "PYTHONINSPECT",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "PERL5OPT",
+        "PERL5LIB",
+        "PERLLIB",
+        "RUBYOPT",
+        "RUBYLIB",
+        "ZDOTDIR",
+        "GCONV_PATH",
+        "HOME",
+    ];
+    let prefixed = ["BASH_FUNC_", "LD_", "DYLD_", "GIT_", "TMP", "TEMP"];
+    NAMES.contains(&name) || prefixed.iter().any(|p| name.starts_with(p))
+}
+
+/// An environment given to a started program (`env={**os.environ, 'CI': '1'}`, `{ env: {
+/// ...process.env, CI: '1' } }`): each name must be known and none may steer what runs.
+fn environment(r: &Reader, v: &Range<usize>) -> Result<(), String> {
+    if !r.punct(v.start, '{') {
+        return Err("an environment only known when it runs".into());
+    }
+    let (members, _) = chain::arguments(r.t, v.start).ok_or("an environment unread")?;
+    for m in &members {
+        let inherited = |k: usize| {
+            r.name(k) == Some("os") && r.name(k + 2) == Some("environ")
+                || r.name(k) == Some("process") && r.name(k + 2) == Some("env")
+        };
+        // `**os.environ`, `...process.env`: what the program has, passed on.
+        let spread = (r.punct(m.start, '*') && r.punct(m.start + 1, '*') && inherited(m.start + 2))
+            || (r.punct(m.start, '.') && r.punct(m.start + 2, '.') && inherited(m.start + 3));
+        if spread {
+            continue;
+        }
+        let key = match &r.t[m.start].0 {
+            Tok::Str(Some(k)) => k.clone(),
+            Tok::Name(k) if r.punct(m.start + 1, ':') => k.clone(),
+            _ => return Err("an environment with names only known when it runs".into()),
+        };
+        if steers(&key) {
+            return Err(format!(
+                "`{key}` in the environment of the program it starts"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The command line to judge: run in `cwd` when one is given (in a subshell: the program's

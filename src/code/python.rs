@@ -364,12 +364,16 @@ impl Dialect for Python {
                     .and_then(|(a, _)| a.first().and_then(|k| r.value(self, k)));
                 // `~` and `Path.home()` are read as the home directory.
                 let subscript = c.span.start..r.subscripted(c.span.end);
-                let home = match &key {
-                    Some(Val::Lit(k)) => k == "HOME",
+                // …and a variable that steers what the programs it starts run (`os.environ[
+                // 'BASH_FUNC_ls%%'] = …`, `LD_PRELOAD`), inherited by each.
+                let steers = match &key {
+                    Some(Val::Lit(k)) => process::steers(k),
                     _ => true,
                 };
-                if home && bindings::binds_at(r, &subscript) {
-                    return Step::Unread("the home directory changed".into());
+                if steers && bindings::binds_at(r, &subscript) {
+                    return Step::Unread(
+                        "the environment of the programs it starts changed".into(),
+                    );
                 }
                 r.env_read(key)
             }
@@ -397,6 +401,11 @@ impl Dialect for Python {
             name.push('.');
             name.push_str(&l.name);
         }
+        // A new directory of its own under the temporary one, whatever its name's affixes
+        // (not with `dir=`, nor `gettempdir()`: TMPDIR may name any directory).
+        if name == "tempfile.mkdtemp" && c.links.len() == k + 1 && !elsewhere(r, &c.links[k]) {
+            return Some((Val::Temp("/tmp/tmp".into()), c.span.end));
+        }
         let args: Vec<Val> = r
             .values(self, &c.links[k])
             .into_iter()
@@ -412,9 +421,7 @@ impl Dialect for Python {
             ("pathlib.Path.home", []) => Val::Home(String::new()),
             // A new directory of its own under the temporary directory (unless `dir=` puts
             // it elsewhere).
-            ("tempfile.mkdtemp" | "tempfile.gettempdir", []) if !elsewhere(r, &c.links[k]) => {
-                Val::Temp("/tmp/tmp".into())
-            }
+            // (`gettempdir()` is no directory of its own: TMPDIR may name any.)
             ("pathlib.Path.cwd", []) => Val::Lit(".".into()),
             (n, []) if path_ctor(n) => Val::Lit(".".into()),
             ("os.getenv" | "os.environ.get", [Val::Lit(k), ..]) if k == "HOME" => {
@@ -779,10 +786,14 @@ fn path_ctor(name: &str) -> bool {
     )
 }
 
-/// `tempfile.mkdtemp(dir=…)`: made in another directory than the temporary one.
+/// `tempfile.mkdtemp(dir=…)` (or given anything but its name's affixes): made somewhere else
+/// than a directory of its own under the temporary one.
 fn elsewhere(r: &Reader, l: &chain::Link) -> bool {
     let args = l.args.as_deref().unwrap_or_default();
-    chain::keyword(r.t, args, "dir").is_some() || chain::positional(r.t, args).len() > 2
+    let affix = |a: &std::ops::Range<usize>| {
+        matches!(r.name(a.start), Some("prefix" | "suffix")) && r.punct(a.start + 1, '=')
+    };
+    !args.iter().all(affix)
 }
 
 /// The command an `exec*`/`spawn*` call runs: the file, then the argument vector after its

@@ -464,3 +464,35 @@ fn a_name_bound_once_to_a_known_value_is_that_value() {
     let r = js("const fs = require('fs');\nconst OUT = 'dist';\n{ const OUT = x; fs.rmSync(OUT) }");
     assert!(r.unread.is_some(), "{r:?}");
 }
+
+#[test]
+fn what_binds_a_name_however_long_or_wrapped() {
+    let read = "\nshutil.rmtree(OUT)\n";
+    let tuple: Vec<String> = (0..41).map(|i| format!("_{i}")).collect();
+    for second in [
+        "OUT: list[str] = x".to_string(),
+        format!("OUT, {} = x", tuple.join(", ")),
+        format!("for {}, OUT in x: pass", tuple.join(", ")),
+        "with x as (OUT, n): pass".to_string(),
+        format!("match x:\n    case [{}, OUT]: pass", tuple.join(", ")),
+    ] {
+        let r = py(&format!("import shutil\nOUT = 'build'\n{second}{read}"));
+        assert!(r.unread.is_some(), "{second}: {r:?}");
+    }
+    // TMPDIR may name any directory: gettempdir() is none of the program's own.
+    let r = py("import shutil, tempfile\nshutil.rmtree(tempfile.gettempdir())");
+    assert!(r.unread.is_some(), "{r:?}");
+    let r = py("import shutil, tempfile\nw = tempfile.mkdtemp(prefix='b-')\nshutil.rmtree(w)");
+    assert_eq!(r.unread, None, "{r:?}");
+    // An environment that steers what a started program runs.
+    for call in [
+        "subprocess.run(['bash', '-c', 'ls'], env={**os.environ, 'BASH_FUNC_ls%%': f})",
+        "subprocess.run(['ls'], env=e)",
+        "os.environ['LD_PRELOAD'] = p",
+    ] {
+        let r = py(&format!("import subprocess, os\n{call}\n"));
+        assert!(r.unread.is_some(), "{call}: {r:?}");
+    }
+    let r = py("import subprocess, os\nsubprocess.run(['ls'], env={**os.environ, 'CI': '1'})");
+    assert_eq!(r.unread, None, "{r:?}");
+}

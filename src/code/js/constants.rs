@@ -1,15 +1,25 @@
-//! `const` names bound to a value known without running (`const OUT = 'dist'`): where nothing
+//! Top-level `const` names bound to a value known without running (`const OUT = 'dist'`): where nothing
 //! else in the program binds the name (a block's own `const OUT`, a parameter, `with`), every
 //! use of it means that value.
 
+use super::super::lex::Tok;
 use super::super::reader::{Dialect, Reader};
 use super::bindings;
 use super::listing::{operator, PREFIXES};
 
 /// Fills `r.vars` with the program's constants, in the order they are declared.
 pub fn bind(r: &mut Reader, d: &dyn Dialect) {
+    let mut depth = 0usize;
     for i in 0..r.t.len() {
-        let declares = r.name(i) == Some("const") && !r.used[i] && !bindings::member(r, i);
+        match &r.t[i].0 {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        // A function's or a block's own `const` is not the name elsewhere, where it may be a
+        // global object's property (`this.OUT = …` in a sloppy function).
+        let top = depth == 0;
+        let declares = top && r.name(i) == Some("const") && !r.used[i] && !bindings::member(r, i);
         let Some(name) = r.name(i + 1).filter(|_| declares) else {
             continue;
         };

@@ -81,19 +81,25 @@ pub fn dynamic(r: &Reader) -> bool {
 /// `NAME = EXPR` at `i` ending where a new statement starts: the name and the tokens of
 /// the value.
 pub fn assignment<'r>(r: &'r Reader, i: usize) -> Option<(&'r str, Range<usize>)> {
-    let name = r
-        .name(i)
-        .filter(|_| r.punct(i + 1, '=') && !r.punct(i + 2, '='))?;
+    let name = r.name(i)?;
+    // `NAME = …`, or `NAME: T = …` (the value after the annotation's `=`).
+    let eq = match r.punct(i + 1, ':') {
+        true => (i + 2..(i + 2 + REACH).min(r.t.len())).find(|&j| r.punct(j, '='))?,
+        false => i + 1,
+    };
+    if !r.punct(eq, '=') || r.punct(eq + 1, '=') || (eq > i + 1 && !annotated(r, i + 2)) {
+        return None;
+    }
     // Not a member, a target list or a call's keyword (`f(x='a')` binds nothing).
     if i > 0 && (r.punct(i - 1, '.') || r.punct(i - 1, ',')) || !binds_at(r, &(i..i + 1)) {
         return None;
     }
-    let end = r.expression_end(i + 2, &goes_on, &PREFIXES)?;
+    let end = r.expression_end(eq + 1, &goes_on, &PREFIXES)?;
     // The statement ends there: a new one starts with a name (or the program ends).
     if end < r.t.len() && r.name(end).is_none() {
         return None;
     }
-    Some((name, i + 2..end))
+    Some((name, eq + 1..end))
 }
 
 /// How many places bind `name` (an import counts as two: its uses may be anywhere), up to 2.
@@ -123,17 +129,54 @@ pub fn binds_at(r: &Reader, s: &Range<usize>) -> bool {
 /// a walrus (`f := …`) or an annotated assignment (`f: T = …`).
 fn target(r: &Reader, s: &Range<usize>) -> bool {
     if r.punct(s.end, ':') {
-        let walrus = r.punct(s.end + 1, '=');
-        let annotated = r.punct(s.end + 2, '=') && !r.punct(s.end + 3, '=');
-        return walrus || annotated;
+        return r.punct(s.end + 1, '=') || annotated(r, s.end + 1);
     }
     match forward(r, s.end) {
         // Inside a call's parentheses, `=` is a keyword argument's (`f(OUT, exist_ok=True)`).
         End::Assign => !call_argument(r, s.start),
-        End::In => backward(r, s.start) == Some("for"),
-        End::Other => matches!(backward(r, s.start), Some("global" | "nonlocal" | "del")),
+        End::In => matches!(backward(r, s.start), Some("for" | FAR)),
+        // `with x as (OUT, n):`, `global a, OUT`, `del a, OUT`, a `case` pattern's names.
+        End::Other => matches!(
+            backward(r, s.start),
+            Some("global" | "nonlocal" | "del" | "as" | "case" | FAR)
+        ),
     }
 }
+
+/// What `backward` answers when the target-shaped tokens go on past its reach: taken as a
+/// binding (a 41-name tuple must not hide one).
+const FAR: &str = "\u{0}far";
+
+/// An annotation after `NAME:` that ends in `=` (`OUT: list[str] = …`): tokens at depth 0
+/// up to an `=` that is not a comparison, before any `:` or a name that starts the next
+/// statement. Not found within reach: taken as one.
+fn annotated(r: &Reader, from: usize) -> bool {
+    let mut depth = 0usize;
+    let mut after_value = false;
+    for j in from..(from + REACH).min(r.t.len()) {
+        match &r.t[j].0 {
+            Tok::Punct('(' | '[' | '{') => depth += 1,
+            Tok::Punct(')' | ']' | '}') if depth == 0 => return false,
+            Tok::Punct(')' | ']' | '}') => depth -= 1,
+            Tok::Punct('=') if depth == 0 => {
+                let compared = j > 0 && matches!(r.t[j - 1].0, Tok::Punct('<' | '>' | '!' | '='));
+                return !compared && !r.punct(j + 1, '=');
+            }
+            Tok::Punct(':' | ';') if depth == 0 => return false,
+            Tok::Name(_) if depth == 0 && after_value => return false,
+            _ => {}
+        }
+        after_value = matches!(
+            r.t[j].0,
+            Tok::Name(_) | Tok::Str(_) | Tok::Num(_) | Tok::Punct(']')
+        );
+    }
+    from + REACH < r.t.len()
+}
+
+/// How many tokens the target-shaped scans look at; past it, what they would find is taken
+/// as a binding.
+const REACH: usize = 256;
 
 enum End {
     Assign,
@@ -145,7 +188,7 @@ enum End {
 fn forward(r: &Reader, mut j: usize) -> End {
     // Whether the next token must start an element (after `,`, `*`, `.` or an opening bracket).
     let mut need_element = false;
-    for _ in 0..64 {
+    for _ in 0..REACH {
         let Some((t, _)) = r.t.get(j) else {
             return End::Other;
         };
@@ -165,7 +208,7 @@ fn forward(r: &Reader, mut j: usize) -> End {
         }
         j += 1;
     }
-    End::Other
+    End::Assign
 }
 
 /// `+=`, `//=`, `**=`, `>>=`…: an operator (not a comparison) right before `=`.
@@ -188,7 +231,7 @@ fn operator(t: &Tok) -> bool {
 fn backward<'r>(r: &'r Reader, mut j: usize) -> Option<&'r str> {
     // Whether the token before must end an element (before `,` or `.`).
     let mut need_end = false;
-    for _ in 0..64 {
+    for _ in 0..REACH {
         j = j.checked_sub(1)?;
         match (&r.t[j].0, need_end) {
             (Tok::Name(n), false) => return Some(n),
@@ -198,7 +241,7 @@ fn backward<'r>(r: &'r Reader, mut j: usize) -> Option<&'r str> {
             _ => return None,
         }
     }
-    None
+    Some(FAR)
 }
 
 /// Whether the token at `j` is inside the parentheses of a call (`f(x=1)`: a keyword
@@ -229,6 +272,13 @@ fn parameter(r: &Reader, j: usize) -> bool {
 /// Whether `lambda` comes before `j` in the same clause: no `:` or unmatched bracket between.
 fn lambda(r: &Reader, j: usize) -> bool {
     let mut depth = 0usize;
+    // Past the look back, any `lambda` before counts (`lambda a0, …, a40, OUT: …`).
+    if j > LOOK_BACK && (0..j - LOOK_BACK).any(|k| r.name(k) == Some("lambda")) {
+        let near = (j - LOOK_BACK..j).any(|k| r.punct(k, ':') || r.punct(k, '('));
+        if !near {
+            return true;
+        }
+    }
     for k in (j.saturating_sub(LOOK_BACK)..j).rev() {
         match &r.t[k].0 {
             Tok::Punct(')' | ']' | '}') => depth += 1,
@@ -247,7 +297,8 @@ fn lambda(r: &Reader, j: usize) -> bool {
 fn case_pattern(r: &Reader, j: usize) -> bool {
     let from = j.saturating_sub(LOOK_BACK);
     let Some(k) = (from..j).rev().find(|&k| r.name(k) == Some("case")) else {
-        return false;
+        // A pattern longer than the look back (`case [_, …40…, OUT]:`) still binds.
+        return (0..from).any(|k| r.name(k) == Some("case")) && !(from..j).any(|k| r.punct(k, ':'));
     };
     let mut depth = 0usize;
     for m in k + 1..j {

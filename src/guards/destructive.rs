@@ -181,7 +181,11 @@ fn command(s: &Subject, c: &Command) -> Option<String> {
                 .or_else(|| devices::kernel_write(c))
                 .or_else(|| emptied_by_tee(s, c))
         }
-        "mv" => return mv_to_void(s, c).or_else(|| mv_over(s, c)),
+        "mv" => {
+            return mv_to_void(s, c)
+                .or_else(|| mv_to_scratch(s, c))
+                .or_else(|| mv_over(s, c))
+        }
         "install" if from_void(operands(a, &INSTALL_VALUED).first().copied()) => {
             return operands(a, &INSTALL_VALUED)
                 .into_iter()
@@ -712,6 +716,38 @@ fn mv_to_void(s: &Subject, c: &Command) -> Option<String> {
     }
     sources.iter().find_map(|t| {
         outside(s, c, t).or_else(|| Some(format!("`{}` discards {}", show(c), t.text)))
+    })
+}
+
+/// `mv ~/docs /tmp/gone`: what lives outside the workspace moved into a temporary directory,
+/// which is scratch (its entries may then be removed like any build's) and cleared at
+/// reboot: a deletion in two steps.
+fn mv_to_scratch(s: &Subject, c: &Command) -> Option<String> {
+    let ops = operands(args(c), &["-t", "-S", "--suffix", "--target-directory"]);
+    let into = (args(c).windows(2))
+        .find(|w| matches!(w[0].text.as_str(), "-t" | "--target-directory"))
+        .map(|w| &w[1]);
+    let (dest, sources) = match into {
+        Some(d) => (d, &ops[..]),
+        None => {
+            let (d, rest) = ops.split_last()?;
+            (*d, rest)
+        }
+    };
+    let to = s.path_in(c, dest);
+    let temporary = ["/tmp", "/var/tmp", "/dev/shm"]
+        .iter()
+        .any(|d| to.path == *d || to.path.starts_with(&format!("{d}/")));
+    if dest.unresolved || !temporary {
+        return None;
+    }
+    sources.iter().find_map(|t| {
+        let p = s.path_in(c, t);
+        let theirs = !t.unresolved && !scratch(&p) && !s.inside_workspace(&p);
+        theirs.then(|| {
+            let verb = "moves into a temporary directory (a deletion in two steps)";
+            format!("`{}` {verb}: {} is outside the workspace", show(c), p.path)
+        })
     })
 }
 

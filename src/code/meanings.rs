@@ -1,9 +1,11 @@
-//! Names the readers take at their word keep that meaning: `path.join(…)` is read as the
-//! path it joins and `open(p)` as a read of `p` only while `path` is the module and `open`
-//! the builtin. A program that binds such a name again (`def open(p): …`, a parameter named
-//! `path`), replaces one of its members (`os.path.join = …`) or hands a module to other code
-//! that may (`Object.assign(path, …)`) is unread: what its calls do is known only when it
-//! runs.
+//! Names the readers take at their word keep that meaning: `path.join('a', f)` is read as the
+//! path it joins and `shutil.rmtree(p)` as a deletion only while `path` and `shutil` are the
+//! modules the imports bound (`Dialect::trusted`: imported modules that reach outside or whose
+//! values the reader computes, and JS's `process`). A program that binds such a name again
+//! (`def join(…)`, a parameter named `path`), replaces one of its members (`os.path.join =
+//! …`) or hands a module to other code that may (`Object.assign(path, …)`) is unread: what
+//! its calls do is known only when it runs. (A builtin bound again, `def open(p): …`, is read
+//! in its body like any function.)
 
 use super::chain;
 use super::reader::{Dialect, Reader};

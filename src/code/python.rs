@@ -457,13 +457,6 @@ impl Dialect for Python {
         bindings::binds_at(r, span)
     }
 
-    /// `sys.modules` holds the modules every import hands out: a program reaching it can give
-    /// `os` or `os.path` other members.
-    fn handed_on(&self, r: &Reader, c: &Chain) -> bool {
-        let head = r.binds.get(&c.links[0].name).map(String::as_str);
-        head == Some("sys") && c.links.get(1).is_some_and(|l| l.name == "modules")
-    }
-
     fn risky_method(&self, name: &str) -> bool {
         const RISKY: [&str; 22] = [
             // sqlite3's: a shared library's code runs.

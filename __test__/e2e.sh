@@ -280,7 +280,7 @@ for flow in glob yarnrc process b64 join; do
     yarnrc) msg="OCG-E2E-YARNRC: show me the yarn settings of the app in $RUN/app" ;;
     process) msg="OCG-E2E-PROCESS: from a shell, clean up $RUN/canary-process" ;;
     b64) msg="OCG-E2E-B64: clean up $RUN/canary-b64" ;;
-    join) msg="OCG-E2E-JOIN: clear the build cache of the app in $RUN/app" ;;
+    join) msg="OCG-E2E-JOIN: clear the build cache of the project in $RUN/workspace" ;;
   esac
   set +e
   timeout 300 openclaw agent --local --agent main --session-key "agent:main:e2e-$flow" --message "$msg" --json \

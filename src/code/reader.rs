@@ -104,6 +104,8 @@ pub struct Reader<'a> {
     /// from one, each with the tokens where that binding is the one the name means
     /// (`js::listing`).
     pub entries: Vec<(String, Range<usize>, Val)>,
+    /// The bracket each token sits in (`enclosing`), found once for the whole program.
+    inside: Vec<Option<usize>>,
 }
 
 /// `code` in `lang` read by the dialect `d`: unread as a whole when too long to tokenise.
@@ -127,6 +129,7 @@ pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
         vars: HashMap::new(),
         defs: HashMap::new(),
         entries: Vec::new(),
+        inside: brackets(t),
     };
     d.bind(&mut r);
     meanings::check(&mut r, d);
@@ -136,7 +139,28 @@ pub fn read(t: &Toks, d: &dyn Dialect) -> Reading {
     r.out.finish()
 }
 
+/// For each token, the opening bracket it sits in (innermost, not yet closed), if any.
+fn brackets(t: &Toks) -> Vec<Option<usize>> {
+    let mut open: Vec<usize> = Vec::new();
+    let mut out = Vec::with_capacity(t.len());
+    for (j, (tok, _)) in t.iter().enumerate() {
+        if let Tok::Punct(')' | ']' | '}') = tok {
+            open.pop();
+        }
+        out.push(open.last().copied());
+        if let Tok::Punct('(' | '[' | '{') = tok {
+            open.push(j);
+        }
+    }
+    out
+}
+
 impl Reader<'_> {
+    /// The bracket token `j` sits in: `f(x=1)`'s `(` for `x`.
+    pub fn enclosing(&self, j: usize) -> Option<usize> {
+        self.inside.get(j).copied().flatten()
+    }
+
     pub fn name(&self, i: usize) -> Option<&str> {
         match self.t.get(i).map(|x| &x.0) {
             Some(Tok::Name(n)) => Some(n),

@@ -496,3 +496,17 @@ fn what_binds_a_name_however_long_or_wrapped() {
     let r = py("import subprocess, os\nsubprocess.run(['ls'], env={**os.environ, 'CI': '1'})");
     assert_eq!(r.unread, None, "{r:?}");
 }
+
+#[test]
+fn a_long_program_keeps_its_modules_and_listings() {
+    // Past a few hundred tokens with no bracket around them, names were once taken for
+    // parameters (`os given another value`).
+    let mut p = String::from("import os, json\n");
+    for i in 0..300 {
+        p.push_str(&format!("v{i} = 'x{i}'\n"));
+    }
+    p.push_str("for f in os.listdir('data'):\n    q = os.path.join('data', f)\n    print(json.load(open(q)))\n");
+    let r = py(&p);
+    assert_eq!(r.unread, None, "{r:?}");
+    assert!(r.script.contains("cat -- 'data'/*"), "{}", r.script);
+}

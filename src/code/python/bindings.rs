@@ -9,13 +9,6 @@ use super::super::lex::Tok;
 use super::super::reader::Reader;
 use std::ops::Range;
 
-/// How far back a `lambda` or a `case` is looked for.
-const LOOK_BACK: usize = 32;
-
-/// How far back the bracket holding a name is looked for; past it, a name counts as a
-/// parameter (`def f(<300 tokens>, open)`), never as a call's keyword.
-const MAX_GROUP: usize = 512;
-
 /// Words that take the value after them.
 const PREFIXES: [&str; 5] = ["not", "await", "lambda", "yield", "async"];
 
@@ -247,7 +240,7 @@ fn backward<'r>(r: &'r Reader, mut j: usize) -> Option<&'r str> {
 /// Whether the token at `j` is inside the parentheses of a call (`f(x=1)`: a keyword
 /// argument, which binds nothing in the caller).
 fn call_argument(r: &Reader, j: usize) -> bool {
-    let Opener::At(o) = opener(r, j) else {
+    let Some(o) = r.enclosing(j) else {
         return false;
     };
     let called = o > 0 && (r.punct(o - 1, ')') || r.punct(o - 1, ']') || r.name(o - 1).is_some());
@@ -261,76 +254,37 @@ fn definition(r: &Reader, o: usize) -> bool {
 
 /// A parameter of `def name(…)` or of a `lambda …:`.
 fn parameter(r: &Reader, j: usize) -> bool {
-    let def = match opener(r, j) {
-        Opener::At(o) => r.punct(o, '(') && definition(r, o),
-        Opener::None => false,
-        Opener::Far => true,
-    };
+    let def = r
+        .enclosing(j)
+        .is_some_and(|o| r.punct(o, '(') && definition(r, o));
     def || lambda(r, j)
 }
 
-/// Whether `lambda` comes before `j` in the same clause: no `:` or unmatched bracket between.
+/// Whether `lambda` comes before `j` in the same clause (`lambda a, OUT: …`).
 fn lambda(r: &Reader, j: usize) -> bool {
-    let mut depth = 0usize;
-    // Past the look back, any `lambda` before counts (`lambda a0, …, a40, OUT: …`).
-    if j > LOOK_BACK && (0..j - LOOK_BACK).any(|k| r.name(k) == Some("lambda")) {
-        let near = (j - LOOK_BACK..j).any(|k| r.punct(k, ':') || r.punct(k, '('));
-        if !near {
-            return true;
-        }
-    }
-    for k in (j.saturating_sub(LOOK_BACK)..j).rev() {
-        match &r.t[k].0 {
-            Tok::Punct(')' | ']' | '}') => depth += 1,
-            Tok::Punct('(' | '[' | '{') if depth == 0 => return false,
-            Tok::Punct('(' | '[' | '{') => depth -= 1,
-            Tok::Punct(':') if depth == 0 => return false,
-            Tok::Name(n) if depth == 0 && n == "lambda" => return true,
-            _ => {}
-        }
-    }
-    false
+    clause_after(r, j, "lambda")
 }
 
-/// Whether `j` lies in the pattern of the nearest `case` before it (`case [a, f]:`, `case
-/// {"k": f}:`), where every plain name captures.
+/// Whether `j` lies in a `case` pattern (`case [a, OUT]:`, `case {"k": OUT}:`), where every
+/// plain name captures.
 fn case_pattern(r: &Reader, j: usize) -> bool {
-    let from = j.saturating_sub(LOOK_BACK);
-    let Some(k) = (from..j).rev().find(|&k| r.name(k) == Some("case")) else {
-        // A pattern longer than the look back (`case [_, …40…, OUT]:`) still binds.
-        return (0..from).any(|k| r.name(k) == Some("case")) && !(from..j).any(|k| r.punct(k, ':'));
-    };
-    let mut depth = 0usize;
-    for m in k + 1..j {
-        match &r.t[m].0 {
-            Tok::Punct('(' | '[' | '{') => depth += 1,
-            Tok::Punct(')' | ']' | '}') => depth = depth.saturating_sub(1),
-            Tok::Punct(':') if depth == 0 => return false,
-            _ => {}
-        }
-    }
-    true
+    clause_after(r, j, "case")
 }
 
-/// The unmatched bracket before `j`: where it is, none, or too far back to look for.
-enum Opener {
-    At(usize),
-    None,
-    Far,
-}
-
-fn opener(r: &Reader, j: usize) -> Opener {
+/// Whether `word` starts the clause `j` is in: found looking back before a `:` or `;` outside
+/// brackets (out of the brackets `j` sits in too: patterns nest). A clause longer than the
+/// scans' reach counts when `word` appears anywhere before.
+fn clause_after(r: &Reader, j: usize, word: &str) -> bool {
     let mut depth = 0usize;
-    for k in (j.saturating_sub(MAX_GROUP)..j).rev() {
+    let from = j.saturating_sub(REACH);
+    for k in (from..j).rev() {
         match &r.t[k].0 {
             Tok::Punct(')' | ']' | '}') => depth += 1,
-            Tok::Punct('(' | '[' | '{') if depth == 0 => return Opener::At(k),
-            Tok::Punct('(' | '[' | '{') => depth -= 1,
+            Tok::Punct('(' | '[' | '{') => depth = depth.saturating_sub(1),
+            Tok::Punct(':' | ';') if depth == 0 => return false,
+            Tok::Name(n) if depth == 0 && n == word => return true,
             _ => {}
         }
     }
-    match j > MAX_GROUP {
-        true => Opener::Far,
-        false => Opener::None,
-    }
+    (0..from).any(|k| r.name(k) == Some(word))
 }

@@ -29,7 +29,13 @@ pub fn rebound(r: &Reader, name: &str, body: &Range<usize>) -> bool {
 /// Whether the program gives `name` a value anywhere but in the tokens the reader consumed
 /// (the `require` or `import` it read), or reaches it through `with`.
 pub fn bound_outside(r: &Reader, name: &str) -> bool {
-    (0..r.t.len()).any(|j| !r.used[j] && binds_at(r, name, j, r.t.len()))
+    bound_outside_but(r, name, &(0..0))
+}
+
+/// `bound_outside`, with the tokens of `declaration` set aside too (a `const` being judged).
+pub fn bound_outside_but(r: &Reader, name: &str, declaration: &Range<usize>) -> bool {
+    let aside = |j: usize| r.used[j] || declaration.contains(&j);
+    (0..r.t.len()).any(|j| !aside(j) && binds_at(r, name, j, r.t.len()))
 }
 
 /// Whether the tokens at `j` bind `name` (a declaration's reaching up to `end`).
